@@ -1,0 +1,35 @@
+import type { FastifyReply } from "fastify";
+
+/** The service's error payload (spec: Resources > Error payload). */
+export interface ErrorPayload {
+  error: string;
+  message?: string;
+  errors?: string[];
+  quota_limit?: number;
+  quota_usage?: number;
+}
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  error: string,
+  message?: string,
+  extra: Omit<ErrorPayload, "error" | "message"> = {},
+): FastifyReply {
+  const payload: ErrorPayload = { error, ...(message === undefined ? {} : { message }), ...extra };
+  return reply.code(status).type("application/json").send(payload);
+}
+
+export const UNAUTHORIZED_MESSAGE = "The bearer token is missing or invalid";
+
+export function sendUnauthorized(reply: FastifyReply): FastifyReply {
+  return sendError(reply, 401, "Unauthorized", UNAUTHORIZED_MESSAGE);
+}
+
+export function sendForbidden(reply: FastifyReply, message: string): FastifyReply {
+  return sendError(reply, 403, "Forbidden", message);
+}
+
+export function sendNotFound(reply: FastifyReply, message: string): FastifyReply {
+  return sendError(reply, 404, "Not Found", message);
+}

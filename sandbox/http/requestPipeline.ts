@@ -1,0 +1,110 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { identifyCaller } from "../auth/bearer";
+import type { SandboxContext } from "../context";
+import { validateRequest } from "../contract/requestValidator";
+import { clientMayActFor, tierAtLeast } from "../data/clients";
+import { sendError, sendForbidden, sendUnauthorized } from "./errors";
+import { sendRateLimited } from "./rateLimitReply";
+
+const TIER_NAMES = { base: "base", pro: "pro", "pro-plus": "pro-plus" } as const;
+
+function countRequest(context: SandboxContext, request: FastifyRequest): void {
+  if (request.method === "OPTIONS") return;
+  const path = request.routeOptions.url ?? request.url.split("?")[0] ?? request.url;
+  if (path.startsWith("/admin")) return;
+  context.counters.increment(path);
+}
+
+/** Checks the token, the rate limit and the tier, in that order (401 before 429 before 403). */
+function guardOperation(
+  context: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
+  const operation = request.routeOptions.config.operation;
+  if (!operation?.requiresAuth) return undefined;
+  const caller = identifyCaller(request, context.tokens);
+  if (!caller) return sendUnauthorized(reply);
+  const decision = context.rateLimiter.consume(caller.token.accessToken);
+  if (!decision.allowed) return sendRateLimited(reply, decision);
+  if (operation.requiredTier && !tierAtLeast(caller.client.tier, operation.requiredTier)) {
+    return sendForbidden(reply, `This endpoint requires the ${TIER_NAMES[operation.requiredTier]} tier`);
+  }
+  request.caller = caller;
+  return undefined;
+}
+
+/** The account an operation acts for, wherever the contract puts `account_id`. */
+function requestedAccountId(request: FastifyRequest): number | undefined {
+  const input = request.validated;
+  if (!input) return undefined;
+  const candidates = [
+    input.params.account_id,
+    input.query.account_id,
+    (input.body as { account_id?: unknown })?.account_id,
+  ];
+  return candidates.find((value): value is number => typeof value === "number");
+}
+
+function validateOperation(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  const operation = request.routeOptions.config.operation;
+  if (!operation) return undefined;
+  const result = validateRequest(operation, {
+    params: request.params,
+    query: request.query,
+    body: request.body,
+    contentType: request.headers["content-type"],
+  });
+  if (!result.ok) {
+    const [message] = result.errors;
+    const error =
+      result.status === 415
+        ? "Unsupported Media Type"
+        : (operation.badRequestError ?? message ?? "Bad Request");
+    return sendError(reply, result.status, error, message, { errors: result.errors });
+  }
+  request.validated = result.value;
+  const accountId = requestedAccountId(request);
+  if (
+    accountId !== undefined &&
+    request.caller &&
+    !clientMayActFor(request.caller.client.clientId, accountId)
+  ) {
+    return sendForbidden(reply, `You do not have access to account ${accountId}`);
+  }
+  return undefined;
+}
+
+/**
+ * The order every API request goes through: count, authenticate, rate-limit, check the tier,
+ * validate against the contract, check the account; then the operation's handler.
+ */
+export function installRequestPipeline(app: FastifyInstance, context: SandboxContext): void {
+  app.decorateRequest("caller", null);
+  app.decorateRequest("validated", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    countRequest(context, request);
+    return guardOperation(context, request, reply);
+  });
+
+  app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, "Not Found", `No route for ${request.method} ${request.url.split("?")[0]}`),
+  );
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error(error);
+      return reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
+    }
+    const operation = request.routeOptions.config?.operation;
+    const error400 = status === 400 && operation?.badRequestError ? operation.badRequestError : undefined;
+    const title =
+      error400 ??
+      (status === 413 ? "Payload Too Large" : status === 415 ? "Unsupported Media Type" : "Bad Request");
+    return sendError(reply, status, title, error.message);
+  });
+}

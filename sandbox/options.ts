@@ -1,0 +1,79 @@
+import type { FaultSettings } from "./faults/faultSettings";
+import { NO_FAULTS } from "./faults/faultSettings";
+
+/** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
+export interface SandboxOptions {
+  /** Interface to listen on. */
+  host: string;
+  /** API port; 0 picks a free port. */
+  port: number;
+  /** Port of the separate download origin that serves export files; 0 picks a free port. */
+  downloadPort: number;
+  /** Seed of the synthetic dataset: the same seed always gives the same data. */
+  seed: number;
+  /** Number of synthetic properties. */
+  propertyCount: number;
+  /** Browser origins allowed by CORS on the API (the add-in's origin). */
+  corsOrigins: string[];
+  /** Whether the download origin answers CORS (object storage often does not). */
+  downloadCors: boolean;
+  /** Lifetime of client-credentials tokens in seconds (live service: 7200). */
+  tokenLifetimeSeconds: number;
+  /** Freeze the clock at this instant (ISO string or epoch ms); real time when absent. */
+  now?: string | number;
+  /** Requests allowed per token per window. */
+  rateLimit: number;
+  /** Length of the rate-limit window in seconds. */
+  rateLimitWindowSeconds: number;
+  /** Unique properties an account may receive from bulk details and property search. */
+  bulkExportQuota: number;
+  /** Delay before the background worker picks up a submitted export job (ms). */
+  jobStartDelayMs: number;
+  /** Exports producing more rows than this fail with an error_message instead of being written. */
+  jobMaxRows: number;
+  /** Where export files are written; a fresh temporary directory when absent. */
+  exportDirectory?: string;
+  /** Key of the HMAC-SHA256 signature sent with job callbacks. */
+  webhookSecret: string;
+  /** Callback delivery attempts before giving up. */
+  webhookMaxAttempts: number;
+  /** Delay before the first callback retry; doubles after each failure (ms). */
+  webhookRetryBaseDelayMs: number;
+  /** Fault injection applied to API requests from the start. */
+  faults: FaultSettings;
+  /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
+  admin: boolean;
+  /** Fastify request logging; off by default to keep test output quiet. */
+  logger: boolean;
+}
+
+export const DEFAULT_OPTIONS: SandboxOptions = {
+  host: "127.0.0.1",
+  port: 0,
+  downloadPort: 0,
+  seed: 1,
+  propertyCount: 20_000,
+  corsOrigins: ["https://localhost:3000"],
+  downloadCors: true,
+  tokenLifetimeSeconds: 7200,
+  rateLimit: 100,
+  rateLimitWindowSeconds: 300,
+  bulkExportQuota: 1_000_000,
+  jobStartDelayMs: 200,
+  jobMaxRows: 2_000_000,
+  webhookSecret: "sandbox-webhook-secret",
+  webhookMaxAttempts: 5,
+  webhookRetryBaseDelayMs: 1000,
+  faults: NO_FAULTS,
+  admin: false,
+  logger: false,
+};
+
+export function resolveOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  return {
+    ...DEFAULT_OPTIONS,
+    ...defined,
+    faults: { ...NO_FAULTS, ...overrides.faults },
+  };
+}
