@@ -1,0 +1,137 @@
+/**
+ * Every failure the service layer can report, as a value with a kind. The functions layer maps kinds to
+ * Excel cell errors and the task pane to plain-words messages, each in one place.
+ */
+export type ApiErrorKind =
+  | "invalid_input"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "rate_limited"
+  | "quota_exceeded"
+  | "server"
+  | "offline"
+  | "timeout"
+  | "cancelled";
+
+export interface ApiErrorDetails {
+  status?: number;
+  /** The service's own `message` (or `error`) text, when it sent one. */
+  serviceMessage?: string;
+  /** Seconds the service asked us to wait (429). */
+  retryAfterSeconds?: number;
+  quotaLimit?: number;
+  quotaUsage?: number;
+}
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly details: ApiErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+interface ErrorPayload {
+  error?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  quota_limit?: unknown;
+  quota_usage?: unknown;
+}
+
+function textOf(payload: ErrorPayload | undefined, raw: string): string | undefined {
+  if (payload) {
+    const parts = [payload.error, payload.message].filter(
+      (p): p is string => typeof p === "string" && p !== "",
+    );
+    if (Array.isArray(payload.errors))
+      parts.push(...payload.errors.filter((e): e is string => typeof e === "string"));
+    if (parts.length > 0) return [...new Set(parts)].join(": ");
+  }
+  const trimmed = raw.trim();
+  return trimmed === "" ? undefined : trimmed.slice(0, 300);
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** Seconds to wait after a 429: Retry-After, else the window reset time, else undefined. */
+export function retryAfterSeconds(headers: Headers, nowMs: number = Date.now()): number | undefined {
+  const retryAfter = Number(headers.get("retry-after"));
+  if (headers.has("retry-after") && Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter;
+  const reset = Number(headers.get("x-ratelimit-reset"));
+  if (headers.has("x-ratelimit-reset") && Number.isFinite(reset)) return Math.max(0, reset - nowMs / 1000);
+  return undefined;
+}
+
+/** Builds the ApiError for a non-2xx response, keeping the service's own words. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  const raw = await response.text().catch(() => "");
+  let payload: ErrorPayload | undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === "object") payload = parsed as ErrorPayload;
+  } catch {
+    payload = undefined;
+  }
+  const serviceMessage = textOf(payload, raw);
+  const status = response.status;
+  const details: ApiErrorDetails = { status, serviceMessage };
+  const said = serviceMessage ? ` (the service said: ${serviceMessage})` : "";
+
+  if (status === 429) {
+    details.retryAfterSeconds = retryAfterSeconds(response.headers);
+    const quotaLimit = numberOrUndefined(payload?.quota_limit);
+    if (quotaLimit !== undefined) {
+      details.quotaLimit = quotaLimit;
+      details.quotaUsage = numberOrUndefined(payload?.quota_usage);
+      return new ApiError("quota_exceeded", `The account's bulk export quota is used up${said}.`, details);
+    }
+    return new ApiError("rate_limited", `The service's request limit was reached${said}.`, details);
+  }
+  if (status === 400 || status === 422) {
+    return new ApiError(
+      "invalid_input",
+      serviceMessage ?? "The service rejected the request as invalid.",
+      details,
+    );
+  }
+  if (status === 401) {
+    return new ApiError(
+      "unauthorized",
+      `The service did not accept the sign-in${said}. Sign in again.`,
+      details,
+    );
+  }
+  if (status === 403) {
+    return new ApiError(
+      "forbidden",
+      `Not included in your plan or not permitted for this account${said}.`,
+      details,
+    );
+  }
+  if (status === 404) return new ApiError("not_found", serviceMessage ?? "Not found.", details);
+  if (status >= 500)
+    return new ApiError("server", `The service had a problem (HTTP ${status}). Try again later.`, details);
+  return new ApiError("server", `Unexpected answer from the service (HTTP ${status})${said}.`, details);
+}
+
+/** Turns a fetch failure (no response at all) into an ApiError. */
+export function errorFromFetchFailure(error: unknown, signal?: AbortSignal): ApiError {
+  if (error instanceof ApiError) return error;
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof ApiError) return reason;
+    if (reason instanceof DOMException && reason.name === "TimeoutError") {
+      return new ApiError("timeout", "The service did not answer in time.");
+    }
+    return new ApiError("cancelled", "The request was cancelled.");
+  }
+  return new ApiError("offline", "The service cannot be reached. Check the connection and the service URL.");
+}

@@ -1,0 +1,82 @@
+import { ServiceClient, type Account } from "../api/client";
+import { normaliseConfig, type ServiceConfig } from "../api/config";
+import { ApiError } from "../api/errors";
+import { TokenManager, type Credentials } from "../api/tokens";
+
+export interface SignedIn {
+  client: ServiceClient;
+  /** Who signed in, for display: the client id, or "access token". */
+  identity: string;
+  accounts: Account[];
+  accountId: number;
+}
+
+type Listener = (state: SignedIn | undefined) => void;
+
+/**
+ * The one sign-in of the shared runtime. The task pane and the custom functions run in the same JavaScript
+ * runtime and import this same instance, so signing in from the pane makes every RENT cell work at once.
+ */
+export class Session {
+  private state: SignedIn | undefined;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly fetchImpl?: typeof fetch) {}
+
+  get current(): SignedIn | undefined {
+    return this.state;
+  }
+
+  /** Gets a token and the account list; the session changes only when both succeed. */
+  async signIn(config: ServiceConfig, credentials: Credentials): Promise<SignedIn> {
+    const checked = normaliseConfig(config);
+    const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
+    const client = new ServiceClient(checked, tokens, this.fetchImpl);
+    await tokens.token();
+    const accounts = await client.listAccounts();
+    const first = accounts[0];
+    if (!first) throw new ApiError("forbidden", "Signed in, but this client may not act for any account.");
+    this.state = {
+      client,
+      identity: credentials.kind === "client" ? credentials.clientId : "access token",
+      accounts,
+      accountId: first.id,
+    };
+    this.notify();
+    return this.state;
+  }
+
+  signOut(): void {
+    this.state = undefined;
+    this.notify();
+  }
+
+  /** The default account for formulas that do not name one. */
+  selectAccount(accountId: number): void {
+    const state = this.requireSignedIn();
+    if (!state.accounts.some((account) => account.id === accountId)) {
+      throw new ApiError("forbidden", `Account ${accountId} is not one this sign-in may act for.`);
+    }
+    this.state = { ...state, accountId };
+    this.notify();
+  }
+
+  requireSignedIn(): SignedIn {
+    if (!this.state) {
+      throw new ApiError("unauthorized", "Not signed in: open the Rent Market pane (Home tab) and sign in.");
+    }
+    return this.state;
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener(this.state);
+  }
+}
+
+/** The shared runtime's single session. */
+export const session = new Session();

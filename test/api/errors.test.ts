@@ -1,0 +1,83 @@
+import { ApiError, errorFromFetchFailure, errorFromResponse, retryAfterSeconds } from "../../src/api/errors";
+
+function response(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers });
+}
+
+describe("errorFromResponse", () => {
+  it("keeps the service's validation message for a 400", async () => {
+    const error = await errorFromResponse(
+      response(400, JSON.stringify({ error: "Invalid parameter", message: "start_date must be YYYY-MM-DD" })),
+    );
+    expect(error.kind).toBe("invalid_input");
+    expect(error.message).toBe("Invalid parameter: start_date must be YYYY-MM-DD");
+    expect(error.details.status).toBe(400);
+  });
+
+  it("joins an errors array", async () => {
+    const error = await errorFromResponse(
+      response(400, JSON.stringify({ errors: ["a is wrong", "b is wrong"] })),
+    );
+    expect(error.message).toBe("a is wrong: b is wrong");
+  });
+
+  it("tells a quota 429 from a rate-limit 429", async () => {
+    const quota = await errorFromResponse(
+      response(
+        429,
+        JSON.stringify({ error: "Bulk export quota (500) exceeded", quota_limit: 500, quota_usage: 512 }),
+      ),
+    );
+    expect(quota.kind).toBe("quota_exceeded");
+    expect(quota.details).toMatchObject({ quotaLimit: 500, quotaUsage: 512 });
+    expect(quota.message).toContain("Bulk export quota (500) exceeded");
+
+    const limited = await errorFromResponse(response(429, "Rate limit exceeded", { "Retry-After": "42" }));
+    expect(limited.kind).toBe("rate_limited");
+    expect(limited.details.retryAfterSeconds).toBe(42);
+  });
+
+  it("treats an empty 403 as a plan or permission problem", async () => {
+    const error = await errorFromResponse(response(403, ""));
+    expect(error.kind).toBe("forbidden");
+    expect(error.message).toMatch(/not included in your plan/i);
+  });
+
+  it("maps 401, 404 and 5xx", async () => {
+    expect((await errorFromResponse(response(401, '{"error":"Unauthorized"}'))).kind).toBe("unauthorized");
+    const notFound = await errorFromResponse(
+      response(404, '{"error":"Not Found","message":"Job does not exist"}'),
+    );
+    expect(notFound.kind).toBe("not_found");
+    expect(notFound.message).toBe("Not Found: Job does not exist");
+    const server = await errorFromResponse(response(503, "upstream exploded"));
+    expect(server.kind).toBe("server");
+    expect(server.message).toContain("HTTP 503");
+  });
+});
+
+describe("retryAfterSeconds", () => {
+  it("prefers Retry-After and falls back to the window reset time", () => {
+    expect(
+      retryAfterSeconds(new Headers({ "Retry-After": "7", "X-RateLimit-Reset": "2000" }), 1_000_000),
+    ).toBe(7);
+    expect(retryAfterSeconds(new Headers({ "X-RateLimit-Reset": "1030" }), 1_000_000)).toBe(30);
+    expect(retryAfterSeconds(new Headers({}))).toBeUndefined();
+  });
+});
+
+describe("errorFromFetchFailure", () => {
+  it("says offline for a network failure, timeout or cancelled for an aborted signal", () => {
+    expect(errorFromFetchFailure(new TypeError("fetch failed")).kind).toBe("offline");
+    const timedOut = new AbortController();
+    timedOut.abort(new DOMException("timed out", "TimeoutError"));
+    expect(errorFromFetchFailure(new Error("aborted"), timedOut.signal).kind).toBe("timeout");
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(errorFromFetchFailure(new Error("aborted"), cancelled.signal).kind).toBe("cancelled");
+    const own = new ApiError("timeout", "No answer");
+    const withReason = new AbortController();
+    withReason.abort(own);
+    expect(errorFromFetchFailure(new Error("aborted"), withReason.signal)).toBe(own);
+  });
+});

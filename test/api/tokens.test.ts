@@ -1,0 +1,82 @@
+import { ServiceClient } from "../../src/api/client";
+import { TokenManager } from "../../src/api/tokens";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+function managerFor(now?: () => number): TokenManager {
+  return new TokenManager({
+    tokenUrl: `${sandbox.url}/oauth/token`,
+    credentials: { kind: "client", clientId: "demo-pro", clientSecret: "sandbox-secret-pro" },
+    now,
+  });
+}
+
+describe("TokenManager", () => {
+  it("sends one token request however many callers wait for it", async () => {
+    const before = sandbox.counters.get("/oauth/token");
+    const tokens = await Promise.all(Array.from({ length: 25 }, () => managerFor().token()));
+    expect(new Set(tokens).size).toBe(25); // 25 managers, 25 tokens: the baseline for the next line
+    const shared = managerFor();
+    const sharedTokens = await Promise.all(Array.from({ length: 25 }, () => shared.token()));
+    expect(new Set(sharedTokens).size).toBe(1);
+    expect(sandbox.counters.get("/oauth/token") - before).toBe(26);
+  });
+
+  it("renews once, shortly before the token expires", async () => {
+    let now = 1_000_000;
+    const manager = managerFor(() => now);
+    const first = await manager.token();
+    const before100 = sandbox.counters.get("/oauth/token");
+    now += 7100 * 1000; // 100 s left: still good
+    expect(await manager.token()).toBe(first);
+    expect(sandbox.counters.get("/oauth/token")).toBe(before100);
+    now += 50 * 1000; // inside the last minute of the 7200 s lifetime
+    const before = sandbox.counters.get("/oauth/token");
+    const renewed = await Promise.all(Array.from({ length: 10 }, () => manager.token()));
+    expect(sandbox.counters.get("/oauth/token") - before).toBe(1);
+    expect(new Set(renewed).size).toBe(1);
+    expect(renewed[0]).not.toBe(first);
+  });
+});
+
+describe("ServiceClient", () => {
+  it("renews a revoked token once and retries the request", async () => {
+    const manager = managerFor();
+    const client = new ServiceClient(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      manager,
+    );
+    const token = await manager.token();
+    expect(sandbox.context.tokens.revoke({ accessToken: token })).toBe(1);
+    const accounts = await client.listAccounts();
+    expect(accounts.length).toBeGreaterThan(0);
+    expect(manager.renewals).toBe(2);
+  });
+
+  it("asks to sign in again when a manual token is refused", async () => {
+    const manual = sandbox.context.tokens.issueManualToken("demo-pro");
+    const manager = new TokenManager({
+      tokenUrl: `${sandbox.url}/oauth/token`,
+      credentials: { kind: "manual", accessToken: manual.accessToken },
+    });
+    const client = new ServiceClient(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      manager,
+    );
+    expect((await client.listAccounts()).length).toBeGreaterThan(0);
+    sandbox.context.tokens.revoke({ accessToken: manual.accessToken });
+    await expect(client.listAccounts()).rejects.toMatchObject({
+      kind: "unauthorized",
+      message: expect.stringMatching(/sign in again/i),
+    });
+  });
+});

@@ -1,0 +1,109 @@
+const path = require("path");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+
+/** The origin the add-in is served from during development (the manifest's URLs use it). */
+const DEV_BASE_URL = "https://localhost:3000/";
+const DEV_SERVER_PORT = 3000;
+
+/** Service origins the pane may call: the local sandbox, the live service, and any extra ones for a deployment. */
+function serviceOrigins() {
+  const extra = (process.env.RENT_SERVICE_ORIGINS || "").split(/[\s,]+/).filter(Boolean);
+  return ["http://127.0.0.1:4010", "http://localhost:4010", "https://data.apartmentiq.io", ...extra];
+}
+
+function contentSecurityPolicy() {
+  return [
+    "default-src 'self'",
+    "script-src 'self' https://appsforoffice.microsoft.com",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${serviceOrigins().join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+  ].join("; ");
+}
+
+/** The production base URL: where the built add-in will be hosted (must end with a slash). */
+function productionBaseUrl() {
+  const url = process.env.ADDIN_BASE_URL;
+  if (!url) return undefined;
+  if (!/^https:\/\/[^/]+\/(.*\/)?$/.test(url)) {
+    throw new Error(`ADDIN_BASE_URL must be an https URL ending in "/", got "${url}".`);
+  }
+  return url;
+}
+
+async function devServerHttps() {
+  const devCerts = require("office-addin-dev-certs");
+  const options = await devCerts.getHttpsServerOptions();
+  return { ca: options.ca, key: options.key, cert: options.cert };
+}
+
+module.exports = async (env = {}, argv = {}) => {
+  const dev = argv.mode === "development";
+  const baseUrl = dev ? undefined : productionBaseUrl();
+  const functionsInput = "./src/functions/functions.ts";
+
+  return {
+    devtool: "source-map",
+    entry: {
+      taskpane: "./src/taskpane/taskpane.ts",
+      functions: functionsInput,
+    },
+    output: {
+      path: path.resolve(__dirname, env.outDir || "dist"),
+      filename: "[name].js",
+      clean: true,
+    },
+    resolve: { extensions: [".ts", ".js"] },
+    module: {
+      rules: [
+        {
+          test: /\.ts$/,
+          exclude: /node_modules/,
+          loader: "ts-loader",
+          // tsconfig.json is for type checking (noEmit); the bundle needs output, and only the shipped files.
+          options: { onlyCompileBundledFiles: true, compilerOptions: { noEmit: false } },
+        },
+      ],
+    },
+    // Both entries run on one page in one runtime: a single webpack runtime and one chunk for the modules
+    // they both import make the pane and the functions share one session, client and cache.
+    optimization: {
+      runtimeChunk: "single",
+      splitChunks: { cacheGroups: { shared: { name: "shared", chunks: "all", minChunks: 2, minSize: 0 } } },
+    },
+    plugins: [
+      new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsInput }),
+      new HtmlWebpackPlugin({
+        filename: "taskpane.html",
+        template: "./src/taskpane/taskpane.html",
+        chunks: ["taskpane", "functions"],
+        contentSecurityPolicy: contentSecurityPolicy(),
+      }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: "assets/*.png", to: "assets/[name][ext]" },
+          { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
+          {
+            from: "manifest.xml",
+            to: "manifest.xml",
+            transform(content) {
+              return baseUrl ? content.toString().replaceAll(DEV_BASE_URL, baseUrl) : content;
+            },
+          },
+        ],
+      }),
+    ],
+    performance: { hints: false },
+    devServer: {
+      port: DEV_SERVER_PORT,
+      headers: { "Access-Control-Allow-Origin": "*" },
+      server: { type: "https", options: env.WEBPACK_SERVE ? await devServerHttps() : {} },
+      static: false,
+      client: { overlay: false },
+    },
+  };
+};
