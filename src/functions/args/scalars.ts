@@ -1,0 +1,104 @@
+/**
+ * Readers for single formula arguments. Excel passes an omitted optional argument as null (or undefined),
+ * and an empty cell reference as "" or 0 depending on the host, so "nothing there" is null, undefined or "".
+ */
+import { ArgumentError } from "../cellErrors";
+
+export function isBlank(value: unknown): value is null | undefined | "" {
+  return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
+}
+
+/** A positive whole number such as a property, comp set or boundary id (numeric text is accepted). */
+export function readId(value: unknown, argument: string): number {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value;
+  if (
+    typeof number === "number" &&
+    Number.isInteger(number) &&
+    number > 0 &&
+    number <= Number.MAX_SAFE_INTEGER
+  ) {
+    return number;
+  }
+  throw new ArgumentError(`${argument} must be a positive whole number (an id), not ${describe(value)}.`);
+}
+
+export function readOptionalId(value: unknown, argument: string): number | undefined {
+  return isBlank(value) ? undefined : readId(value, argument);
+}
+
+export function readNumber(value: unknown, argument: string): number {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value;
+  if (typeof number === "number" && Number.isFinite(number)) return number;
+  throw new ArgumentError(`${argument} must be a number, not ${describe(value)}.`);
+}
+
+export function readOptionalNumber(value: unknown, argument: string): number | undefined {
+  return isBlank(value) ? undefined : readNumber(value, argument);
+}
+
+export function readInteger(value: unknown, argument: string, min: number, max: number): number {
+  const number = readNumber(value, argument);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new ArgumentError(
+      `${argument} must be a whole number from ${min} to ${max}, not ${describe(value)}.`,
+    );
+  }
+  return number;
+}
+
+export function readText(value: unknown, argument: string): string {
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  throw new ArgumentError(`${argument} must be text, not ${describe(value)}.`);
+}
+
+const TRUE_WORDS = new Set(["true", "yes", "1", "on"]);
+const FALSE_WORDS = new Set(["false", "no", "0", "off"]);
+
+export function readBoolean(value: unknown, argument: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "number" && (value === 0 || value === 1)) return value === 1;
+  if (typeof value === "string") {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  throw new ArgumentError(`${argument} must be TRUE or FALSE, not ${describe(value)}.`);
+}
+
+export function readOptionalBoolean(value: unknown, argument: string): boolean | undefined {
+  return isBlank(value) ? undefined : readBoolean(value, argument);
+}
+
+/** One of a fixed set of words, matched without regard to case; the error lists what is allowed. */
+export function readChoice<T extends string>(value: unknown, argument: string, allowed: readonly T[]): T {
+  if (typeof value === "string") {
+    const found = allowed.find((choice) => choice.toLowerCase() === value.trim().toLowerCase());
+    if (found) return found;
+  }
+  throw new ArgumentError(`${argument} must be one of ${allowed.join(", ")}, not ${describe(value)}.`);
+}
+
+/**
+ * A list given as a range (any shape; blanks skipped) or as text separated by commas or semicolons.
+ * Each item is read by `readItem`.
+ */
+export function readList<T>(
+  value: unknown,
+  argument: string,
+  readItem: (item: unknown, argument: string) => T,
+): T[] {
+  const items = Array.isArray(value)
+    ? (value as unknown[]).flat(2)
+    : typeof value === "string"
+      ? value.split(/[,;]/)
+      : [value];
+  return items.filter((item) => !isBlank(item)).map((item) => readItem(item, argument));
+}
+
+export function describe(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "empty";
+  if (typeof value === "string") return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (Array.isArray(value)) return "a range";
+  return String(value);
+}
