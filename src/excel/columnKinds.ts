@@ -1,0 +1,84 @@
+/**
+ * What a column holds decides how Excel shows it. The kind is inferred from the column's name (the service's
+ * field names follow steady conventions) and checked against its values, so export files whose column list
+ * we do not control still come out formatted.
+ */
+
+export type ColumnKind =
+  "text" | "identifier" | "integer" | "number" | "currency" | "percent" | "date" | "timestamp" | "boolean";
+
+/**
+ * Percent fields from the service are percentage points (95.2 means 95.2 %), so the format appends the sign
+ * instead of using Excel's "%" which would multiply by 100. Text columns are "@" so Excel keeps unit names
+ * such as "021621" as typed rather than turning them into the number 21621.
+ */
+export const NUMBER_FORMAT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
+  text: "@",
+  identifier: "0",
+  integer: "#,##0",
+  number: "#,##0.00",
+  currency: "$#,##0.00",
+  percent: '0.00"%"',
+  date: "yyyy-mm-dd",
+  timestamp: "yyyy-mm-dd hh:mm:ss",
+  boolean: "General",
+};
+
+const looksLikeTimestamp = (value: string) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value);
+const looksLikeDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+const MONEY_WORDS = new Set(["rent", "rents", "price", "value", "ner", "cost", "income"]);
+
+/** Reads the kind from the words of a snake_case field name ("net_effective_rent_per_sq_ft"). */
+function kindFromName(name: string): ColumnKind | undefined {
+  const words = name.toLowerCase().split(/[_\s]+/);
+  const has = (word: string) => words.includes(word);
+  const last = words.at(-1);
+  const money = words.some((word) => MONEY_WORDS.has(word));
+  if (last === "id" || last === "ids") return "identifier";
+  if (has("zip") || has("zipcode")) return "text";
+  if (has("percent") || has("percentage")) return "percent";
+  if (has("date") || name.toLowerCase() === "collected_at") return "date";
+  if (last === "at") return "timestamp";
+  if (has("year") || (has("built") && !money) || (has("renovated") && !money)) return "identifier";
+  if (has("count") || has("days") || has("stories")) return "integer";
+  // A size difference is area, a rent-per-area difference is money: only money words make it currency.
+  if (money || (has("differential") && !has("sq") && !has("sqft"))) return "currency";
+  if (has("sqft") || (has("sq") && has("ft"))) return "number";
+  return undefined;
+}
+
+/** Infers the kind from the name, and falls back to what the non-empty values are when the name is silent or wrong. */
+export function inferColumnKind(name: string, values: Iterable<unknown>): ColumnKind {
+  let numbers = 0;
+  let integers = 0;
+  let strings = 0;
+  let booleans = 0;
+  let dates = 0;
+  let timestamps = 0;
+  for (const value of values) {
+    if (typeof value === "number") {
+      numbers++;
+      if (Number.isInteger(value)) integers++;
+    } else if (typeof value === "boolean") booleans++;
+    else if (typeof value === "string" && value !== "") {
+      strings++;
+      if (looksLikeDate(value)) dates++;
+      else if (looksLikeTimestamp(value)) timestamps++;
+    }
+  }
+  const seen = numbers + strings + booleans;
+  const fromName = kindFromName(name);
+  if (seen === 0) return fromName ?? "text";
+  if (booleans === seen) return "boolean";
+  if (strings === seen && dates === seen) return fromName === "timestamp" ? "timestamp" : "date";
+  if (strings === seen && dates + timestamps === seen) return "timestamp";
+  if (numbers === seen) {
+    const allIntegers = integers === seen;
+    if (fromName === "identifier" || fromName === "integer") return allIntegers ? fromName : "number";
+    if (fromName === "text") return allIntegers ? "identifier" : "number";
+    if (fromName === "currency" || fromName === "percent") return fromName;
+    return allIntegers ? "integer" : "number";
+  }
+  return "text";
+}

@@ -1,0 +1,131 @@
+import { rectAddress } from "./a1";
+import { NUMBER_FORMAT_BY_KIND } from "./columnKinds";
+import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength, utf8ByteLength } from "./requestPayload";
+import { rowChunks } from "./rowChunks";
+import { freeSheetName } from "./sheetNames";
+import type { CellValue, TableData } from "./tableData";
+
+export interface WriteProgress {
+  readonly rowsWritten: number;
+  readonly totalRows: number;
+}
+
+export interface WriteTableOptions {
+  /** The wish (a comp set's name, a job's report type): made valid and unique, never overwriting a sheet. */
+  readonly sheetName: string;
+  readonly onProgress?: (progress: WriteProgress) => void;
+  /** Cancels between requests; the half-written sheet is removed so no partial export looks complete. */
+  readonly signal?: AbortSignal;
+  /** Estimated bytes of cell data per request; defaults to a safe share of Excel's 5 MB limit. */
+  readonly requestBudgetBytes?: number;
+  /** Show the new sheet when done (default true). */
+  readonly activate?: boolean;
+}
+
+export interface WriteTableResult {
+  readonly sheetName: string;
+  /** The table's address on its sheet, header included, e.g. "A1:AX100001". */
+  readonly address: string;
+  readonly rowsWritten: number;
+  /** `context.sync()` calls the write made: one per chunk plus setup and finish. */
+  readonly requests: number;
+  readonly largestChunkBytes: number;
+}
+
+/**
+ * Autofit measures every cell it covers; on 100,000 rows that is slow in Excel. The header and the first rows
+ * show the widths a person needs to read the table.
+ */
+const AUTOFIT_ROWS = 500;
+
+function uniqueHeaders(headers: readonly string[]): string[] {
+  const used = new Set<string>();
+  return headers.map((header) => {
+    const base = header.trim() === "" ? "Column" : header;
+    let candidate = base;
+    for (let n = 2; used.has(candidate.toUpperCase()); n++) candidate = `${base} (${n})`;
+    used.add(candidate.toUpperCase());
+    return candidate;
+  });
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The write was cancelled.", "AbortError");
+}
+
+/**
+ * Writes a header and rows as an Excel table on a new worksheet, in requests that each stay under Excel's
+ * payload limit: number formats per column, a frozen header row, fitted columns. Every row is written exactly
+ * once, in order; `onProgress` follows each request.
+ */
+export async function writeTable(
+  context: Excel.RequestContext,
+  data: TableData,
+  options: WriteTableOptions,
+): Promise<WriteTableResult> {
+  const columnCount = data.columns.length;
+  if (columnCount === 0) throw new Error("Nothing to write: the table has no columns.");
+  const totalRows = data.rows.length;
+  const budget = options.requestBudgetBytes ?? DEFAULT_REQUEST_BUDGET_BYTES;
+  if (options.signal?.aborted) throw abortError(options.signal);
+
+  const sheetName = await freeSheetName(context, options.sheetName);
+  const sheet = context.workbook.worksheets.add(sheetName);
+  sheet.getRangeByIndexes(0, 0, 1, columnCount).values = [uniqueHeaders(data.columns.map((c) => c.header))];
+  await context.sync();
+  let requests = 2;
+
+  // Columns left at "General" need no format write; the others cost their format text once per row.
+  const formatted = data.columns
+    .map((column, index) => ({ index, format: NUMBER_FORMAT_BY_KIND[column.kind] }))
+    .filter(({ format }) => format !== "General");
+  const formatBytesPerRow = formatted.reduce((sum, { format }) => sum + utf8ByteLength(format) + 6, 0);
+  const rowBytes = (index: number) => jsonByteLength(data.rows[index]) + 1 + formatBytesPerRow;
+
+  let rowsWritten = 0;
+  let largestChunkBytes = 0;
+  try {
+    for (const chunk of rowChunks(totalRows, rowBytes, budget)) {
+      if (options.signal?.aborted) throw abortError(options.signal);
+      const rowCount = chunk.end - chunk.start;
+      // Formats go first: a text column formatted "@" keeps "021621" as text when the values land.
+      for (const { index, format } of formatted) {
+        sheet.getRangeByIndexes(1 + chunk.start, index, rowCount, 1).numberFormat = Array.from(
+          { length: rowCount },
+          () => [format],
+        );
+      }
+      sheet.getRangeByIndexes(1 + chunk.start, 0, rowCount, columnCount).values = data.rows.slice(
+        chunk.start,
+        chunk.end,
+      ) as CellValue[][];
+      await context.sync();
+      requests++;
+      rowsWritten = chunk.end;
+      largestChunkBytes = Math.max(largestChunkBytes, chunk.bytes);
+      options.onProgress?.({ rowsWritten, totalRows });
+    }
+  } catch (error) {
+    await discardSheet(context, sheet);
+    throw error;
+  }
+
+  const address = rectAddress({ row: 0, column: 0, rowCount: Math.max(totalRows, 1) + 1, columnCount });
+  sheet.tables.add(address, true);
+  sheet.freezePanes.freezeRows(1);
+  sheet.getRangeByIndexes(0, 0, Math.min(totalRows, AUTOFIT_ROWS) + 1, columnCount).format.autofitColumns();
+  if (options.activate ?? true) sheet.activate();
+  await context.sync();
+  requests++;
+  return { sheetName, address, rowsWritten, requests, largestChunkBytes };
+}
+
+/** Best effort: the write already failed or was cancelled, and that error is the one the caller must see. */
+async function discardSheet(context: Excel.RequestContext, sheet: Excel.Worksheet): Promise<void> {
+  try {
+    sheet.delete();
+    await context.sync();
+  } catch {
+    // The sheet stays; its name says what it is and the caller reports the original failure.
+  }
+}

@@ -1,0 +1,133 @@
+import { recordsToTable, type FieldFlattener } from "./records";
+import type { TableData } from "./tableData";
+
+/** A unit as `GET /comp_sets/{id}/units` returns it (api-spec.md, "Unit record"). */
+export interface UnitEnvelope {
+  readonly id: string;
+  readonly type?: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+}
+
+/** The amenity categories of the contract, in its order; a category the service adds later still gets a column. */
+export const AMENITY_CATEGORIES = [
+  "Views",
+  "Balcony/Patio",
+  "Washer/Dryer",
+  "Kitchen Island",
+  "Stainless Steel Appliances",
+  "Stone Countertops",
+  "Garage Attached",
+  "Hardwood Floors",
+  "Vinyl Flooring",
+  "Walk-In Closets",
+  "Linen Closet",
+  "High Ceilings",
+  "Ceiling Fans",
+  "Air Conditioning",
+  "Smart Technology",
+  "Garbage Disposal",
+  "Dishwasher",
+  "Fireplace",
+  "Carpet",
+  "Pantry",
+  "Tile",
+  "Washer/Dryer Hookup",
+  "other",
+] as const;
+
+const amenityField = (category: string) => `amenities_${category}`;
+
+/** The contract's field order, so a sheet reads identity, timing, size and rent, comparison, then the flattened parts. */
+export const UNIT_COLUMN_ORDER: readonly string[] = [
+  "id",
+  "property_id",
+  "subject_property",
+  "property_name",
+  "is_leased",
+  "year_built",
+  "unit_name",
+  "floorplan_name",
+  "is_trucomp",
+  "status",
+  "days_on_market",
+  "date_available",
+  "last_rent_change_date",
+  "date_leased",
+  "bedroom_count",
+  "bathroom_count",
+  "min_rent",
+  "sq_ft",
+  "avg_rent_per_sq_ft",
+  "last_rent_change",
+  "total_30_day_rent_change",
+  "rent_changes_last_30_days",
+  "net_effective_rent",
+  "net_effective_rent_per_sq_ft",
+  "all_in_rent",
+  "all_in_rent_per_sq_ft",
+  "all_in_ner",
+  "all_in_ner_per_sq_ft",
+  "annual_rent_reduction_value",
+  "trucomp_rent_differential",
+  "trucomp_sq_ft_differential",
+  "trucomp_rent_per_sq_ft_differential",
+  "concessions",
+  "rent_concessions",
+  "non_rent_concessions",
+  "concessions_expires_at",
+  "concessions_updated_at",
+  ...AMENITY_CATEGORIES.map(amenityField),
+];
+
+interface ConcessionItem {
+  display_text?: unknown;
+  expires_on_date?: unknown;
+  restrictions?: unknown;
+}
+
+/** "2 months free (expires 2026-12-31; 12-month lease)": everything an underwriter needs in one cell. */
+function concessionText(item: ConcessionItem): string {
+  const notes: string[] = [];
+  if (typeof item.expires_on_date === "string") notes.push(`expires ${item.expires_on_date}`);
+  if (Array.isArray(item.restrictions)) notes.push(...item.restrictions.filter((r) => typeof r === "string"));
+  const text = typeof item.display_text === "string" ? item.display_text : "";
+  return notes.length === 0 ? text : `${text} (${notes.join("; ")})`;
+}
+
+function concessionList(items: unknown): string | null {
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return items.map((item) => concessionText((item ?? {}) as ConcessionItem)).join(" | ");
+}
+
+/** The concessions object becomes its summary, its two lists as text, and its two timestamps. */
+const flattenConcessions: FieldFlattener = (value) => {
+  const concessions = (value ?? {}) as Record<string, unknown>;
+  return {
+    concessions: concessions.display_text ?? null,
+    rent_concessions: concessionList(concessions.rent_concessions),
+    non_rent_concessions: concessionList(concessions.non_rent_concessions),
+    concessions_expires_at: concessions.expires_at ?? null,
+    concessions_updated_at: concessions.updated_at ?? null,
+  };
+};
+
+/** One column per amenity category, listing that unit's amenities in it; categories outside the contract included. */
+const flattenAmenities: FieldFlattener = (value) => {
+  const byCategory = (value ?? {}) as Record<string, unknown>;
+  const columns: Record<string, unknown> = {};
+  for (const [category, names] of Object.entries(byCategory)) {
+    columns[amenityField(category)] = Array.isArray(names) && names.length > 0 ? names.join("; ") : null;
+  }
+  return columns;
+};
+
+/** Every field of every unit, concessions and amenities flattened into readable columns. */
+export function unitsToTable(units: readonly UnitEnvelope[]): TableData {
+  return recordsToTable(
+    units.map((unit) => ({ id: unit.id, ...unit.attributes })),
+    {
+      columnOrder: UNIT_COLUMN_ORDER,
+      flatteners: { concessions: flattenConcessions, amenity_names: flattenAmenities },
+    },
+  );
+}

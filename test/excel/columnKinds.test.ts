@@ -1,0 +1,67 @@
+import { inferColumnKind } from "../../src/excel/columnKinds";
+import { headerForField, shapeTable, toCellValue } from "../../src/excel/tableData";
+
+describe("inferColumnKind", () => {
+  it.each([
+    ["min_rent", [1850, 1900.5], "currency"],
+    ["net_effective_rent_per_sq_ft", [2.5], "currency"],
+    ["sq_ft", [720, 810], "integer"],
+    ["trucomp_sq_ft_differential", [-20.5], "number"],
+    ["leased_percent", [95.2], "percent"],
+    ["property_id", [123], "identifier"],
+    ["bedroom_count", [1, 2], "integer"],
+    ["bathroom_count", [1, 1.5], "number"],
+    ["date_available", ["2026-12-01"], "date"],
+    ["date_leased", ["2026-11-01T10:00:00Z"], "timestamp"],
+    ["created_at", ["2026-11-01T10:00:00Z", "2026-11-02T10:00:00Z"], "timestamp"],
+    ["unit_name", ["101", "021621"], "text"],
+    ["zip", [78701], "identifier"],
+    ["zip_code", ["02134"], "text"],
+    ["is_leased", [true, false], "boolean"],
+    ["mystery", [1, 2], "integer"],
+    ["mystery_ratio", [0.5], "number"],
+  ])("%s with %p is %s", (name, values, kind) => {
+    expect(inferColumnKind(name, values)).toBe(kind);
+  });
+
+  it("trusts the values over the name when they disagree, and ignores empty cells", () => {
+    expect(inferColumnKind("min_rent", ["call for price"])).toBe("text");
+    expect(inferColumnKind("min_rent", [null, "", 1200])).toBe("currency");
+    expect(inferColumnKind("min_rent", [])).toBe("currency");
+    expect(inferColumnKind("notes", [null])).toBe("text");
+  });
+});
+
+describe("shaping values", () => {
+  it("writes readable headers", () => {
+    expect(headerForField("net_effective_rent_psf")).toBe("Net Effective Rent PSF");
+    expect(headerForField("rent_growth_yoy")).toBe("Rent Growth YoY");
+  });
+
+  it("converts values for Excel: null empty, bigint to number, arrays to text, dates to serials", () => {
+    expect(toCellValue(null, "currency")).toBe("");
+    expect(toCellValue(Number.NaN, "number")).toBe("");
+    expect(toCellValue(12n, "integer")).toBe(12);
+    expect(toCellValue(["a", "b"], "text")).toBe("a; b");
+    expect(toCellValue({ a: 1 }, "text")).toBe('{"a":1}');
+    expect(toCellValue("2026-03-01", "date")).toBe(46082);
+    expect(toCellValue("2026-03-01", "text")).toBe("2026-03-01");
+    expect(toCellValue("soon", "date")).toBe("soon");
+    expect(toCellValue(new Date("2026-03-01T12:00:00Z"), "timestamp")).toBe(46082.5);
+  });
+
+  it("shapes parsed rows into typed columns", () => {
+    const table = shapeTable(
+      ["property_id", "collected_at", "asking_rent"],
+      [
+        [1, "2026-03-01", 1500],
+        [2, "2026-03-02", null],
+      ],
+    );
+    expect(table.columns.map((c) => c.kind)).toEqual(["identifier", "date", "currency"]);
+    expect(table.rows).toEqual([
+      [1, 46082, 1500],
+      [2, 46083, ""],
+    ]);
+  });
+});

@@ -1,0 +1,410 @@
+/**
+ * An in-memory workbook behind office-addin-mock objects, shaped like the part of Excel's object model that
+ * src/excel uses. office-addin-mock gives load/sync semantics (a property read before `load` + `sync` is an
+ * error string, not a value); this file adds what it leaves to us: collections, a cell grid, and a
+ * `context.sync()` that applies the queued writes and measures each request's serialized payload, so tests
+ * can check every request against Excel's 5 MB limit.
+ */
+import { OfficeMockObject } from "office-addin-mock";
+import { isValidError } from "office-addin-mock/lib/possibleErrors";
+import { parseCellAddress, qualifiedAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
+import { jsonByteLength } from "../../../src/excel/requestPayload";
+
+export type MockCellValue = string | number | boolean;
+
+export interface SheetState {
+  name: string;
+  visibility: string;
+  values: MockCellValue[][];
+  formulas: Map<string, string>;
+  numberFormats: string[][];
+  /** Anchor "row,column" -> size of the array its formula spills. */
+  spills: Map<string, { rowCount: number; columnCount: number }>;
+  /** How many times each row received values (the exactly-once check of big writes). */
+  rowValueWrites: number[];
+  frozenRows: number;
+  tables: { address: string; hasHeaders: boolean }[];
+  autofitted: string[];
+}
+
+export interface RequestRecord {
+  /** Serialized size of everything queued before this sync. */
+  bytes: number;
+  operations: string[];
+}
+
+export interface MockExcelOptions {
+  /** What a formula written into a cell evaluates to (a 2-D array spills); unknown formulas give "#BUSY!". */
+  evaluate?: (formula: string) => MockCellValue[][] | undefined;
+}
+
+type MockObject = OfficeMockObject & Record<string, unknown>;
+
+const key = (row: number, column: number) => `${row},${column}`;
+const READABLE_RANGE_PROPERTIES = ["values", "formulas", "numberFormat"] as const;
+type RangeProperty = (typeof READABLE_RANGE_PROPERTIES)[number];
+const FORBIDDEN_SHEET_CHARS = /[[\]:*?/\\]/;
+
+function propertyNames(argument: unknown): string[] {
+  if (typeof argument === "string") return argument.split(",").map((part) => part.trim());
+  if (Array.isArray(argument)) return argument.flatMap(propertyNames);
+  if (argument && typeof argument === "object") return Object.keys(argument);
+  return [];
+}
+
+export class MockExcel {
+  readonly sheets: SheetState[] = [];
+  readonly requests: RequestRecord[] = [];
+  readonly context: Excel.RequestContext;
+  /** Used as the global `Excel` by code that calls `Excel.run`. */
+  readonly excel: { run: <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T> };
+  calculations: string[] = [];
+  selection: { sheet: string; rect: CellRect } | undefined;
+  activeSheet: string | undefined;
+
+  private readonly tracked: { mock: MockObject; onSync: () => void }[] = [];
+  private pending: RequestRecord = { bytes: 0, operations: [] };
+  private readonly afterSync: (() => void)[] = [];
+  private readonly evaluate: MockExcelOptions["evaluate"];
+
+  constructor(options: MockExcelOptions = {}) {
+    this.evaluate = options.evaluate;
+    const contextMock = new OfficeMockObject({
+      workbook: {
+        worksheets: this.worksheetsSeed(),
+        application: {
+          calculate: (type: string) => {
+            this.operation(`calculate ${type}`);
+            this.calculations.push(type);
+          },
+        },
+        getSelectedRange: () => {
+          if (!this.selection) throw new Error("No selection");
+          return this.rangeMock(this.sheet(this.selection.sheet), this.selection.rect);
+        },
+      },
+      sync: () => this.sync(),
+    });
+    this.context = contextMock as unknown as Excel.RequestContext;
+    this.excel = { run: (batch) => batch(this.context) };
+  }
+
+  addSheet(name: string, visibility = "Visible"): SheetState {
+    if (FORBIDDEN_SHEET_CHARS.test(name) || name.length > 31 || name.trim() === "") {
+      throw new Error(`InvalidArgument: the sheet name "${name}" is not valid in Excel`);
+    }
+    if (this.findSheet(name)) throw new Error(`ItemAlreadyExists: a sheet named "${name}" exists`);
+    const state: SheetState = {
+      name,
+      visibility,
+      values: [],
+      formulas: new Map(),
+      numberFormats: [],
+      spills: new Map(),
+      rowValueWrites: [],
+      frozenRows: 0,
+      tables: [],
+      autofitted: [],
+    };
+    this.sheets.push(state);
+    this.activeSheet ??= name;
+    return state;
+  }
+
+  findSheet(name: string): SheetState | undefined {
+    return this.sheets.find((sheet) => sheet.name.toUpperCase() === name.toUpperCase());
+  }
+
+  sheet(name: string): SheetState {
+    const sheet = this.findSheet(name);
+    if (!sheet) throw new Error(`ItemNotFound: no sheet named "${name}"`);
+    return sheet;
+  }
+
+  /** Puts a formula in a cell as Excel would after calculating it: its value, and its spill when it is an array. */
+  setFormula(sheetName: string, address: string, formula: string): void {
+    const { row, column } = parseCellAddress(address);
+    this.writeFormula(this.sheet(sheetName), row, column, formula);
+  }
+
+  setValues(sheetName: string, address: string, values: MockCellValue[][]): void {
+    const { row, column } = parseCellAddress(address);
+    const sheet = this.sheet(sheetName);
+    values.forEach((rowValues, r) =>
+      rowValues.forEach((v, c) => this.writeValue(sheet, row + r, column + c, v)),
+    );
+  }
+
+  cellValue(sheetName: string, address: string): MockCellValue {
+    const { row, column } = parseCellAddress(address);
+    return this.sheet(sheetName).values[row]?.[column] ?? "";
+  }
+
+  cellFormula(sheetName: string, address: string): string | undefined {
+    const { row, column } = parseCellAddress(address);
+    return this.sheet(sheetName).formulas.get(key(row, column));
+  }
+
+  // ---- the object model -------------------------------------------------------------------------------
+
+  private track(mock: MockObject, onSync: () => void = () => undefined): MockObject {
+    this.tracked.push({ mock, onSync });
+    return mock;
+  }
+
+  private operation(description: string, payload?: unknown): void {
+    this.pending.operations.push(description);
+    this.pending.bytes += jsonByteLength(description) + (payload === undefined ? 0 : jsonByteLength(payload));
+  }
+
+  private worksheetsSeed(): Record<string, unknown> {
+    let loadedItems: MockObject[] | undefined;
+    const collection: Record<string, unknown> = {
+      add: (name: string) => {
+        this.operation("worksheets.add", name);
+        return this.sheetMock(this.addSheet(name));
+      },
+      getItem: (name: string) => this.sheetMock(this.sheet(name)),
+      getItemOrNullObject: (name: string) => {
+        const sheet = this.findSheet(name);
+        if (sheet) return this.sheetMock(sheet);
+        const nullSheet = new OfficeMockObject({ name: undefined }) as MockObject;
+        nullSheet.isNullObject = true;
+        return nullSheet;
+      },
+      getActiveWorksheet: () => this.sheetMock(this.sheet(this.activeSheet ?? "")),
+      // Collections: office-addin-mock has none, so `load` snapshots the items and `sync` hands them over.
+      load: (argument: unknown) => {
+        const names = propertyNames(argument).map((name) => name.replace(/^items\//, ""));
+        loadedItems = this.sheets.map((sheet) => {
+          const item = this.sheetMock(sheet);
+          item.load(names.filter((name) => name !== "items"));
+          return item;
+        });
+      },
+    };
+    this.afterSync.push(() => {
+      if (loadedItems) (this.contextWorksheets() as Record<string, unknown>).items = loadedItems;
+      loadedItems = undefined;
+    });
+    return collection;
+  }
+
+  private contextWorksheets(): unknown {
+    return (this.context as unknown as { workbook: { worksheets: unknown } }).workbook.worksheets;
+  }
+
+  private sheetMock(state: SheetState): MockObject {
+    const sheetMock = new OfficeMockObject({
+      name: state.name,
+      visibility: state.visibility,
+      getRangeByIndexes: (row: number, column: number, rowCount: number, columnCount: number) =>
+        this.rangeMock(state, { row, column, rowCount, columnCount }),
+      getRange: (address: string) => this.rangeMock(state, this.parseRect(address)),
+      getUsedRangeOrNullObject: () => {
+        const used = this.usedRect(state);
+        return used ? this.rangeMock(state, used) : this.nullRange();
+      },
+      freezePanes: {
+        freezeRows: (count: number) => {
+          this.operation("freezeRows", count);
+          state.frozenRows = count;
+        },
+      },
+      tables: {
+        add: (address: string, hasHeaders: boolean) => {
+          this.operation("tables.add", address);
+          state.tables.push({ address, hasHeaders });
+          return new OfficeMockObject({ name: `Table${state.tables.length}` });
+        },
+      },
+      delete: () => {
+        this.operation("worksheet.delete", state.name);
+        this.sheets.splice(this.sheets.indexOf(state), 1);
+      },
+      activate: () => {
+        this.operation("worksheet.activate", state.name);
+        this.activeSheet = state.name;
+      },
+    }) as MockObject;
+    sheetMock.isNullObject = false;
+    const initialVisibility = sheetMock.visibility;
+    return this.track(sheetMock, () => {
+      const visibility = sheetMock.visibility;
+      if (visibility !== initialVisibility && typeof visibility === "string" && !isValidError(visibility)) {
+        this.operation("worksheet.visibility", visibility);
+        state.visibility = visibility;
+      }
+    });
+  }
+
+  private nullRange(): MockObject {
+    const mock = new OfficeMockObject({
+      address: undefined,
+      rowIndex: undefined,
+      columnIndex: undefined,
+      rowCount: undefined,
+      columnCount: undefined,
+      values: undefined,
+      formulas: undefined,
+    }) as MockObject;
+    mock.isNullObject = true;
+    return mock;
+  }
+
+  private rangeMock(state: SheetState, rect: CellRect): MockObject {
+    const snapshot = (property: RangeProperty) => this.readGrid(state, rect, property);
+    const seen: Partial<Record<RangeProperty, unknown>> = {};
+    const mock = new OfficeMockObject({
+      address: qualifiedAddress(state.name, rectAddress(rect)),
+      rowIndex: rect.row,
+      columnIndex: rect.column,
+      rowCount: rect.rowCount,
+      columnCount: rect.columnCount,
+      values: undefined,
+      formulas: undefined,
+      numberFormat: undefined,
+      format: {
+        autofitColumns: () => {
+          this.operation("autofitColumns", rectAddress(rect));
+          state.autofitted.push(rectAddress(rect));
+        },
+      },
+      getSpillingToRangeOrNullObject: () => {
+        const spill = state.spills.get(key(rect.row, rect.column));
+        return spill
+          ? this.rangeMock(state, { row: rect.row, column: rect.column, ...spill })
+          : this.nullRange();
+      },
+      clear: (applyTo?: string) => {
+        this.operation(`clear ${applyTo ?? "All"}`, rectAddress(rect));
+        for (let r = rect.row; r < rect.row + rect.rowCount; r++) {
+          for (let c = rect.column; c < rect.column + rect.columnCount; c++) this.writeValue(state, r, c, "");
+        }
+      },
+      // Cell contents are read when the batch runs, so `load` takes its snapshot then.
+      load(this: MockObject, argument: unknown) {
+        for (const name of propertyNames(argument)) {
+          if ((READABLE_RANGE_PROPERTIES as readonly string[]).includes(name)) {
+            const grid = snapshot(name as RangeProperty);
+            (this as unknown as { setValue(n: string, v: unknown): void }).setValue(name, grid);
+            seen[name as RangeProperty] = grid;
+          }
+        }
+        return OfficeMockObject.prototype.load.call(this, argument as string);
+      },
+    }) as MockObject;
+    // Built on first use: most ranges never ask for their sheet.
+    let sheetMock: MockObject | undefined;
+    Object.defineProperty(mock, "worksheet", { get: () => (sheetMock ??= this.sheetMock(state)) });
+    mock.isNullObject = false;
+    for (const name of READABLE_RANGE_PROPERTIES) seen[name] = mock[name];
+    return this.track(mock, () => {
+      for (const name of READABLE_RANGE_PROPERTIES) {
+        const current = mock[name];
+        if (current === seen[name] || isValidError(current)) continue;
+        this.operation(`range.${name} ${rectAddress(rect)}`, current);
+        this.applyWrite(state, rect, name, current);
+        seen[name] = current;
+      }
+    });
+  }
+
+  // ---- the grid -----------------------------------------------------------------------------------------
+
+  private parseRect(address: string): CellRect {
+    const [first, last] = address.split(":");
+    const start = parseCellAddress(first ?? "");
+    const end = last ? parseCellAddress(last) : start;
+    return {
+      row: start.row,
+      column: start.column,
+      rowCount: end.row - start.row + 1,
+      columnCount: end.column - start.column + 1,
+    };
+  }
+
+  private usedRect(state: SheetState): CellRect | undefined {
+    let top = Infinity;
+    let left = Infinity;
+    let bottom = -1;
+    let right = -1;
+    state.values.forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (value === "" || value === undefined) return;
+        top = Math.min(top, r);
+        bottom = Math.max(bottom, r);
+        left = Math.min(left, c);
+        right = Math.max(right, c);
+      }),
+    );
+    if (bottom < 0) return undefined;
+    return { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
+  }
+
+  private readGrid(state: SheetState, rect: CellRect, property: RangeProperty): unknown[][] {
+    const grid: unknown[][] = [];
+    for (let r = rect.row; r < rect.row + rect.rowCount; r++) {
+      const row: unknown[] = [];
+      for (let c = rect.column; c < rect.column + rect.columnCount; c++) {
+        const value = state.values[r]?.[c] ?? "";
+        if (property === "values") row.push(value);
+        else if (property === "formulas") row.push(state.formulas.get(key(r, c)) ?? value);
+        else row.push(state.numberFormats[r]?.[c] ?? "General");
+      }
+      grid.push(row);
+    }
+    return grid;
+  }
+
+  private applyWrite(state: SheetState, rect: CellRect, property: RangeProperty, grid: unknown): void {
+    if (!Array.isArray(grid) || grid.length !== rect.rowCount) {
+      throw new Error(`InvalidArgument: ${property} for ${rectAddress(rect)} has the wrong number of rows`);
+    }
+    grid.forEach((rowValues: unknown, r) => {
+      if (!Array.isArray(rowValues) || rowValues.length !== rect.columnCount) {
+        throw new Error(
+          `InvalidArgument: ${property} for ${rectAddress(rect)} has the wrong number of columns`,
+        );
+      }
+      const row = rect.row + r;
+      if (property === "values") state.rowValueWrites[row] = (state.rowValueWrites[row] ?? 0) + 1;
+      rowValues.forEach((value: unknown, c) => {
+        const column = rect.column + c;
+        if (property === "numberFormat") (state.numberFormats[row] ??= [])[column] = String(value);
+        else if (property === "formulas" && typeof value === "string" && value.startsWith("=")) {
+          this.writeFormula(state, row, column, value);
+        } else if (value !== null) this.writeValue(state, row, column, value as MockCellValue);
+      });
+    });
+  }
+
+  private writeValue(state: SheetState, row: number, column: number, value: MockCellValue): void {
+    if (state.formulas.size > 0) {
+      state.formulas.delete(key(row, column));
+      state.spills.delete(key(row, column));
+    }
+    (state.values[row] ??= [])[column] = value;
+  }
+
+  private writeFormula(state: SheetState, row: number, column: number, formula: string): void {
+    const result = this.evaluate?.(formula) ?? [["#BUSY!"]];
+    result.forEach((values, r) => values.forEach((v, c) => this.writeValue(state, row + r, column + c, v)));
+    state.formulas.set(key(row, column), formula);
+    const rowCount = result.length;
+    const columnCount = result[0]?.length ?? 1;
+    if (rowCount > 1 || columnCount > 1) state.spills.set(key(row, column), { rowCount, columnCount });
+  }
+
+  // ---- sync -------------------------------------------------------------------------------------------
+
+  private async sync(): Promise<void> {
+    for (const { onSync } of this.tracked) onSync();
+    this.requests.push(this.pending);
+    this.pending = { bytes: 0, operations: [] };
+    for (const { mock } of this.tracked) await mock.sync();
+    // office-addin-mock settles loaded properties in callbacks it does not await.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const hook of this.afterSync) hook();
+  }
+}

@@ -1,0 +1,197 @@
+import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
+import type { CellValue, TableData } from "../../src/excel/tableData";
+import { writeTable, type WriteProgress } from "../../src/excel/tableWriter";
+import { MockExcel } from "./support/mockExcel";
+
+function numberedTable(rowCount: number, textLength = 8): TableData {
+  const filler = "x".repeat(textLength);
+  return {
+    columns: [
+      { field: "id", header: "ID", kind: "identifier" },
+      { field: "unit_name", header: "Unit Name", kind: "text" },
+      { field: "min_rent", header: "Min Rent", kind: "currency" },
+      { field: "date_available", header: "Date Available", kind: "date" },
+      { field: "is_leased", header: "Is Leased", kind: "boolean" },
+    ],
+    rows: Array.from({ length: rowCount }, (_, i): CellValue[] => [
+      i,
+      `${filler}${i}`,
+      1000 + i,
+      46000 + (i % 365),
+      i % 2 === 0,
+    ]),
+  };
+}
+
+describe("writeTable", () => {
+  it("writes the header and every row of a 100,000-row table exactly once, in order", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    const data = numberedTable(100_000);
+
+    const result = await writeTable(excel.context, data, { sheetName: "Units" });
+
+    const sheet = excel.sheet("Units");
+    expect(result.rowsWritten).toBe(100_000);
+    expect(sheet.values[0]).toEqual(["ID", "Unit Name", "Min Rent", "Date Available", "Is Leased"]);
+    expect(sheet.values).toHaveLength(100_001);
+    for (let i = 0; i < 100_000; i++) {
+      if (sheet.rowValueWrites[i + 1] !== 1 || sheet.values[i + 1]?.[0] !== i) {
+        throw new Error(
+          `row ${i}: written ${sheet.rowValueWrites[i + 1]} times, holds ${sheet.values[i + 1]?.[0]}`,
+        );
+      }
+    }
+    expect(sheet.values[100_000]).toEqual(data.rows[99_999]);
+  });
+
+  it("keeps every request under Excel's 5 MB limit by cutting chunks on the measured bytes", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    // ~2 KB per row: 6,000 rows are ~12 MB of values, so one request could never carry them.
+    const data = numberedTable(6_000, 2_000);
+
+    const result = await writeTable(excel.context, data, { sheetName: "Big" });
+
+    const dataRequests = excel.requests.filter((r) =>
+      r.operations.some((op) => op.startsWith("range.values")),
+    );
+    expect(dataRequests.length).toBeGreaterThanOrEqual(3);
+    for (const request of excel.requests) expect(request.bytes).toBeLessThan(EXCEL_REQUEST_LIMIT_BYTES);
+    expect(result.largestChunkBytes).toBeLessThanOrEqual(4_000_000);
+    expect(
+      excel
+        .sheet("Big")
+        .rowValueWrites.slice(1)
+        .every((count) => count === 1),
+    ).toBe(true);
+  });
+
+  it("sizes chunks by bytes, not rows: wide rows get smaller chunks than narrow ones", async () => {
+    const narrow = new MockExcel();
+    narrow.addSheet("Sheet1");
+    await writeTable(narrow.context, numberedTable(2_000, 10), {
+      sheetName: "T",
+      requestBudgetBytes: 50_000,
+    });
+    const wide = new MockExcel();
+    wide.addSheet("Sheet1");
+    await writeTable(wide.context, numberedTable(2_000, 500), { sheetName: "T", requestBudgetBytes: 50_000 });
+
+    const dataRequests = (excel: MockExcel) =>
+      excel.requests.filter((r) => r.operations.some((op) => op.startsWith("range.values"))).length;
+    expect(dataRequests(wide)).toBeGreaterThan(dataRequests(narrow) * 3);
+    for (const request of [...narrow.requests, ...wide.requests]) expect(request.bytes).toBeLessThan(60_000);
+  });
+
+  it("formats each column by kind, freezes the header, fits the columns and makes a table", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+
+    const result = await writeTable(excel.context, numberedTable(3), { sheetName: "Units" });
+
+    const sheet = excel.sheet("Units");
+    expect(sheet.numberFormats[1]).toEqual([
+      NUMBER_FORMAT_BY_KIND.identifier,
+      "@",
+      "$#,##0.00",
+      "yyyy-mm-dd",
+      undefined,
+    ]);
+    expect(sheet.numberFormats[3]?.[2]).toBe("$#,##0.00");
+    expect(sheet.frozenRows).toBe(1);
+    expect(sheet.tables).toEqual([{ address: "A1:E4", hasHeaders: true }]);
+    expect(result.address).toBe("A1:E4");
+    expect(sheet.autofitted).toEqual(["A1:E4"]);
+    expect(excel.activeSheet).toBe("Units");
+  });
+
+  it("never overwrites an existing sheet: the new one gets a numbered name", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Downtown Comps");
+    excel.setValues("Downtown Comps", "A1", [["keep me"]]);
+
+    const result = await writeTable(excel.context, numberedTable(2), { sheetName: "downtown comps" });
+
+    expect(result.sheetName).toBe("downtown comps (2)");
+    expect(excel.cellValue("Downtown Comps", "A1")).toBe("keep me");
+    expect(excel.cellValue("downtown comps (2)", "A1")).toBe("ID");
+  });
+
+  it("reports progress after each request, ending at the total", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    const progress: WriteProgress[] = [];
+
+    await writeTable(excel.context, numberedTable(1_000, 100), {
+      sheetName: "P",
+      requestBudgetBytes: 20_000,
+      onProgress: (p) => progress.push(p),
+    });
+
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress.map((p) => p.rowsWritten)).toEqual(
+      [...progress.map((p) => p.rowsWritten)].sort((a, b) => a - b),
+    );
+    expect(progress.at(-1)).toEqual({ rowsWritten: 1_000, totalRows: 1_000 });
+  });
+
+  it("stops when cancelled and removes the half-written sheet", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    const controller = new AbortController();
+
+    const write = writeTable(excel.context, numberedTable(1_000, 100), {
+      sheetName: "Cancelled",
+      requestBudgetBytes: 20_000,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.rowsWritten > 100) controller.abort();
+      },
+    });
+
+    await expect(write).rejects.toMatchObject({ name: "AbortError" });
+    expect(excel.findSheet("Cancelled")).toBeUndefined();
+    expect(excel.sheets.map((s) => s.name)).toEqual(["Sheet1"]);
+  });
+
+  it("writes a header-only table when there are no rows", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+
+    const result = await writeTable(excel.context, numberedTable(0), { sheetName: "Empty" });
+
+    expect(result.rowsWritten).toBe(0);
+    expect(excel.sheet("Empty").values).toEqual([
+      ["ID", "Unit Name", "Min Rent", "Date Available", "Is Leased"],
+    ]);
+    expect(excel.sheet("Empty").tables[0]?.address).toBe("A1:E2");
+  });
+
+  it("refuses a row too large for any request instead of sending it", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+
+    await expect(
+      writeTable(excel.context, numberedTable(3, 5_000), { sheetName: "Huge", requestBudgetBytes: 1_000 }),
+    ).rejects.toThrow(/Row 1 alone is about \d+ bytes/);
+    expect(excel.findSheet("Huge")).toBeUndefined();
+  });
+
+  it("makes duplicate headers unique, since Excel tables need distinct column names", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    const data: TableData = {
+      columns: [
+        { field: "sq_ft", header: "Sq Ft", kind: "number" },
+        { field: "sqft", header: "Sq Ft", kind: "number" },
+      ],
+      rows: [[1, 2]],
+    };
+
+    await writeTable(excel.context, data, { sheetName: "Dup" });
+
+    expect(excel.sheet("Dup").values[0]).toEqual(["Sq Ft", "Sq Ft (2)"]);
+  });
+});
