@@ -1,86 +1,75 @@
+import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
-import { ApiError, errorFromFetchFailure, errorFromResponse } from "./errors";
+import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import type { components, paths } from "./schema";
 import type { TokenManager } from "./tokens";
 
-export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;
+export type Account = components["schemas"]["Account"];
+export type Pagination = components["schemas"]["Pagination"];
 
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
-  body?: unknown;
+/** The typed fetch client of the contract (paths relative to `{serviceUrl}/v1`). */
+export type ContractClient = Client<paths>;
+
+/** One typed operation: given the bearer header and a signal, send it with the contract client. */
+export type TypedSend<T> = (context: CallContext) => Promise<TypedAnswer<T>>;
+
+/** What every call hands to the typed client: the bearer header and the caller's signal. */
+export interface CallContext {
+  headers: { Authorization: string };
   signal?: AbortSignal;
 }
 
-export interface Account {
-  id: number;
-  name: string;
+/** The shape openapi-fetch answers with, whatever the operation. */
+export interface TypedAnswer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
-export interface Pagination {
-  current_page: number;
-  total_pages: number;
-  total_count: number;
-  per_page: number;
-}
-
-function queryString(query: Record<string, QueryValue> | undefined): string {
-  if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) value.forEach((item) => params.append(name, String(item)));
-    else params.append(name, String(value));
-  }
-  const text = params.toString();
-  return text === "" ? "" : `?${text}`;
+function bodyText(error: unknown): string {
+  if (error === undefined || error === null) return "";
+  return typeof error === "string" ? error : JSON.stringify(error);
 }
 
 /**
- * HTTP to the service: bearer token on every request, JSON in and out, errors as ApiError values.
- * A 401 renews the token once and retries; a second 401 means the sign-in itself is no longer good.
+ * HTTP to the service: the typed client generated from openapi.yaml, a bearer token on every request, errors
+ * as ApiError values. A 401 renews the token once and retries; a second 401 means the sign-in itself is no
+ * longer good. One `call` is one logical request; pacing and retries of failures belong to src/data.
  */
 export class ServiceClient {
-  private readonly fetchImpl: typeof fetch;
+  readonly api: ContractClient;
 
   constructor(
     readonly config: ServiceConfig,
     private readonly tokens: TokenManager,
     fetchImpl?: typeof fetch,
   ) {
-    this.fetchImpl = fetchImpl ?? ((input, init) => fetch(input, init));
+    const fetchNow = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+    this.api = createClient<paths>({ baseUrl: `${config.serviceUrl}/v1`, fetch: fetchNow });
   }
 
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const url = `${this.config.serviceUrl}${path}${queryString(options.query)}`;
+  /**
+   * Runs one typed operation, e.g. `client.call((c) => client.api.GET("/accounts", { ...c, params }), signal)`.
+   * Returns the parsed body or throws an ApiError carrying the service's message.
+   */
+  async call<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.tokens.token();
-      const response = await this.send(url, method, token, options);
+      let answer: TypedAnswer<T>;
+      try {
+        answer = await send({ headers: { Authorization: `Bearer ${token}` }, signal });
+      } catch (error) {
+        if (error instanceof SyntaxError)
+          throw new ApiError("server", "The service sent an unreadable answer.");
+        throw errorFromFetchFailure(error, signal);
+      }
+      const { response } = answer;
       if (response.status === 401 && attempt === 0) {
-        await response.body?.cancel();
         this.tokens.invalidate(token);
         continue;
       }
-      if (!response.ok) throw await errorFromResponse(response);
-      if (response.status === 204) return undefined as T;
-      try {
-        return (await response.json()) as T;
-      } catch {
-        throw new ApiError("server", `The service sent an unreadable answer for ${path}.`);
-      }
-    }
-  }
-
-  private async send(url: string, method: string, token: string, options: RequestOptions): Promise<Response> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    try {
-      return await this.fetchImpl(url, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: options.signal,
-      });
-    } catch (error) {
-      throw errorFromFetchFailure(error, options.signal);
+      if (!response.ok) throw errorFromStatus(response.status, response.headers, bodyText(answer.error));
+      return answer.data as T;
     }
   }
 
@@ -88,10 +77,10 @@ export class ServiceClient {
   async listAccounts(signal?: AbortSignal): Promise<Account[]> {
     const accounts: Account[] = [];
     for (let page = 1; ; page++) {
-      const result = await this.request<{ data: Account[]; pagination: Pagination }>("GET", "/v1/accounts", {
-        query: { page, per_page: 100 },
+      const result = await this.call(
+        (context) => this.api.GET("/accounts", { ...context, params: { query: { page, per_page: 100 } } }),
         signal,
-      });
+      );
       accounts.push(...result.data);
       if (page >= result.pagination.total_pages) return accounts;
     }

@@ -73,6 +73,11 @@ export function retryAfterSeconds(headers: Headers, nowMs: number = Date.now()):
 /** Builds the ApiError for a non-2xx response, keeping the service's own words. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const raw = await response.text().catch(() => "");
+  return errorFromStatus(response.status, response.headers, raw);
+}
+
+/** The ApiError for a non-2xx status whose body has already been read as text. */
+export function errorFromStatus(status: number, headers: Headers, raw: string): ApiError {
   let payload: ErrorPayload | undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -81,12 +86,11 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
     payload = undefined;
   }
   const serviceMessage = textOf(payload, raw);
-  const status = response.status;
   const details: ApiErrorDetails = { status, serviceMessage };
   const said = serviceMessage ? ` (the service said: ${serviceMessage})` : "";
 
   if (status === 429) {
-    details.retryAfterSeconds = retryAfterSeconds(response.headers);
+    details.retryAfterSeconds = retryAfterSeconds(headers);
     const quotaLimit = numberOrUndefined(payload?.quota_limit);
     if (quotaLimit !== undefined) {
       details.quotaLimit = quotaLimit;

@@ -10,8 +10,8 @@ import { runCell } from "./cellCall";
  */
 export async function accounts(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
-    const { client } = session.requireSignedIn();
-    const list = await client.listAccounts(signal);
+    const { data } = session.requireSignedIn();
+    const list = (await data.accounts({ signal })).value;
     return [["id", "name"], ...list.map((account) => [account.id, account.name])];
   });
 }

@@ -2,9 +2,12 @@ import { ServiceClient, type Account } from "../api/client";
 import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";
+import { DataLayer, type DataLayerOptions } from "../data/dataLayer";
 
 export interface SignedIn {
   client: ServiceClient;
+  /** The data layer of this sign-in: every read of the cells and the pane goes through it. */
+  data: DataLayer;
   /** Who signed in, for display: the client id, or "access token". */
   identity: string;
   accounts: Account[];
@@ -21,7 +24,11 @@ export class Session {
   private state: SignedIn | undefined;
   private readonly listeners = new Set<Listener>();
 
-  constructor(private readonly fetchImpl?: typeof fetch) {}
+  constructor(
+    private readonly fetchImpl?: typeof fetch,
+    /** Settings of each sign-in's data layer (pacing, retries, cache database), for tests and benchmarks. */
+    private readonly dataOptions: Omit<DataLayerOptions, "client" | "caller"> = {},
+  ) {}
 
   get current(): SignedIn | undefined {
     return this.state;
@@ -32,13 +39,17 @@ export class Session {
     const checked = normaliseConfig(config);
     const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
     const client = new ServiceClient(checked, tokens, this.fetchImpl);
+    const identity = credentials.kind === "client" ? credentials.clientId : "access token";
+    // One data layer per sign-in: its gate, token and in-flight requests belong to these credentials.
+    const data = new DataLayer({ ...this.dataOptions, client, caller: identity });
     await tokens.token();
-    const accounts = await client.listAccounts();
+    const accounts = (await data.accounts({ fresh: true })).value;
     const first = accounts[0];
     if (!first) throw new ApiError("forbidden", "Signed in, but this client may not act for any account.");
     this.state = {
       client,
-      identity: credentials.kind === "client" ? credentials.clientId : "access token",
+      data,
+      identity,
       accounts,
       accountId: first.id,
     };

@@ -1,0 +1,174 @@
+import type { ApiError } from "../api/errors";
+import { asApiError, isUnreachable, type CallOptions, type Fetched } from "./fetched";
+import { KeyedBatcher, type BatchAnswer } from "./keyedBatcher";
+import type { QueryRunner } from "./queryRunner";
+
+/** How one batched endpoint asks for many items of one group (same account, same options) at once. */
+export interface BatchSpec<G, I, V> {
+  /** Items per network call (the contract's limit); larger sets are split. */
+  maxPerCall: number;
+  /** How long the first request waits for others to join it. */
+  windowMs: number;
+  /** The item's identity within its group; the fetched map is keyed by it. */
+  itemId: (item: I) => string;
+  cacheKey: (group: G, item: I) => string;
+  /** One network call for up to maxPerCall items; items missing from the answer were not found. */
+  fetch: (group: G, items: I[], signal: AbortSignal) => Promise<Map<string, V>>;
+  notFound: (group: G, item: I) => ApiError;
+  /** Told after each successful call how many items it returned (quota accounting). */
+  onFetched?: (group: G, returned: number) => void;
+}
+
+/** One item's answer. `claim()` is true for the first caller only, so a shared fetch is counted once. */
+export interface BatchedValue<V> extends Fetched<V> {
+  claim: () => boolean;
+}
+
+interface Dispatch<G> {
+  group: G;
+  fresh: boolean;
+}
+
+const unclaimable = () => false;
+
+function claimOnce(): () => boolean {
+  let claimed = false;
+  return () => {
+    if (claimed) return false;
+    claimed = true;
+    return true;
+  };
+}
+
+/**
+ * Batched, cached, coalesced reads of one endpoint: items asked for within the window are read from the cache
+ * in one go (getMany); items already being fetched by an earlier batch are awaited, not asked again; the rest
+ * go out in calls of at most maxPerCall. Each caller gets its own value or error; when the service cannot be
+ * reached, items with a last known value get it, flagged stale.
+ */
+export class BatchedQuery<G, I, V> {
+  private readonly batcher: KeyedBatcher<Dispatch<G>, I, BatchedValue<V>>;
+  private readonly inFlight = new Map<string, Promise<BatchedValue<V> | ApiError>>();
+
+  constructor(
+    private readonly spec: BatchSpec<G, I, V>,
+    private readonly runner: QueryRunner,
+  ) {
+    this.batcher = new KeyedBatcher({
+      windowMs: spec.windowMs,
+      keyOf: spec.itemId,
+      load: (dispatch, items, signal) => this.load(dispatch, items, signal),
+    });
+  }
+
+  /** Network calls this endpoint has made. */
+  calls = 0;
+
+  get(groupKey: string, group: G, item: I, options: CallOptions = {}): Promise<BatchedValue<V>> {
+    if (!options.fresh) {
+      const hot = this.runner.cache.peekFresh<V>(this.spec.cacheKey(group, item));
+      if (hot)
+        return Promise.resolve({
+          value: hot.value,
+          source: "cache",
+          storedAt: hot.storedAt,
+          claim: unclaimable,
+        });
+    }
+    const fresh = options.fresh === true;
+    return this.batcher.load(`${fresh}|${groupKey}`, { group, fresh }, item, options.signal);
+  }
+
+  private async load(
+    dispatch: Dispatch<G>,
+    items: I[],
+    signal: AbortSignal,
+  ): Promise<BatchAnswer<BatchedValue<V>>> {
+    const { group, fresh } = dispatch;
+    const answer: BatchAnswer<BatchedValue<V>> = new Map();
+    const keys = new Map(items.map((item) => [this.spec.itemId(item), this.spec.cacheKey(group, item)]));
+    // Read even when `fresh`: the stored values are the fallback if the service cannot be reached.
+    const cached = await this.runner.cache.getMany<V>([...keys.values()]);
+    const waits: Promise<void>[] = [];
+    const toFetch: I[] = [];
+    for (const item of items) {
+      const id = this.spec.itemId(item);
+      const key = keys.get(id) as string;
+      const hit = cached.get(key);
+      const flight = this.inFlight.get(key);
+      if (hit?.fresh && !fresh) {
+        answer.set(id, { value: hit.value, source: "cache", storedAt: hit.storedAt, claim: unclaimable });
+      } else if (flight) {
+        waits.push(flight.then((result) => void answer.set(id, result)));
+      } else {
+        toFetch.push(item);
+      }
+    }
+    for (let start = 0; start < toFetch.length; start += this.spec.maxPerCall) {
+      const chunk = toFetch.slice(start, start + this.spec.maxPerCall);
+      const results = this.fetchChunk(group, chunk, signal, cached);
+      for (const item of chunk) {
+        const id = this.spec.itemId(item);
+        const key = keys.get(id) as string;
+        const result = results.then((byId) => byId.get(id) as BatchedValue<V> | ApiError);
+        this.inFlight.set(key, result);
+        waits.push(
+          result.then((value) => {
+            answer.set(id, value);
+            if (this.inFlight.get(key) === result) this.inFlight.delete(key);
+          }),
+        );
+      }
+    }
+    await Promise.all(waits);
+    return answer;
+  }
+
+  /** One call for `chunk`; never rejects: every item gets its value or its error. */
+  private async fetchChunk(
+    group: G,
+    chunk: I[],
+    signal: AbortSignal,
+    cached: Map<string, { value: V; storedAt: number }>,
+  ): Promise<Map<string, BatchedValue<V> | ApiError>> {
+    const byId = new Map<string, BatchedValue<V> | ApiError>();
+    try {
+      this.calls += 1;
+      const found = await this.spec.fetch(group, chunk, signal);
+      this.spec.onFetched?.(group, found.size);
+      const storedAt = await this.runner.cache.setMany(
+        chunk.flatMap((item) => {
+          const value = found.get(this.spec.itemId(item));
+          return value === undefined ? [] : [{ key: this.spec.cacheKey(group, item), value }];
+        }),
+      );
+      for (const item of chunk) {
+        const id = this.spec.itemId(item);
+        const value = found.get(id);
+        byId.set(
+          id,
+          value === undefined
+            ? this.spec.notFound(group, item)
+            : { value, source: "network", storedAt, claim: claimOnce() },
+        );
+      }
+    } catch (caught) {
+      const error = asApiError(caught);
+      for (const item of chunk) {
+        const last = cached.get(this.spec.cacheKey(group, item));
+        if (last && isUnreachable(error)) {
+          this.runner.cache.noteStaleServed();
+          byId.set(this.spec.itemId(item), {
+            value: last.value,
+            source: "stale",
+            storedAt: last.storedAt,
+            claim: unclaimable,
+          });
+        } else {
+          byId.set(this.spec.itemId(item), error);
+        }
+      }
+    }
+    return byId;
+  }
+}

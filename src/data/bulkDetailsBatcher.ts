@@ -1,0 +1,53 @@
+import { ApiError } from "../api/errors";
+import type { components } from "../api/schema";
+import { BatchedQuery } from "./batchedQuery";
+import type { QueryRunner } from "./queryRunner";
+
+export type PropertyAttributes = components["schemas"]["PropertyAttributes"];
+
+export interface BulkDetailsGroup {
+  accountId: number;
+}
+
+/**
+ * Property details asked for by many cells within the window go out as bulk details calls of at most
+ * `maxIds` ids; ids already cached are never requested again (each returned property costs bulk export
+ * quota). An id the service does not return fails its own callers with not_found.
+ */
+export function bulkDetailsBatcher(
+  runner: QueryRunner,
+  settings: {
+    maxIds: number;
+    windowMs: number;
+    onQuotaUsed: (accountId: number, properties: number) => void;
+  },
+): BatchedQuery<BulkDetailsGroup, number, PropertyAttributes> {
+  return new BatchedQuery(
+    {
+      maxPerCall: settings.maxIds,
+      windowMs: settings.windowMs,
+      itemId: (id) => String(id),
+      cacheKey: (group, id) =>
+        runner.key({
+          kind: "property",
+          accountId: group.accountId,
+          endpoint: "/properties/bulk_details",
+          params: { property_id: id },
+        }),
+      fetch: async (group, ids, signal) => {
+        const answer = await runner.network(
+          (context) =>
+            runner.client.api.GET("/properties/bulk_details", {
+              ...context,
+              params: { query: { account_id: group.accountId, property_ids: ids.join(",") } },
+            }),
+          signal,
+        );
+        return new Map(answer.data.map((record) => [record.id, record.attributes]));
+      },
+      notFound: (_, id) => new ApiError("not_found", `Property ${id} was not found.`),
+      onFetched: (group, returned) => settings.onQuotaUsed(group.accountId, returned),
+    },
+    runner,
+  );
+}

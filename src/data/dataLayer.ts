@@ -1,0 +1,468 @@
+import type { Account, ServiceClient } from "../api/client";
+import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
+import { ApiError } from "../api/errors";
+import type { operations } from "../api/schema";
+import type { Sleep } from "./abortableSleep";
+import type { BatchedQuery } from "./batchedQuery";
+import { bulkDetailsBatcher, type BulkDetailsGroup, type PropertyAttributes } from "./bulkDetailsBatcher";
+import type { CacheKind } from "./cachePolicy";
+import {
+  exploreMarketsBatcher,
+  marketGroup,
+  type ExploreMarketsBody,
+  type MarketAttributes,
+  type MarketGroup,
+  type MarketOptions,
+} from "./exploreMarketsBatcher";
+import {
+  asApiError,
+  type AccountCallOptions,
+  type AnswerSource,
+  type CallOptions,
+  type Fetched,
+} from "./fetched";
+import {
+  forecastBatcher,
+  forecastGroup,
+  type ForecastAggregation,
+  type ForecastGroup,
+  type ForecastPoints,
+  type ForecastQuery,
+  type ForecastTarget,
+} from "./forecastBatcher";
+import { validateForecastFields } from "./forecastFields";
+import { openPersistentStore } from "./persistentStore";
+import { QueryRunner } from "./queryRunner";
+import { RequestExecutor } from "./requestExecutor";
+import { RequestGate } from "./requestGate";
+import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
+import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
+import type { PacingOptions } from "./tokenBucket";
+
+type JsonBody<Op extends keyof operations> = operations[Op] extends {
+  requestBody: { content: { "application/json": infer B } };
+}
+  ? B
+  : never;
+type Query<Op extends keyof operations> = operations[Op]["parameters"]["query"];
+
+export type GeoSearchBody = Omit<JsonBody<"searchGeoBoundaries">, "account_id">;
+export type PropertySearchBody = Omit<JsonBody<"searchProperties">, "account_id">;
+export type LookupQuery = Omit<NonNullable<Query<"lookupProperties">>, "account_id">;
+export type UnitFilters = NonNullable<Query<"listCompSetUnits">>;
+export type FloorPlanFilters = NonNullable<Query<"listCompSetFloorPlans">>;
+export type CreateJobBody = JsonBody<"createBulkJob">;
+export type ExploreMarketsQuery = Omit<ExploreMarketsBody, "account_id">;
+export type {
+  ForecastAggregation,
+  ForecastQuery,
+  ForecastTarget,
+  MarketAttributes,
+  MarketOptions,
+  PropertyAttributes,
+};
+
+export interface DataLayerOptions {
+  client: ServiceClient;
+  /** Who signed in (the client id): part of every cache key, since tiers see different fields. */
+  caller: string;
+  /** The cache to use; by default memory in front of IndexedDB database `databaseName` (memory only without it). */
+  cache?: ResponseCache;
+  databaseName?: string;
+  cacheOptions?: Omit<ResponseCacheOptions, "store">;
+  /** Client-side pacing; defaults to the live limit (100 requests / 5 min, bursts of 50). */
+  pacing?: PacingOptions;
+  maxInFlight?: number;
+  retry?: Partial<RetryOptions>;
+  /** How long a batch waits for more requests to join it. */
+  batchWindowMs?: number;
+  now?: () => number;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+/** Per property: its attributes or its own error. */
+export interface PropertyDetails {
+  records: Map<number, Fetched<PropertyAttributes> | ApiError>;
+  /** Properties this call fetched from the service: each counted toward the account's bulk export quota. */
+  quotaAdded: number;
+}
+
+/** A forecast: one row per bucket with a value per requested aggregation name. */
+export type ForecastSeries = { date: string; values: Record<string, number | null> }[];
+
+export interface DataLayerStats {
+  cache: CacheStats;
+  requests: {
+    attempts: number;
+    retries: number;
+    rateLimitWaits: number;
+    gatePauses: number;
+    coalesced: number;
+  };
+  /** Unique properties returned by bulk details per account, as the service counts them toward the quota. */
+  bulkExportUsage: Record<number, number>;
+}
+
+export const DEFAULT_DATABASE_NAME = "rent-market-cache";
+
+const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
+
+/** The answer of a call assembled from parts: stale if any part was, else network if any part was. */
+function combineSources(parts: Fetched<unknown>[]): { source: AnswerSource; storedAt: number } {
+  let source: AnswerSource = "cache";
+  let storedAt = Number.POSITIVE_INFINITY;
+  for (const part of parts) {
+    if (SOURCE_RANK[part.source] > SOURCE_RANK[source]) source = part.source;
+    storedAt = Math.min(storedAt, part.storedAt);
+  }
+  return { source, storedAt };
+}
+
+/**
+ * The one data layer of a sign-in: every read of the functions and the task pane goes through it. It knows
+ * HTTP only through the typed client and nothing of Excel; it runs in the browser and in Node.
+ */
+export class DataLayer {
+  readonly cache: ResponseCache;
+  private readonly gate: RequestGate;
+  private readonly executor: RequestExecutor;
+  private readonly runner: QueryRunner;
+  private readonly properties: BatchedQuery<BulkDetailsGroup, number, PropertyAttributes>;
+  private readonly markets: BatchedQuery<MarketGroup, number, MarketAttributes>;
+  private readonly forecasts: BatchedQuery<ForecastGroup, ForecastAggregation, ForecastPoints>;
+  private readonly now: () => number;
+  private readonly bulkExportUsage = new Map<number, number>();
+
+  constructor(options: DataLayerOptions) {
+    this.now = options.now ?? Date.now;
+    this.cache =
+      options.cache ??
+      new ResponseCache({
+        ...options.cacheOptions,
+        now: options.cacheOptions?.now ?? this.now,
+        store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
+      });
+    this.gate = new RequestGate({
+      pacing: options.pacing,
+      maxInFlight: options.maxInFlight,
+      now: this.now,
+      sleep: options.sleep,
+    });
+    this.executor = new RequestExecutor(
+      this.gate,
+      { ...DEFAULT_RETRY, ...options.retry },
+      options.sleep,
+      options.random,
+    );
+    this.runner = new QueryRunner(options.client, this.cache, this.executor, options.caller);
+    const windowMs = options.batchWindowMs ?? 10;
+    this.properties = bulkDetailsBatcher(this.runner, {
+      maxIds: MAX_BULK_DETAILS_IDS,
+      windowMs,
+      onQuotaUsed: (accountId, count) =>
+        this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + count),
+    });
+    this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, windowMs });
+    this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, windowMs });
+  }
+
+  private get api() {
+    return this.runner.client.api;
+  }
+
+  /** Every account this sign-in may act for. */
+  accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
+    return this.runner.query(
+      { kind: "accounts", accountId: undefined, endpoint: "/accounts", params: {} },
+      async (context) => {
+        // The typed client answers one page; all pages are one logical value, so fetch them in one go.
+        const accounts: Account[] = [];
+        for (let page = 1; ; page++) {
+          const answer = await this.api.GET("/accounts", {
+            ...context,
+            params: { query: { page, per_page: 100 } },
+          });
+          if (!answer.data) return { ...answer, data: undefined };
+          accounts.push(...answer.data.data);
+          if (page >= answer.data.pagination.total_pages) return { ...answer, data: accounts };
+        }
+      },
+      options,
+    );
+  }
+
+  /** Details of many properties: batched with every other caller's, each id its own value or error. */
+  async propertyDetails(ids: readonly number[], options: AccountCallOptions): Promise<PropertyDetails> {
+    const unique = [...new Set(ids)];
+    const settled = await Promise.all(
+      unique.map((id) =>
+        this.properties.get(String(options.accountId), { accountId: options.accountId }, id, options).then(
+          (value) => value,
+          (error: unknown) => asApiError(error),
+        ),
+      ),
+    );
+    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
+    let quotaAdded = 0;
+    unique.forEach((id, index) => {
+      const result = settled[index] as (typeof settled)[number];
+      if (result instanceof ApiError) {
+        records.set(id, result);
+        return;
+      }
+      const { claim, ...fetched } = result;
+      if (result.source === "network" && claim()) quotaAdded += 1;
+      records.set(id, fetched);
+    });
+    return { records, quotaAdded };
+  }
+
+  /** One property's details (batched like propertyDetails). */
+  async property(id: number, options: AccountCallOptions): Promise<Fetched<PropertyAttributes>> {
+    const { claim: _claim, ...fetched } = await this.properties.get(
+      String(options.accountId),
+      { accountId: options.accountId },
+      id,
+      options,
+    );
+    return fetched;
+  }
+
+  /** Market metrics of many boundaries of one geo type, batched into /explore_markets calls. */
+  async marketMetrics(
+    boundaryIds: readonly number[],
+    market: MarketOptions,
+    options: AccountCallOptions,
+  ): Promise<Map<number, Fetched<MarketAttributes> | ApiError>> {
+    const { key, group } = marketGroup(options.accountId, market);
+    const unique = [...new Set(boundaryIds)];
+    const settled = await Promise.all(
+      unique.map((id) =>
+        this.markets.get(key, group, id, options).then(
+          ({ claim: _claim, ...fetched }) => fetched,
+          (error: unknown) => asApiError(error),
+        ),
+      ),
+    );
+    return new Map(unique.map((id, index) => [id, settled[index] as Fetched<MarketAttributes> | ApiError]));
+  }
+
+  /** One boundary's market metrics (batched like marketMetrics). */
+  async market(
+    boundaryId: number,
+    market: MarketOptions,
+    options: AccountCallOptions,
+  ): Promise<Fetched<MarketAttributes>> {
+    const { key, group } = marketGroup(options.accountId, market);
+    const { claim: _claim, ...fetched } = await this.markets.get(key, group, boundaryId, options);
+    return fetched;
+  }
+
+  /** A market comparison table (sort, limit, filters) as the service ranks it: one cached call. */
+  exploreMarkets(query: ExploreMarketsQuery, options: AccountCallOptions) {
+    return this.runner.query(
+      { kind: "market", accountId: options.accountId, endpoint: "/explore_markets", params: query },
+      (context) =>
+        this.api.POST("/explore_markets", { ...context, body: { ...query, account_id: options.accountId } }),
+      options,
+    );
+  }
+
+  /**
+   * A forecast of a property or a boundary. Requests for the same target and options merge their
+   * aggregations into one call; the answer's values are keyed by each aggregation's name (default: field).
+   */
+  async forecast(
+    target: ForecastTarget,
+    query: ForecastQuery,
+    options: AccountCallOptions,
+  ): Promise<Fetched<ForecastSeries>> {
+    if (query.aggregations.length === 0)
+      throw new ApiError("invalid_input", "Ask for at least one forecast field.");
+    validateForecastFields(target, query.aggregations);
+    const { key, group } = forecastGroup(options.accountId, target, query, this.now());
+    const parts = await Promise.all(
+      query.aggregations.map((aggregation) => this.forecasts.get(key, group, aggregation, options)),
+    );
+    const rows: ForecastSeries = [];
+    query.aggregations.forEach((aggregation, index) => {
+      const points = (parts[index] as Fetched<ForecastPoints>).value;
+      points.forEach((point, row) => {
+        const entry = (rows[row] ??= { date: point.date, values: {} });
+        entry.values[aggregation.name ?? aggregation.field] = point.value;
+      });
+    });
+    return { value: rows, ...combineSources(parts) };
+  }
+
+  geoSearch(body: GeoSearchBody, options: AccountCallOptions) {
+    return this.runner.query(
+      { kind: "geo_search", accountId: options.accountId, endpoint: "/geo_boundaries/search", params: body },
+      (context) =>
+        this.api.POST("/geo_boundaries/search", {
+          ...context,
+          body: { ...body, account_id: options.accountId },
+        }),
+      options,
+    );
+  }
+
+  propertySearch(body: PropertySearchBody, options: AccountCallOptions) {
+    return this.runner.query(
+      {
+        kind: "property_search",
+        accountId: options.accountId,
+        endpoint: "/geo_boundaries/properties",
+        params: body,
+      },
+      (context) =>
+        this.api.POST("/geo_boundaries/properties", {
+          ...context,
+          body: { ...body, account_id: options.accountId },
+        }),
+      options,
+    );
+  }
+
+  /** One page of property ids matching the filters. */
+  lookup(query: LookupQuery, options: AccountCallOptions) {
+    return this.runner.query(
+      { kind: "lookup", accountId: options.accountId, endpoint: "/properties/lookup", params: query },
+      (context) =>
+        this.api.GET("/properties/lookup", {
+          ...context,
+          params: { query: { ...query, account_id: options.accountId } },
+        }),
+      options,
+    );
+  }
+
+  compSets(options: AccountCallOptions) {
+    return this.runner.query(
+      {
+        kind: "comp_sets",
+        accountId: options.accountId,
+        endpoint: "/accounts/{account_id}/comp_sets",
+        params: {},
+      },
+      (context) =>
+        this.api.GET("/accounts/{account_id}/comp_sets", {
+          ...context,
+          params: { path: { account_id: options.accountId } },
+        }),
+      options,
+    );
+  }
+
+  marketSurvey(compSetId: number, options: CallOptions = {}) {
+    return this.runner.query(
+      {
+        kind: "market_survey",
+        accountId: undefined,
+        endpoint: "/comp_sets/{comp_set_id}/market_survey",
+        params: { compSetId },
+      },
+      (context) =>
+        this.api.GET("/comp_sets/{comp_set_id}/market_survey", {
+          ...context,
+          params: { path: { comp_set_id: compSetId } },
+        }),
+      options,
+    );
+  }
+
+  units(compSetId: number, filters: UnitFilters, options: CallOptions = {}) {
+    return this.runner.query(
+      {
+        kind: "units",
+        accountId: undefined,
+        endpoint: "/comp_sets/{comp_set_id}/units",
+        params: { compSetId, filters },
+      },
+      (context) =>
+        this.api.GET("/comp_sets/{comp_set_id}/units", {
+          ...context,
+          params: { path: { comp_set_id: compSetId }, query: filters },
+        }),
+      options,
+    );
+  }
+
+  floorPlans(compSetId: number, filters: FloorPlanFilters, options: CallOptions = {}) {
+    return this.runner.query(
+      {
+        kind: "floor_plans",
+        accountId: undefined,
+        endpoint: "/comp_sets/{comp_set_id}/floor_plans",
+        params: { compSetId, filters },
+      },
+      (context) =>
+        this.api.GET("/comp_sets/{comp_set_id}/floor_plans", {
+          ...context,
+          params: { path: { comp_set_id: compSetId }, query: filters },
+        }),
+      options,
+    );
+  }
+
+  narrative(boundaryId: number, options: AccountCallOptions) {
+    return this.runner.query(
+      {
+        kind: "narrative",
+        accountId: options.accountId,
+        endpoint: "/markets/narratives",
+        params: { boundaryId },
+      },
+      (context) =>
+        this.api.GET("/markets/narratives", {
+          ...context,
+          params: { query: { account_id: options.accountId, geo_boundary_id: boundaryId } },
+        }),
+      options,
+    );
+  }
+
+  /** Submits an export job: paced like every request, but never sent twice after an unclear failure. */
+  submitJob(body: CreateJobBody, signal?: AbortSignal) {
+    return this.runner.network(
+      (context) => this.api.POST("/bulk_api/jobs", { ...context, body }),
+      signal ?? new AbortController().signal,
+      false,
+    );
+  }
+
+  /** A job's current state (never cached: it moves). */
+  job(jobId: string, signal?: AbortSignal) {
+    return this.runner.network(
+      (context) =>
+        this.api.GET("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+      signal ?? new AbortController().signal,
+    );
+  }
+
+  cancelJob(jobId: string, signal?: AbortSignal) {
+    return this.runner.network(
+      (context) =>
+        this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+      signal ?? new AbortController().signal,
+    );
+  }
+
+  /** Forgets cached answers: all, or one kind (e.g. "property"). */
+  clearCache(kind?: CacheKind): Promise<void> {
+    return this.cache.clear(kind);
+  }
+
+  async stats(): Promise<DataLayerStats> {
+    return {
+      cache: await this.cache.stats(),
+      requests: {
+        ...this.executor.stats,
+        gatePauses: this.gate.pauses,
+        coalesced: this.runner.coalesced,
+      },
+      bulkExportUsage: Object.fromEntries(this.bulkExportUsage),
+    };
+  }
+}

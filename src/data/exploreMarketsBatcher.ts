@@ -1,0 +1,76 @@
+import { ApiError } from "../api/errors";
+import type { components, operations } from "../api/schema";
+import { canonicalJson } from "./cacheKey";
+import { BatchedQuery } from "./batchedQuery";
+import type { QueryRunner } from "./queryRunner";
+
+export type ExploreMarketsBody = NonNullable<
+  operations["exploreMarkets"]["requestBody"]
+>["content"]["application/json"];
+export type MarketAttributes = components["schemas"]["CompareMarketAttributes"];
+export type MarketGeoType = MarketAttributes["geo_type"];
+
+/** What must be equal for boundaries to share one /explore_markets call. */
+export interface MarketOptions {
+  /** The boundaries' type: the contract compares MSAs or submarkets, one type per call (default MSA). */
+  geoType?: MarketGeoType;
+  /** Restricts which properties feed the aggregates. */
+  propertyFilters?: ExploreMarketsBody["property_filters"];
+}
+
+export interface MarketGroup {
+  accountId: number;
+  geoType: MarketGeoType;
+  propertyFilters: ExploreMarketsBody["property_filters"];
+}
+
+export function marketGroup(accountId: number, options: MarketOptions): { key: string; group: MarketGroup } {
+  const group = { accountId, geoType: options.geoType ?? "MSA", propertyFilters: options.propertyFilters };
+  return { key: canonicalJson(group), group };
+}
+
+/**
+ * Market metrics for many boundaries with the same options go out as one /explore_markets call per
+ * `maxMarkets` boundaries (`market_filters.geo_boundary_ids`, `limit` = their count). A boundary the service
+ * does not return (unknown, or of another geo type) fails its own callers with not_found.
+ */
+export function exploreMarketsBatcher(
+  runner: QueryRunner,
+  settings: { maxMarkets: number; windowMs: number },
+): BatchedQuery<MarketGroup, number, MarketAttributes> {
+  return new BatchedQuery(
+    {
+      maxPerCall: settings.maxMarkets,
+      windowMs: settings.windowMs,
+      itemId: (id) => String(id),
+      cacheKey: (group, id) =>
+        runner.key({
+          kind: "market",
+          accountId: group.accountId,
+          endpoint: "/explore_markets",
+          params: { geo_boundary_id: id, geo_type: group.geoType, property_filters: group.propertyFilters },
+        }),
+      fetch: async (group, ids, signal) => {
+        const answer = await runner.network(
+          (context) =>
+            runner.client.api.POST("/explore_markets", {
+              ...context,
+              body: {
+                account_id: group.accountId,
+                market_filters: { geo_type: group.geoType, geo_boundary_ids: ids },
+                property_filters: group.propertyFilters,
+                sort: "property_count_total",
+                sort_direction: "desc",
+                limit: ids.length,
+              },
+            }),
+          signal,
+        );
+        return new Map(answer.data.map((market) => [String(market.attributes.id), market.attributes]));
+      },
+      notFound: (group, id) =>
+        new ApiError("not_found", `Boundary ${id} has no market metrics as a ${group.geoType} market.`),
+    },
+    runner,
+  );
+}

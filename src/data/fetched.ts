@@ -1,0 +1,35 @@
+import { ApiError } from "../api/errors";
+
+/**
+ * Where an answer came from: the cache (fresh), the network, or the cache past its freshness because the
+ * service could not be reached ("stale": show it, and say that it is the last known value).
+ */
+export type AnswerSource = "cache" | "network" | "stale";
+
+export interface Fetched<T> {
+  value: T;
+  source: AnswerSource;
+  /** Epoch ms when the value arrived from the service. */
+  storedAt: number;
+}
+
+/** Per call: the caller's signal (cancels only this caller's wait) and `fresh` to skip the cache (refresh). */
+export interface CallOptions {
+  signal?: AbortSignal;
+  fresh?: boolean;
+}
+
+/** Options of calls made on behalf of an account. */
+export interface AccountCallOptions extends CallOptions {
+  accountId: number;
+}
+
+/** Failures after which the last known value is better than nothing: the service could not be reached. */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof ApiError && (error.kind === "offline" || error.kind === "timeout");
+}
+
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError("server", error instanceof Error ? error.message : "Unexpected failure.");
+}

@@ -1,0 +1,50 @@
+/** How fast the client may send: `limit` requests per `windowMs`, of which at most `burst` at once. */
+export interface PacingOptions {
+  limit: number;
+  windowMs: number;
+  /**
+   * Requests that may leave back to back. The refill rate is (limit - burst) / window, so that any window,
+   * fixed or rolling, sees at most `limit` requests: burst + window * rate = limit.
+   */
+  burst: number;
+}
+
+/** The live service: about 100 requests per 5 minutes per caller. */
+export const LIVE_PACING: PacingOptions = { limit: 100, windowMs: 300_000, burst: 50 };
+
+/** Client-side pacing so that thousands of cells never cause a storm of 429s. */
+export class TokenBucket {
+  private tokens: number;
+  private updatedAtMs: number;
+  private readonly ratePerMs: number;
+
+  constructor(
+    private readonly options: PacingOptions,
+    private readonly now: () => number,
+  ) {
+    if (options.burst < 1 || options.burst > options.limit) {
+      throw new Error("Pacing burst must be between 1 and the limit.");
+    }
+    this.tokens = options.burst;
+    this.updatedAtMs = now();
+    const refill = options.limit - options.burst;
+    // limit === burst means "no refill beyond the window": refill the whole burst once per window.
+    this.ratePerMs = (refill > 0 ? refill : options.burst) / options.windowMs;
+  }
+
+  /** Takes one token and returns 0, or returns how long to wait before one is available. */
+  take(): number {
+    this.refill();
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - this.tokens) / this.ratePerMs);
+  }
+
+  private refill(): void {
+    const now = this.now();
+    this.tokens = Math.min(this.options.burst, this.tokens + (now - this.updatedAtMs) * this.ratePerMs);
+    this.updatedAtMs = now;
+  }
+}

@@ -1,0 +1,112 @@
+import { RequestGate } from "../../src/data/requestGate";
+import { TokenBucket } from "../../src/data/tokenBucket";
+
+/** A clock that moves only when the gate sleeps, so pacing is checked by counting, not by waiting. */
+function manualTime() {
+  const time = { now: 0, sleeps: [] as number[] };
+  const sleep = async (ms: number) => {
+    time.sleeps.push(ms);
+    time.now += ms;
+  };
+  return { time, now: () => time.now, sleep };
+}
+
+describe("TokenBucket", () => {
+  it("lets a burst through, then paces so that no window sees more than the limit", () => {
+    let now = 0;
+    const bucket = new TokenBucket({ limit: 100, windowMs: 300_000, burst: 50 }, () => now);
+    for (let i = 0; i < 50; i++) expect(bucket.take()).toBe(0);
+    const wait = bucket.take();
+    expect(wait).toBe(6000); // (100 - 50) tokens per 300 s: one every 6 s
+    let granted = 50;
+    while (now < 300_000) {
+      const next = bucket.take();
+      if (next === 0) granted += 1;
+      else now += next;
+    }
+    expect(granted).toBeLessThanOrEqual(100);
+    expect(granted).toBeGreaterThanOrEqual(99);
+  });
+
+  it("refuses a burst larger than the limit", () => {
+    expect(() => new TokenBucket({ limit: 10, windowMs: 1000, burst: 11 }, () => 0)).toThrow(/burst/);
+  });
+});
+
+describe("RequestGate", () => {
+  it("never has more than maxInFlight requests out and serves waiters in arrival order", async () => {
+    const { now, sleep } = manualTime();
+    const gate = new RequestGate({
+      maxInFlight: 2,
+      now,
+      sleep,
+      pacing: { limit: 1000, windowMs: 1000, burst: 1000 },
+    });
+    const order: number[] = [];
+    let out = 0;
+    let maxOut = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, index) => {
+        const release = await gate.acquire();
+        order.push(index);
+        out += 1;
+        maxOut = Math.max(maxOut, out);
+        await Promise.resolve();
+        out -= 1;
+        release();
+      }),
+    );
+    expect(maxOut).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("holds everyone back during a pause, once, until the latest requested end", async () => {
+    const sleeps: { ms: number; finish: () => void }[] = [];
+    const gate = new RequestGate({
+      maxInFlight: 10,
+      pacing: { limit: 1000, windowMs: 1000, burst: 1000 },
+      sleep: (ms) => new Promise<void>((finish) => sleeps.push({ ms, finish })),
+    });
+    gate.pauseFor(2000);
+    gate.pauseFor(1000); // ends earlier than the pause in force: no new pause
+    let granted = 0;
+    const waiters = Array.from({ length: 5 }, () =>
+      gate.acquire().then((release) => ((granted += 1), release)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(granted).toBe(0);
+    expect(sleeps.map((s) => s.ms)).toEqual([2000]);
+    expect(gate.pauses).toBe(1);
+    sleeps[0]?.finish();
+    const releases = await Promise.all(waiters);
+    expect(granted).toBe(5);
+    releases.forEach((release) => release());
+  });
+
+  it("paces with the bucket: requests beyond the burst wait for refills", async () => {
+    const { time, now, sleep } = manualTime();
+    const gate = new RequestGate({
+      maxInFlight: 100,
+      now,
+      sleep,
+      pacing: { limit: 10, windowMs: 10_000, burst: 5 },
+    });
+    const releases = await Promise.all(Array.from({ length: 8 }, () => gate.acquire()));
+    releases.forEach((release) => release());
+    // 5 at once, then 3 more at one per 2 s (5 refills per 10 s).
+    expect(time.sleeps.reduce((a, b) => a + b, 0)).toBe(6000);
+  });
+
+  it("drops a waiter whose caller cancels, without touching the others", async () => {
+    const gate = new RequestGate({ maxInFlight: 1, pacing: { limit: 100, windowMs: 1000, burst: 100 } });
+    const first = await gate.acquire();
+    const controller = new AbortController();
+    const cancelled = gate.acquire(controller.signal);
+    const next = gate.acquire();
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ kind: "cancelled" });
+    first();
+    const release = await next;
+    release();
+  });
+});

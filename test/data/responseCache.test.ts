@@ -1,0 +1,130 @@
+import "fake-indexeddb/auto";
+import { requestKey } from "../../src/data/cacheKey";
+import { IndexedDbStore, openPersistentStore } from "../../src/data/persistentStore";
+import { ResponseCache } from "../../src/data/responseCache";
+import type { CacheKind } from "../../src/data/cachePolicy";
+
+let databaseCounter = 0;
+const freshDatabase = () => `cache-test-${++databaseCounter}`;
+
+const key = (kind: CacheKind, id: number) =>
+  requestKey({ kind, caller: "demo-pro", accountId: 1, endpoint: "/x", params: { id } });
+
+function cacheOver(
+  databaseName: string,
+  clock: { now: number },
+  extra: Partial<ConstructorParameters<typeof ResponseCache>[0]> = {},
+) {
+  return new ResponseCache({ store: new IndexedDbStore(databaseName), now: () => clock.now, ...extra });
+}
+
+describe("ResponseCache over IndexedDB (fake-indexeddb)", () => {
+  it("serves a value stored by another instance over the same database", async () => {
+    const clock = { now: 1_000 };
+    const database = freshDatabase();
+    const writer = cacheOver(database, clock);
+    await writer.setMany([{ key: key("property", 1), value: { rent: 1500 } }]);
+    const reader = cacheOver(database, clock);
+    expect(await reader.get(key("property", 1))).toEqual({
+      value: { rent: 1500 },
+      storedAt: 1_000,
+      fresh: true,
+    });
+    expect((await reader.stats()).hits).toBe(1);
+  });
+
+  it("reads many keys in one go and reports the missing ones as misses", async () => {
+    const clock = { now: 0 };
+    const cache = cacheOver(freshDatabase(), clock);
+    await cache.setMany([1, 2, 3].map((id) => ({ key: key("property", id), value: id * 10 })));
+    const found = await cache.getMany([1, 2, 3, 4].map((id) => key("property", id)));
+    expect([...found.values()].map((entry) => entry.value)).toEqual([10, 20, 30]);
+    const stats = await cache.stats();
+    expect(stats).toMatchObject({ hits: 3, misses: 1, hitRate: 0.75 });
+  });
+
+  it("keeps expired entries as stale (not fresh) under the TTL of their kind", async () => {
+    const clock = { now: 0 };
+    const cache = cacheOver(freshDatabase(), clock, { ttlMs: { accounts: 1_000, property: 10_000 } });
+    await cache.setMany([
+      { key: key("accounts", 1), value: "a" },
+      { key: key("property", 1), value: "p" },
+    ]);
+    clock.now = 5_000;
+    expect((await cache.get(key("accounts", 1)))?.fresh).toBe(false);
+    expect((await cache.get(key("property", 1)))?.fresh).toBe(true);
+    expect(cache.peekFresh(key("accounts", 1))).toBeUndefined();
+    expect(cache.peekFresh(key("property", 1))?.value).toBe("p");
+  });
+
+  it("evicts the least recently used entries beyond the storage cap, in memory and on disk", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const value = "x".repeat(100); // 102 bytes of JSON each
+    const cache = cacheOver(database, clock, { maxStorageBytes: 350 });
+    for (const id of [1, 2, 3]) {
+      clock.now += 1;
+      await cache.setMany([{ key: key("property", id), value }]);
+    }
+    clock.now += 1;
+    await cache.get(key("property", 1)); // 1 is now more recently used than 2
+    clock.now += 1;
+    await cache.setMany([{ key: key("property", 4), value }]);
+    const stats = await cache.stats();
+    expect(stats.entries).toBe(3);
+    expect(stats.evictions).toBe(1);
+    const reopened = cacheOver(database, clock);
+    const left = await reopened.getMany([1, 2, 3, 4].map((id) => key("property", id)));
+    expect([...left.keys()]).toEqual([1, 3, 4].map((id) => key("property", id)));
+  });
+
+  it("caps memory separately and still finds evicted entries in IndexedDB", async () => {
+    const clock = { now: 0 };
+    const cache = cacheOver(freshDatabase(), clock, { maxMemoryBytes: 250 });
+    const value = "y".repeat(100);
+    await cache.setMany([1, 2, 3].map((id) => ({ key: key("property", id), value })));
+    const stats = await cache.stats();
+    expect(stats.memoryEntries).toBe(2);
+    expect(stats.entries).toBe(3);
+    expect((await cache.get(key("property", 1)))?.value).toBe(value);
+  });
+
+  it("clears one kind or everything, including entries written by another instance", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const cache = cacheOver(database, clock);
+    await cache.setMany([
+      { key: key("property", 1), value: 1 },
+      { key: key("market", 1), value: 2 },
+    ]);
+    const other = cacheOver(database, clock);
+    await other.setMany([{ key: key("property", 2), value: 3 }]);
+    await cache.clear("property");
+    const after = cacheOver(database, clock);
+    const found = await after.getMany([key("property", 1), key("property", 2), key("market", 1)]);
+    expect([...found.keys()]).toEqual([key("market", 1)]);
+    expect((await cache.stats()).byKind).toEqual({ market: { entries: 1, bytes: 1 } });
+    await cache.clear();
+    expect((await cacheOver(database, clock).getMany([key("market", 1)])).size).toBe(0);
+    expect((await cache.stats()).entries).toBe(0);
+  });
+
+  it("carries on in memory when IndexedDB fails", async () => {
+    const failing = {
+      getMany: () => Promise.reject(new Error("quota")),
+      setMany: () => Promise.reject(new Error("quota")),
+      deleteMany: () => Promise.reject(new Error("quota")),
+      allMeta: () => Promise.reject(new Error("quota")),
+      clear: () => Promise.reject(new Error("quota")),
+    };
+    const cache = new ResponseCache({ store: failing });
+    await cache.setMany([{ key: key("units", 1), value: [1, 2] }]);
+    expect((await cache.get(key("units", 1)))?.value).toEqual([1, 2]);
+    expect((await cache.getMany([key("units", 2)])).size).toBe(0);
+    expect((await cache.stats()).storageFailures).toBeGreaterThan(0);
+  });
+
+  it("opens IndexedDB where the runtime has it", () => {
+    expect(openPersistentStore(freshDatabase())).toBeInstanceOf(IndexedDbStore);
+  });
+});
