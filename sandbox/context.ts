@@ -1,11 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { BulkExportQuota } from "./auth/bulkExportQuota";
 import type { RateLimiter } from "./auth/rateLimiter";
 import type { IssuedToken, TokenStore } from "./auth/tokenStore";
 import type { SandboxClock } from "./clock";
 import type { ContractOperation } from "./contract/operations";
 import type { ValidatedInput } from "./contract/requestValidator";
 import type { DemoClient } from "./data/clients";
+import type { Dataset } from "./data/dataset";
 import type { RequestCounters } from "./faults/requestCounters";
+import type { DownloadSigner } from "./jobs/downloadSigner";
+import type { JobStore } from "./jobs/jobStore";
+import type { JobWorker } from "./jobs/jobWorker";
 import type { SandboxOptions } from "./options";
 
 /** Who is calling: set by the bearer-token check on every authenticated operation. */
@@ -21,6 +26,14 @@ export interface SandboxContext {
   tokens: TokenStore;
   rateLimiter: RateLimiter;
   counters: RequestCounters;
+  quota: BulkExportQuota;
+  /** The synthetic data (built on first use, shared by sandboxes with the same seed and size). */
+  dataset(): Dataset;
+  jobs: JobStore;
+  worker: JobWorker;
+  signer: DownloadSigner;
+  /** Origin of the download server once it listens, e.g. "http://127.0.0.1:4011". */
+  downloadOrigin: string | undefined;
 }
 
 export type OperationHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;

@@ -1,19 +1,35 @@
+import { randomBytes } from "node:crypto";
 import cors from "@fastify/cors";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance } from "fastify";
+import { BulkExportQuota } from "./auth/bulkExportQuota";
 import { RateLimiter } from "./auth/rateLimiter";
 import { TokenStore } from "./auth/tokenStore";
 import { SandboxClock } from "./clock";
 import type { OperationHandlers, SandboxContext } from "./context";
 import { contractOperations } from "./contract/operations";
-import { precompile } from "./contract/requestValidator";
+import { datasetFor } from "./data/dataset";
 import { RequestCounters } from "./faults/requestCounters";
 import { installRequestPipeline } from "./http/requestPipeline";
+import { DownloadSigner } from "./jobs/downloadSigner";
+import { buildDownloadServer } from "./jobs/downloadServer";
+import { JobStore } from "./jobs/jobStore";
+import { JobWorker } from "./jobs/jobWorker";
 import { resolveOptions, type SandboxOptions } from "./options";
 import { accountHandlers } from "./routes/accounts";
+import { bulkJobHandlers } from "./routes/bulkJobs";
+import { compSetHandlers } from "./routes/compSets";
+import { exploreMarketHandlers } from "./routes/exploreMarkets";
+import { forecastHandlers } from "./routes/forecasts";
+import { geoBoundaryHandlers } from "./routes/geoBoundaries";
+import { narrativeHandlers } from "./routes/narratives";
 import { oauthTokenHandlers } from "./routes/oauthToken";
+import { propertyHandlers } from "./routes/properties";
+import { propertySearchHandlers } from "./routes/propertySearch";
 
 export type { SandboxOptions } from "./options";
+export type { SandboxContext } from "./context";
+export { MAX_BULK_DETAILS_IDS } from "./contract/limits";
 
 /** Headers a browser client must be able to read on a 429. */
 export const EXPOSED_HEADERS = [
@@ -30,6 +46,8 @@ export interface RunningSandbox {
   /** Origin of the API, e.g. "http://127.0.0.1:4010" (base_url = url, auth_url = url). */
   url: string;
   port: number;
+  /** Origin of the download server that serves signed export links (a different port). */
+  downloadUrl: string;
   app: FastifyInstance;
   context: SandboxContext;
   clock: SandboxClock;
@@ -39,17 +57,46 @@ export interface RunningSandbox {
 
 function createContext(options: SandboxOptions): SandboxContext {
   const clock = new SandboxClock(options.now);
+  const jobs = new JobStore(clock);
+  const dataset = () => datasetFor(options.seed, options.propertyCount);
   return {
     options,
     clock,
     tokens: new TokenStore(clock, options.tokenLifetimeSeconds),
     rateLimiter: new RateLimiter(clock, options.rateLimit, options.rateLimitWindowSeconds),
     counters: new RequestCounters(),
+    quota: new BulkExportQuota(options.bulkExportQuota),
+    dataset,
+    jobs,
+    worker: new JobWorker(jobs, clock, dataset, {
+      startDelayMs: options.jobStartDelayMs,
+      maxRows: options.jobMaxRows,
+      exportDirectory: options.exportDirectory,
+      webhook: {
+        secret: options.webhookSecret,
+        maxAttempts: options.webhookMaxAttempts,
+        baseDelayMs: options.webhookRetryBaseDelayMs,
+      },
+    }),
+    // A fresh key per sandbox: links from an earlier run stop working, as they should.
+    signer: new DownloadSigner(randomBytes(32)),
+    downloadOrigin: undefined,
   };
 }
 
 function operationHandlers(context: SandboxContext): OperationHandlers {
-  return { ...oauthTokenHandlers(context), ...accountHandlers() };
+  return {
+    ...oauthTokenHandlers(context),
+    ...accountHandlers(),
+    ...compSetHandlers(context),
+    ...geoBoundaryHandlers(context),
+    ...propertySearchHandlers(context),
+    ...propertyHandlers(context),
+    ...exploreMarketHandlers(context),
+    ...narrativeHandlers(context),
+    ...forecastHandlers(context),
+    ...bulkJobHandlers(context),
+  };
 }
 
 declare module "fastify" {
@@ -61,9 +108,7 @@ declare module "fastify" {
 /** Registers one route per contract operation; a contract operation without a handler is a startup error. */
 function registerOperations(app: FastifyInstance, context: SandboxContext): void {
   const handlers = operationHandlers(context);
-  const operations = contractOperations();
-  precompile(operations);
-  for (const operation of operations) {
+  for (const operation of contractOperations()) {
     const handler = handlers[operation.operationId];
     if (!handler)
       throw new Error(`The sandbox has no handler for contract operation ${operation.operationId}`);
@@ -71,7 +116,10 @@ function registerOperations(app: FastifyInstance, context: SandboxContext): void
   }
 }
 
-/** Builds the sandbox API (not listening). `app.sandbox` holds its state for programmatic control. */
+/**
+ * Builds the sandbox API (not listening). `app.sandbox` holds its state for programmatic control.
+ * Job results need the download server, which only startSandbox runs.
+ */
 export async function buildSandbox(overrides: Partial<SandboxOptions> = {}): Promise<FastifyInstance> {
   const options = resolveOptions(overrides);
   const context = createContext(options);
@@ -87,24 +135,35 @@ export async function buildSandbox(overrides: Partial<SandboxOptions> = {}): Pro
   await app.register(formbody);
   installRequestPipeline(app, context);
   registerOperations(app, context);
+  app.addHook("onClose", () => context.worker.close());
   return app;
 }
 
-/** Builds and starts a sandbox; port 0 (the default) picks a free port. */
+function originOf(app: FastifyInstance, host: string): { url: string; port: number } {
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("The server is not listening on a TCP port");
+  return { url: `http://${host}:${address.port}`, port: address.port };
+}
+
+/** Builds and starts a sandbox and its download server; port 0 (the default) picks free ports. */
 export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
   const app = await buildSandbox(overrides);
   const context = app.sandbox;
+  const downloads = await buildDownloadServer(context);
   await app.listen({ host: context.options.host, port: context.options.port });
-  const address = app.server.address();
-  if (!address || typeof address === "string") throw new Error("The sandbox is not listening on a TCP port");
-  const url = `http://${context.options.host}:${address.port}`;
+  await downloads.listen({ host: context.options.host, port: context.options.downloadPort });
+  const api = originOf(app, context.options.host);
+  context.downloadOrigin = originOf(downloads, context.options.host).url;
   return {
-    url,
-    port: address.port,
+    url: api.url,
+    port: api.port,
+    downloadUrl: context.downloadOrigin,
     app,
     context,
     clock: context.clock,
     counters: context.counters,
-    close: () => app.close(),
+    close: async () => {
+      await Promise.all([app.close(), downloads.close()]);
+    },
   };
 }

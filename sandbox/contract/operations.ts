@@ -25,6 +25,8 @@ export interface ContractOperation {
   parameters: ContractParameter[];
   /** Request body schema per content type; undefined when the operation takes no body. */
   requestBody: { required: boolean; schemas: Record<string, JsonObject> } | undefined;
+  /** The operation's `x-*` vendor extensions. */
+  extensions: Record<string, unknown>;
   /** Response definitions keyed by status code (refs resolved one level). */
   responses: Record<string, JsonObject>;
 }
@@ -79,6 +81,7 @@ export function contractOperations(): ContractOperation[] {
         requiresAuth: !(Array.isArray(operation.security) && operation.security.length === 0),
         requiredTier: operation["x-required-tier"] as Tier | undefined,
         badRequestError: operation["x-bad-request-error"] as string | undefined,
+        extensions: Object.fromEntries(Object.entries(operation).filter(([key]) => key.startsWith("x-"))),
         parameters,
         requestBody: body
           ? {

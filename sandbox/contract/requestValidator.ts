@@ -146,12 +146,15 @@ export function describeError(error: ErrorObject): { message: string; custom: bo
   return { message: defaultMessage(error, path), custom: false };
 }
 
-/** Picks the error a person should read: a contract-worded one when any, else the first. */
+/**
+ * Picks the error a person should read: a contract-worded one when any (the deepest, so a bad
+ * element of a list is named rather than the list), else the first.
+ */
 function messagesFrom(errors: ErrorObject[] | null | undefined): string[] {
   const described = (errors ?? [])
     .filter((error) => error.keyword !== "oneOf" && error.keyword !== "anyOf")
-    .map(describeError);
-  const custom = described.find((entry) => entry.custom);
+    .map((error) => ({ ...describeError(error), depth: error.instancePath.split("/").length }));
+  const custom = described.filter((entry) => entry.custom).sort((a, b) => b.depth - a.depth)[0];
   const chosen = custom ?? described[0];
   return [chosen?.message ?? "The request is invalid"];
 }

@@ -1,0 +1,184 @@
+import type { CompSet } from "./compSets";
+import type { Dataset } from "./dataset";
+import { feesOf, requiredMonthlyFees } from "./fees";
+import { distanceMiles } from "./propertyFilters";
+import type { PropertyCore } from "./properties";
+import { rentFactorOn } from "./propertyRecord";
+import { Random, round, SALT } from "./random";
+import { concessionsOf } from "./unitRecord";
+import { listedUnits, unitsOfProperty } from "./units";
+
+const UNIT_TYPE_LABELS = ["studio", "1_bed", "2_bed", "3_bed"];
+
+function breakdowns(rent: number, concession: number, fees: number, sqFt: number) {
+  const ner = rent * (1 - concession);
+  return {
+    total: { base_rent: round(rent, 2), required_monthly_fees: fees, total: round(rent + fees, 2) },
+    totalPsf: round((rent + fees) / sqFt, 4),
+    ner: { net_effective_rent: round(ner, 2), required_monthly_fees: fees, total: round(ner + fees, 2) },
+    nerPsf: round((ner + fees) / sqFt, 4),
+  };
+}
+
+function keyedPricing(
+  groups: Map<string, { rent: number; sqFt: number }[]>,
+  concession: number,
+  fees: number,
+) {
+  const result = {
+    total: {} as Record<string, unknown>,
+    totalPsf: {} as Record<string, number>,
+    ner: {} as Record<string, unknown>,
+    nerPsf: {} as Record<string, number>,
+  };
+  for (const [key, plans] of groups) {
+    const rent = plans.reduce((sum, plan) => sum + plan.rent, 0) / plans.length;
+    const sqFt = plans.reduce((sum, plan) => sum + plan.sqFt, 0) / plans.length;
+    const figures = breakdowns(rent, concession, fees, sqFt);
+    result.total[key] = figures.total;
+    result.totalPsf[key] = figures.totalPsf;
+    result.ner[key] = figures.ner;
+    result.nerPsf[key] = figures.nerPsf;
+  }
+  return result;
+}
+
+/** One row of the market survey table (one property of the comp set) on a day. */
+function surveyItem(
+  dataset: Dataset,
+  property: PropertyCore,
+  subject: boolean,
+  origin: PropertyCore,
+  day: number,
+  today: number,
+) {
+  const random = Random.of(dataset.seed, SALT.record, property.id, 42);
+  const factor = rentFactorOn(dataset, property, day, today);
+  const rent = (property.askingRent ?? 0) * factor;
+  const fees = feesOf(dataset, property);
+  const monthly = requiredMonthlyFees(fees);
+  const concession = property.concessionPercent;
+  const { plans } = unitsOfProperty(dataset, property);
+  const byType = new Map<string, { rent: number; sqFt: number }[]>();
+  const byBedBath = new Map<string, { rent: number; sqFt: number }[]>();
+  for (const plan of plans) {
+    const entry = { rent: plan.baseRent * factor, sqFt: plan.sqFt };
+    const typeKey = UNIT_TYPE_LABELS[plan.bedrooms] ?? `${plan.bedrooms}_bed`;
+    const bedBathKey = `${plan.bedrooms}x${plan.bathrooms}`;
+    byType.set(typeKey, [...(byType.get(typeKey) ?? []), entry]);
+    byBedBath.set(bedBathKey, [...(byBedBath.get(bedBathKey) ?? []), entry]);
+  }
+  const overall = breakdowns(rent, concession, monthly, property.averageUnitSize);
+  const types = keyedPricing(byType, concession, monthly);
+  const bedBaths = keyedPricing(byBedBath, concession, monthly);
+  const listed = listedUnits(dataset, property, day, today);
+  return {
+    property_id: property.id,
+    property_name: property.name,
+    subject_property: subject,
+    management_company_name: property.managementCompany,
+    address: property.address,
+    city: property.city,
+    state: property.state,
+    zip_code: property.zip,
+    distance: round(
+      distanceMiles(origin.latitude, origin.longitude, property.latitude, property.longitude),
+      2,
+    ),
+    year_built: property.yearBuilt,
+    total_units: property.unitCount,
+    number_of_stories: property.stories,
+    avg_rent: round(rent, 2),
+    avg_sq_ft: property.averageUnitSize,
+    avg_rent_per_sq_ft: round(rent / property.averageUnitSize, 4),
+    exposure: {
+      current: property.exposurePercent,
+      next_30_days: round(property.exposurePercent + random.between(0.5, 2.5), 2),
+      next_60_days: round(property.exposurePercent + random.between(2.5, 5), 2),
+    },
+    leased_percent: property.leasedPercent,
+    advertised_occupancy_percent: round(100 - property.exposurePercent, 2),
+    concession_percentage: round(concession * 100, 2),
+    cancelled_applications_percentage_last_30_days: round(random.between(0, 12), 2),
+    review: { average_rating: round(random.between(2.8, 4.9), 1), review_count: random.int(3, 400) },
+    concessions: listed[0] ? (concessionsOf(listed[0])?.display_text ?? null) : null,
+    amenities: [
+      "Fitness center",
+      "Pool",
+      "Package lockers",
+      "Dog park",
+      "Clubhouse",
+      "Coworking lounge",
+      "Rooftop deck",
+    ].filter(() => random.chance(0.6)),
+    fees_and_deposits: fees,
+    total_monthly_leasing_price_breakdown: overall.total,
+    total_monthly_leasing_price_psf: overall.totalPsf,
+    all_in_net_effective_rent_breakdown: overall.ner,
+    all_in_net_effective_rent_psf: overall.nerPsf,
+    by_unit_type_total_monthly_leasing_price_breakdown: types.total,
+    by_unit_type_total_monthly_leasing_price_psf: types.totalPsf,
+    by_unit_type_all_in_net_effective_rent_breakdown: types.ner,
+    by_unit_type_all_in_net_effective_rent_psf: types.nerPsf,
+    by_bed_bath_total_monthly_leasing_price_breakdown: bedBaths.total,
+    by_bed_bath_total_monthly_leasing_price_psf: bedBaths.totalPsf,
+    by_bed_bath_all_in_net_effective_rent_breakdown: bedBaths.ner,
+    by_bed_bath_all_in_net_effective_rent_psf: bedBaths.nerPsf,
+  };
+}
+
+type SurveyItem = ReturnType<typeof surveyItem>;
+
+function mean(items: SurveyItem[], pick: (item: SurveyItem) => number): number | null {
+  return items.length === 0
+    ? null
+    : round(items.reduce((sum, item) => sum + pick(item), 0) / items.length, 4);
+}
+
+/** The comp set's survey table plus the comps' average column. */
+export function marketSurvey(dataset: Dataset, compSet: CompSet, day: number, today: number) {
+  const properties = compSet.propertyIds
+    .map((id) => dataset.propertyById.get(id))
+    .filter((p) => p !== undefined);
+  const origin = properties[0];
+  if (!origin) throw new Error(`Comp set ${compSet.id} has no properties`);
+  const items = properties.map((property) =>
+    surveyItem(dataset, property, compSet.subjectIds.includes(property.id), origin, day, today),
+  );
+  const comps = items.filter((item) => !item.subject_property);
+  const breakdownMean = <K extends string>(pick: (item: SurveyItem) => Record<K, number>, keys: K[]) =>
+    Object.fromEntries(keys.map((key) => [key, mean(comps, (item) => pick(item)[key])]));
+  return {
+    items,
+    average: {
+      avg_rent: mean(comps, (item) => item.avg_rent),
+      avg_sq_ft: mean(comps, (item) => item.avg_sq_ft),
+      avg_rent_per_sq_ft: mean(comps, (item) => item.avg_rent_per_sq_ft),
+      exposure: {
+        current: mean(comps, (item) => item.exposure.current),
+        next_30_days: mean(comps, (item) => item.exposure.next_30_days),
+        next_60_days: mean(comps, (item) => item.exposure.next_60_days),
+      },
+      leased_percent: mean(comps, (item) => item.leased_percent),
+      advertised_occupancy_percent: mean(comps, (item) => item.advertised_occupancy_percent),
+      concession_percentage: mean(comps, (item) => item.concession_percentage),
+      cancelled_applications_percentage_last_30_days: mean(
+        comps,
+        (item) => item.cancelled_applications_percentage_last_30_days,
+      ),
+      year_built: mean(comps, (item) => item.year_built ?? 0),
+      total_units: mean(comps, (item) => item.total_units),
+      number_of_stories: mean(comps, (item) => item.number_of_stories),
+      total_monthly_leasing_price_breakdown: breakdownMean(
+        (item) => item.total_monthly_leasing_price_breakdown,
+        ["base_rent", "required_monthly_fees", "total"],
+      ),
+      total_monthly_leasing_price_psf: mean(comps, (item) => item.total_monthly_leasing_price_psf),
+      all_in_net_effective_rent_breakdown: breakdownMean(
+        (item) => item.all_in_net_effective_rent_breakdown,
+        ["net_effective_rent", "required_monthly_fees", "total"],
+      ),
+      all_in_net_effective_rent_psf: mean(comps, (item) => item.all_in_net_effective_rent_psf),
+    },
+  };
+}

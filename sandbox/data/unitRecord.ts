@@ -1,0 +1,111 @@
+import type { Dataset } from "./dataset";
+import { isoDate, MS_PER_DAY } from "./propertyRecord";
+import { hashSeed, round, SALT } from "./random";
+import { amenityNamesOf, type ListedUnit } from "./units";
+
+function signedDollars(value: number): string {
+  return `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(2)}`;
+}
+
+/** The concession object of the spec for a property's current offer, or null without one. */
+export function concessionsOf(unit: ListedUnit) {
+  const { property } = unit;
+  if (property.concessionPercent === 0) return null;
+  const weeksFree = Math.max(1, Math.round(property.concessionPercent * 52));
+  const expiresOn = isoDate(unit.day + 30 - (property.id % 20));
+  const updatedAt = new Date((unit.day - (property.id % 5)) * MS_PER_DAY + 15 * 3_600_000);
+  const displayText = `Up to ${weeksFree} week${weeksFree === 1 ? "" : "s"} free on select units`;
+  return {
+    id: property.id * 10 + 1,
+    property_id: property.id,
+    expires_at: `${expiresOn}T23:59:59.000Z`,
+    updated_at: updatedAt.toISOString(),
+    updated_at_formatted: updatedAt.toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      timeZone: "UTC",
+    }),
+    display_text: displayText,
+    rent_concessions: [
+      {
+        display_text: displayText,
+        restrictions: ["12+ month lease", "Move in within 30 days"],
+        expires_on_date: expiresOn,
+        subject: "rent",
+        type_value: weeksFree,
+        details: `${weeksFree} weeks free spread over a 12-month lease`,
+      },
+    ],
+    non_rent_concessions:
+      property.id % 3 === 0
+        ? [
+            {
+              display_text: "Waived application fee",
+              restrictions: [],
+              expires_on_date: expiresOn,
+              subject: "fees",
+              type_value: 0,
+              details: null,
+            },
+          ]
+        : [],
+  };
+}
+
+/** One unit as the units endpoint returns it; trucomp figures compare with the subject's same-bedroom units. */
+export function unitEnvelope(
+  dataset: Dataset,
+  unit: ListedUnit,
+  subject: boolean,
+  subjectAverages: Map<number, { rent: number; sqFt: number }>,
+) {
+  const { property, spec } = unit;
+  const changeRoll = hashSeed(dataset.seed, SALT.units, property.id, Number(spec.key), unit.day) % 100;
+  const changes = changeRoll < 50 ? 0 : changeRoll < 85 ? 1 : 2;
+  const lastChange = changes === 0 ? null : ((changeRoll % 9) - 4) * 10;
+  const reference = subject ? undefined : subjectAverages.get(spec.plan.bedrooms);
+  const rentPsf = round(unit.rent / spec.sqFt, 4);
+  return {
+    id: `${property.id}_${spec.key}`,
+    type: "unit" as const,
+    attributes: {
+      property_id: property.id,
+      subject_property: subject,
+      property_name: property.name,
+      is_leased: false,
+      year_built: property.yearBuilt,
+      unit_name: spec.key,
+      floorplan_name: spec.plan.name,
+      is_trucomp:
+        !subject && reference !== undefined && Math.abs(spec.sqFt - reference.sqFt) / reference.sqFt < 0.1,
+      status: "available",
+      days_on_market: unit.daysOnMarket,
+      date_available: unit.dateAvailable,
+      last_rent_change_date: changes === 0 ? null : isoDate(unit.day - (changeRoll % 14)),
+      date_leased: null,
+      bedroom_count: spec.plan.bedrooms,
+      bathroom_count: spec.plan.bathrooms,
+      min_rent: unit.rent,
+      sq_ft: spec.sqFt,
+      avg_rent_per_sq_ft: rentPsf,
+      last_rent_change: lastChange === null ? null : signedDollars(lastChange),
+      total_30_day_rent_change: lastChange === null ? null : signedDollars(lastChange * changes),
+      rent_changes_last_30_days: changes,
+      net_effective_rent: unit.netEffectiveRent,
+      net_effective_rent_per_sq_ft: round(unit.netEffectiveRent / spec.sqFt, 4),
+      all_in_rent: unit.allInRent,
+      all_in_rent_per_sq_ft: round(unit.allInRent / spec.sqFt, 4),
+      all_in_ner: unit.allInNer,
+      all_in_ner_per_sq_ft: round(unit.allInNer / spec.sqFt, 4),
+      annual_rent_reduction_value: round(unit.rent * property.concessionPercent * 12, 2),
+      trucomp_rent_differential: reference ? round(unit.rent - reference.rent, 2) : null,
+      trucomp_sq_ft_differential: reference ? round(spec.sqFt - reference.sqFt, 1) : null,
+      trucomp_rent_per_sq_ft_differential: reference
+        ? round(rentPsf - reference.rent / reference.sqFt, 4)
+        : null,
+      concessions: concessionsOf(unit),
+      amenity_names: amenityNamesOf(dataset, property, spec),
+    },
+  };
+}

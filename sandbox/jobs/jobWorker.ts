@@ -1,0 +1,158 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { SandboxClock } from "../clock";
+import type { Dataset } from "../data/dataset";
+import { dayNumber } from "../data/propertyRecord";
+import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
+import { FILE_EXTENSIONS, writeExportFile } from "./exportWriter";
+import { jobResource, type BulkJob, type JobStore } from "./jobStore";
+import { deliverWebhook, type WebhookSettings } from "./webhook";
+
+export interface WebhookDelivery {
+  jobId: string;
+  url: string;
+  delivered: boolean;
+  attempts: number;
+}
+
+export interface JobWorkerSettings {
+  startDelayMs: number;
+  maxRows: number;
+  exportDirectory: string | undefined;
+  webhook: WebhookSettings;
+}
+
+/**
+ * The background worker: picks up submitted jobs after a delay, writes their export file (or
+ * fails them with a reason), then notifies the callback URL. Generation yields to the event loop
+ * between properties so the API keeps answering and cancellation takes effect.
+ */
+export class JobWorker {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly sleepers = new Set<(completed: boolean) => void>();
+  private directory: Promise<string> | undefined;
+  private ownsDirectory = false;
+  private closed = false;
+  /** Every callback delivery, finished or given up, in order. */
+  readonly deliveries: WebhookDelivery[] = [];
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly clock: SandboxClock,
+    private readonly dataset: () => Dataset,
+    private readonly settings: JobWorkerSettings,
+  ) {}
+
+  schedule(job: BulkJob): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.track(this.run(job));
+    }, this.settings.startDelayMs);
+    this.timers.add(timer);
+  }
+
+  /** Resolves once no job is waiting, running or delivering its callback. */
+  async idle(): Promise<void> {
+    while (this.timers.size > 0 || this.running.size > 0) {
+      if (this.running.size > 0) await Promise.all([...this.running]);
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const wake of this.sleepers) wake(false);
+    await Promise.all([...this.running]);
+    if (this.directory && this.ownsDirectory)
+      await rm(await this.directory, { recursive: true, force: true });
+  }
+
+  private track(task: Promise<void>): void {
+    this.running.add(task);
+    void task.finally(() => this.running.delete(task));
+  }
+
+  private exportDirectory(): Promise<string> {
+    if (!this.directory) {
+      const configured = this.settings.exportDirectory;
+      this.ownsDirectory = configured === undefined;
+      this.directory = configured
+        ? mkdir(configured, { recursive: true }).then(() => configured)
+        : mkdtemp(path.join(tmpdir(), "rent-market-sandbox-"));
+    }
+    return this.directory;
+  }
+
+  private async run(job: BulkJob): Promise<void> {
+    if (job.status !== "submitted" || this.closed) return;
+    const dataset = this.dataset();
+    const today = dayNumber(this.clock.today());
+    const first = dayNumber(job.startDate);
+    const last = dayNumber(job.endDate);
+    const rows: ExportRow[] = [];
+    for (const propertyId of job.propertyIds) {
+      const property = dataset.propertyById.get(propertyId);
+      if (!property) continue;
+      for (let day = first; day <= last; day++)
+        rows.push(...exportRowsFor(dataset, job.reportType, property, day, today));
+      if (rows.length > this.settings.maxRows) {
+        return this.finish(
+          job,
+          "failed",
+          `Export too large: more than ${this.settings.maxRows} rows; narrow the date range or the property list`,
+        );
+      }
+      await yieldToEventLoop();
+      if (job.status !== "submitted" || this.closed) return;
+    }
+    try {
+      const directory = path.join(await this.exportDirectory(), job.jobId);
+      await mkdir(directory, { recursive: true });
+      const name = `${job.reportType}_${job.startDate}_${job.endDate}.${FILE_EXTENSIONS[job.outputFormat]}`;
+      const filePath = path.join(directory, name);
+      await writeExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType], rows);
+      if (job.status !== "submitted") return;
+      this.store.update(job, { file: { path: filePath, name } });
+      await this.finish(job, "succeeded", null);
+    } catch (error) {
+      await this.finish(job, "failed", `Export failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async finish(
+    job: BulkJob,
+    status: "succeeded" | "failed",
+    errorMessage: string | null,
+  ): Promise<void> {
+    this.store.update(job, { status, errorMessage });
+    if (!job.callbackUrl) return;
+    const payload = {
+      event: `bulk_job.${status}`,
+      job: jobResource(job),
+      sent_at: new Date(this.clock.now()).toISOString(),
+    };
+    const result = await deliverWebhook(job.callbackUrl, payload, this.settings.webhook, (ms) =>
+      this.sleep(ms),
+    );
+    this.deliveries.push({ jobId: job.jobId, url: job.callbackUrl, ...result });
+  }
+
+  /** Waits between callback retries; resolves false at once when the sandbox closes. */
+  private sleep(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const wake = (completed: boolean) => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve(completed);
+      };
+      const timer = setTimeout(() => wake(true), ms);
+      this.sleepers.add(wake);
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { numericFields } from "../contract/schemaFields";
+import type { Boundary } from "../data/geography";
+import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
+import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import { sendError } from "../http/errors";
+
+interface ExploreBody {
+  account_id: number;
+  market_filters?: Record<string, unknown> & {
+    geo_type?: "MSA" | "BespokeSubmarket";
+    geo_boundary_ids?: number[];
+    msa_geo_boundary_id?: number;
+    states?: string[];
+  };
+  property_filters?: PropertyAttributeFilters;
+  sort: string;
+  sort_direction: "asc" | "desc";
+  limit: number;
+}
+
+const SORTABLE = new Set(numericFields("CompareMarketAttributes"));
+
+/** `{metric}_gte` / `{metric}_lte` members of market_filters as [metric, bound, value]. */
+function metricBounds(filters: Record<string, unknown>): [string, "gte" | "lte", number][] {
+  return Object.entries(filters).flatMap(([name, value]) => {
+    const match = /^(.*)_(gte|lte)$/.exec(name);
+    return match && typeof value === "number" ? [[match[1] ?? "", match[2] as "gte" | "lte", value]] : [];
+  });
+}
+
+function passesBounds(attributes: MarketAttributes, bounds: [string, "gte" | "lte", number][]): boolean {
+  return bounds.every(([metric, bound, limit]) => {
+    const value = attributes[metric];
+    if (typeof value !== "number") return false;
+    return bound === "gte" ? value >= limit : value <= limit;
+  });
+}
+
+/** POST /explore_markets: compare MSAs or submarkets on aggregated metrics. */
+export function exploreMarketHandlers(context: SandboxContext): OperationHandlers {
+  return {
+    exploreMarkets: (request, reply) => {
+      const body = inputOf(request).body as ExploreBody;
+      if (!SORTABLE.has(body.sort)) {
+        const message = `Invalid sort parameter: ${body.sort}`;
+        return sendError(reply, 400, message, message);
+      }
+      const dataset = context.dataset();
+      const today = context.clock.today();
+      const marketFilters = body.market_filters ?? {};
+      const geoType = marketFilters.geo_type ?? "MSA";
+      let msaIndex: number | undefined;
+      if (marketFilters.msa_geo_boundary_id !== undefined) {
+        const msa = dataset.boundary(marketFilters.msa_geo_boundary_id);
+        if (msa?.geoType !== "MSA") {
+          const message = `market_filters[msa_geo_boundary_id]: ${marketFilters.msa_geo_boundary_id} is not an MSA boundary`;
+          return sendError(reply, 400, message, message);
+        }
+        msaIndex = msa.msaIndex;
+      }
+      const ids = marketFilters.geo_boundary_ids ? new Set(marketFilters.geo_boundary_ids) : undefined;
+      const states = marketFilters.states ? new Set(marketFilters.states) : undefined;
+      const markets = dataset.geography.boundaries.filter(
+        (boundary: Boundary) =>
+          boundary.geoType === geoType &&
+          (!ids || ids.has(boundary.id)) &&
+          (msaIndex === undefined || boundary.msaIndex === msaIndex) &&
+          (!states || boundary.states.some((state) => states.has(state))),
+      );
+      const propertyFilters = body.property_filters ?? {};
+      const filtered = Object.keys(propertyFilters).length > 0;
+      const matches = propertyPredicate(propertyFilters);
+      const bounds = metricBounds(marketFilters);
+      const direction = body.sort_direction === "asc" ? 1 : -1;
+      const rows = markets
+        .map((boundary) =>
+          filtered
+            ? marketAttributes(
+                dataset,
+                boundary,
+                (dataset.propertiesByBoundary.get(boundary.id) ?? []).filter(matches),
+                today,
+              )
+            : boundaryMarket(dataset, boundary, today),
+        )
+        .filter((attributes) => passesBounds(attributes, bounds))
+        .sort((a, b) => {
+          const x = a[body.sort];
+          const y = b[body.sort];
+          if (typeof x !== "number" || typeof y !== "number") {
+            return (
+              (typeof x === "number" ? -1 : 0) + (typeof y === "number" ? 1 : 0) ||
+              Number(a.id) - Number(b.id)
+            );
+          }
+          return (x - y) * direction || Number(a.id) - Number(b.id);
+        })
+        .slice(0, body.limit);
+      return {
+        data: rows.map((attributes) => ({ id: String(attributes.id), type: "compare_market", attributes })),
+      };
+    },
+  };
+}

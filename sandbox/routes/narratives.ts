@@ -1,0 +1,23 @@
+import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { hasNarrative, narrativeFor, truncateSales } from "../data/narratives";
+import { sendNotFound } from "../http/errors";
+
+/** GET /markets/narratives. */
+export function narrativeHandlers(context: SandboxContext): OperationHandlers {
+  return {
+    getMarketNarratives: (request, reply) => {
+      const { query } = inputOf(request);
+      const dataset = context.dataset();
+      const boundaryId = query.geo_boundary_id as number;
+      const boundary = dataset.boundary(boundaryId);
+      if (!boundary) return sendNotFound(reply, `Geo boundary ${boundaryId} does not exist`);
+      if (!hasNarrative(boundary)) return { data: [] };
+      const narrative = narrativeFor(dataset, boundary, context.clock.today());
+      const attributes =
+        callerOf(request).client.tier === "pro-plus"
+          ? narrative
+          : { ...narrative, sales: truncateSales(narrative.sales) };
+      return { data: [{ id: String(narrative.id), type: "narrative", attributes }] };
+    },
+  };
+}

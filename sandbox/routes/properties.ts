@@ -1,0 +1,78 @@
+import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { MAX_BULK_DETAILS_IDS } from "../contract/limits";
+import { propertyEnvelope } from "../data/propertyRecord";
+import { distanceMiles, propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import type { PropertyCore } from "../data/properties";
+import { sendError } from "../http/errors";
+import { paginate } from "../http/pagination";
+import { chargeBulkExportQuota } from "../http/quotaReply";
+import { currentRecordOptions } from "../http/recordOptions";
+
+const PROPERTY_IDS_REQUIRED = "property_ids is required and must be a non-empty array";
+
+interface LookupQuery extends PropertyAttributeFilters {
+  account_id: number;
+  latitude?: number;
+  lat?: number;
+  longitude?: number;
+  lng?: number;
+  radius: number;
+  page: number;
+  per_page: number;
+}
+
+/** Ids from `property_ids=1,2` or `property_ids[]=1&property_ids[]=2`, deduplicated in request order. */
+function requestedIds(query: Record<string, unknown>): number[] | undefined {
+  const listed = query["property_ids[]"] as number[] | undefined;
+  const commaSeparated = query.property_ids as string | undefined;
+  const ids = [...(listed ?? []), ...(commaSeparated ? commaSeparated.split(",").map(Number) : [])];
+  return ids.length === 0 ? undefined : [...new Set(ids)];
+}
+
+/** GET /properties/lookup and GET /properties/bulk_details. */
+export function propertyHandlers(context: SandboxContext): OperationHandlers {
+  return {
+    lookupProperties: (request, reply) => {
+      const query = inputOf(request).query as unknown as LookupQuery;
+      const latitude = query.latitude ?? query.lat;
+      const longitude = query.longitude ?? query.lng;
+      if ((latitude === undefined) !== (longitude === undefined)) {
+        const message = "latitude and longitude must be given together";
+        return sendError(reply, 400, message, message);
+      }
+      if (latitude === undefined && (request.query as Record<string, unknown>).radius !== undefined) {
+        const message = "radius requires latitude and longitude";
+        return sendError(reply, 400, message, message);
+      }
+      const matches = propertyPredicate(query);
+      const near =
+        latitude !== undefined && longitude !== undefined
+          ? (property: PropertyCore) =>
+              distanceMiles(latitude, longitude, property.latitude, property.longitude) <= query.radius
+          : () => true;
+      const ids = context
+        .dataset()
+        .properties.filter((property) => near(property) && matches(property))
+        .map((property) => property.id);
+      return paginate(ids, query.page, query.per_page);
+    },
+
+    getBulkPropertyDetails: (request, reply) => {
+      const { query } = inputOf(request);
+      const ids = requestedIds(query);
+      if (!ids) return sendError(reply, 400, PROPERTY_IDS_REQUIRED, PROPERTY_IDS_REQUIRED);
+      if (ids.length > MAX_BULK_DETAILS_IDS) {
+        const message = `property_ids must contain at most ${MAX_BULK_DETAILS_IDS} ids`;
+        return sendError(reply, 400, message, message);
+      }
+      const dataset = context.dataset();
+      const found = ids
+        .map((id) => dataset.propertyById.get(id))
+        .filter((property) => property !== undefined);
+      const refused = chargeBulkExportQuota(context, reply, query.account_id as number, found.length);
+      if (refused) return refused;
+      const options = currentRecordOptions(context, request);
+      return { data: found.map((property) => propertyEnvelope(dataset, property, options)) };
+    },
+  };
+}

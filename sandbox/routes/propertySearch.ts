@@ -1,0 +1,53 @@
+import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { geometryProblem, insideGeometry, type SearchGeometry } from "../data/geometryFilter";
+import { propertyEnvelope } from "../data/propertyRecord";
+import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import type { PropertyCore } from "../data/properties";
+import { sendError } from "../http/errors";
+import { paginate } from "../http/pagination";
+import { chargeBulkExportQuota } from "../http/quotaReply";
+import { currentRecordOptions } from "../http/recordOptions";
+
+interface PropertySearchBody extends PropertyAttributeFilters {
+  account_id: number;
+  geo_boundary_ids?: number[];
+  geometry?: SearchGeometry;
+  page: number;
+  per_page: number;
+}
+
+/** POST /geo_boundaries/properties: properties by boundary, custom geometry and attributes. */
+export function propertySearchHandlers(context: SandboxContext): OperationHandlers {
+  return {
+    searchProperties: (request, reply) => {
+      const body = inputOf(request).body as PropertySearchBody;
+      const dataset = context.dataset();
+      let candidates: readonly PropertyCore[] = dataset.properties;
+      if (body.geo_boundary_ids) {
+        const unknown = body.geo_boundary_ids.filter((id) => !dataset.boundary(id));
+        if (unknown.length > 0) {
+          const message = `Unknown geo boundary id(s): ${unknown.join(", ")}`;
+          return sendError(reply, 400, message, message);
+        }
+        const ids = new Set<number>();
+        for (const boundaryId of body.geo_boundary_ids) {
+          for (const property of dataset.propertiesByBoundary.get(boundaryId) ?? []) ids.add(property.id);
+        }
+        candidates = dataset.properties.filter((property) => ids.has(property.id));
+      }
+      if (body.geometry) {
+        const problem = geometryProblem(body.geometry);
+        if (problem) return sendError(reply, 400, problem, problem);
+        candidates = candidates.filter(insideGeometry(body.geometry));
+      }
+      const page = paginate(candidates.filter(propertyPredicate(body)), body.page, body.per_page);
+      const refused = chargeBulkExportQuota(context, reply, body.account_id, page.data.length);
+      if (refused) return refused;
+      const options = currentRecordOptions(context, request);
+      return {
+        data: page.data.map((property) => propertyEnvelope(dataset, property, options)),
+        pagination: page.pagination,
+      };
+    },
+  };
+}
