@@ -7,6 +7,7 @@ import type { ContractOperation } from "./contract/operations";
 import type { ValidatedInput } from "./contract/requestValidator";
 import type { DemoClient } from "./data/clients";
 import type { Dataset } from "./data/dataset";
+import type { FaultController } from "./faults/faultController";
 import type { RequestCounters } from "./faults/requestCounters";
 import type { DownloadSigner } from "./jobs/downloadSigner";
 import type { JobStore } from "./jobs/jobStore";
@@ -26,6 +27,7 @@ export interface SandboxContext {
   tokens: TokenStore;
   rateLimiter: RateLimiter;
   counters: RequestCounters;
+  faults: FaultController;
   quota: BulkExportQuota;
   /** The synthetic data (built on first use, shared by sandboxes with the same seed and size). */
   dataset(): Dataset;

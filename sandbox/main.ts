@@ -1,10 +1,10 @@
-import { USAGE, parseArguments } from "./cli/parseArguments";
+import { USAGE, parseArguments, type CliArguments } from "./cli/parseArguments";
 import { DEMO_CLIENTS } from "./data/clients";
 import { startSandbox } from "./server";
 
 /** `tsx sandbox/main.ts`: runs the sandbox until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArguments>;
+  let parsed: CliArguments;
   try {
     parsed = parseArguments(process.argv.slice(2));
   } catch (error) {
@@ -16,11 +16,25 @@ async function main(): Promise<void> {
     return;
   }
   const sandbox = await startSandbox(parsed.options);
+  const { options } = sandbox.context;
   console.log(`listening on ${sandbox.url}`);
-  console.log(`token endpoint: POST ${sandbox.url}/oauth/token   data: ${sandbox.url}/v1/...`);
+  console.log(
+    `token endpoint: POST ${sandbox.url}/oauth/token   data: ${sandbox.url}/v1/...   downloads: ${sandbox.downloadUrl}`,
+  );
   console.log("demo credentials (client id / client secret / tier):");
   for (const client of DEMO_CLIENTS)
     console.log(`  ${client.clientId} / ${client.clientSecret} / ${client.tier}`);
+  if (parsed.printManualTokens) {
+    console.log("manual tokens (valid 30 days, this run only):");
+    for (const client of DEMO_CLIENTS)
+      console.log(
+        `  ${client.clientId}: ${sandbox.context.tokens.issueManualToken(client.clientId).accessToken}`,
+      );
+  }
+  console.log(
+    `rate limit ${options.rateLimit} requests / ${options.rateLimitWindowSeconds} s per token; ` +
+      `bulk export quota ${options.bulkExportQuota} properties per account; admin routes ${options.admin ? "on" : "off"}`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -9,6 +9,7 @@ import { SandboxClock } from "./clock";
 import type { OperationHandlers, SandboxContext } from "./context";
 import { contractOperations } from "./contract/operations";
 import { datasetFor } from "./data/dataset";
+import { FaultController } from "./faults/faultController";
 import { RequestCounters } from "./faults/requestCounters";
 import { installRequestPipeline } from "./http/requestPipeline";
 import { DownloadSigner } from "./jobs/downloadSigner";
@@ -17,6 +18,7 @@ import { JobStore } from "./jobs/jobStore";
 import { JobWorker } from "./jobs/jobWorker";
 import { resolveOptions, type SandboxOptions } from "./options";
 import { accountHandlers } from "./routes/accounts";
+import { registerAdminRoutes } from "./routes/admin";
 import { bulkJobHandlers } from "./routes/bulkJobs";
 import { compSetHandlers } from "./routes/compSets";
 import { exploreMarketHandlers } from "./routes/exploreMarkets";
@@ -65,6 +67,7 @@ function createContext(options: SandboxOptions): SandboxContext {
     tokens: new TokenStore(clock, options.tokenLifetimeSeconds),
     rateLimiter: new RateLimiter(clock, options.rateLimit, options.rateLimitWindowSeconds),
     counters: new RequestCounters(),
+    faults: new FaultController(options.faults, options.seed),
     quota: new BulkExportQuota(options.bulkExportQuota),
     dataset,
     jobs,
@@ -135,6 +138,7 @@ export async function buildSandbox(overrides: Partial<SandboxOptions> = {}): Pro
   await app.register(formbody);
   installRequestPipeline(app, context);
   registerOperations(app, context);
+  if (options.admin) registerAdminRoutes(app, context);
   app.addHook("onClose", () => context.worker.close());
   return app;
 }

@@ -5,59 +5,121 @@ export const CLI_DEFAULT_PORT = 4010;
 
 export const USAGE = `Usage: tsx sandbox/main.ts [options]
 
-  --port <n>             API port (default ${CLI_DEFAULT_PORT}; 0 = any free port)
-  --host <addr>          interface to listen on (default 127.0.0.1)
-  --seed <n>             dataset seed (default 1)
-  --properties <n>       number of synthetic properties (default 20000)
-  --cors-origin <url>    allowed browser origin; repeatable (default https://localhost:3000)
-  --token-lifetime <s>   client-credentials token lifetime in seconds (default 7200)
-  --now <iso>            freeze the clock at this instant (default: real time)
-  --rate-limit <n>       requests per token per window (default 100)
-  --rate-window <s>      rate-limit window in seconds (default 300)
-  --admin                enable the /admin routes (fault control, counters, clock, manual tokens)
-  --log                  log every request
-  --help                 print this text`;
+Server
+  --port <n>              API port (default ${CLI_DEFAULT_PORT}; 0 = any free port)
+  --download-port <n>     port of the download origin for export files (default: any free port)
+  --host <addr>           interface to listen on (default 127.0.0.1)
+  --cors-origin <url>     allowed browser origin; repeatable (default https://localhost:3000)
+  --no-download-cors      the download origin sends no CORS headers (like plain object storage)
+  --log                   log every request
+Data
+  --seed <n>              dataset seed (default 1)
+  --properties <n>        number of synthetic properties (default 20000)
+  --now <iso>             freeze the clock at this instant (default: real time)
+Limits
+  --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
+  --rate-limit <n>        requests per token per window (default 100)
+  --rate-window <s>       rate-limit window in seconds (default 300)
+  --quota <n>             bulk export quota per account, in properties (default 1000000)
+Jobs
+  --job-delay <ms>        delay before the worker starts a submitted job (default 200)
+  --job-max-rows <n>      exports with more rows fail with an error_message (default 2000000)
+  --export-dir <path>     where export files are written (default: a temporary directory)
+  --webhook-secret <s>    key of the callback signature (default sandbox-webhook-secret)
+Faults
+  --latency <ms>          added delay on every API response
+  --error-rate <0..1>     share of API requests answered 500
+  --burst-429 <n>         answer the next n API requests with 429
+  --drop-rate <0..1>      share of API requests whose connection is dropped
+  --admin                 enable the /admin routes (faults, counters, clock, tokens, limits)
+  --manual-tokens         print a 30-day manual token for each demo client
+  --help                  print this text`;
+
+export interface CliArguments {
+  help: boolean;
+  printManualTokens: boolean;
+  options: Partial<SandboxOptions>;
+}
 
 /** Turns command-line flags into sandbox options; throws with a readable message on a bad value. */
-export function parseArguments(argv: string[]): { help: boolean; options: Partial<SandboxOptions> } {
+export function parseArguments(argv: string[]): CliArguments {
+  const text = { type: "string" } as const;
+  const flag = { type: "boolean" } as const;
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      seed: { type: "string" },
-      properties: { type: "string" },
+      port: text,
+      "download-port": text,
+      host: text,
       "cors-origin": { type: "string", multiple: true },
-      "token-lifetime": { type: "string" },
-      now: { type: "string" },
-      "rate-limit": { type: "string" },
-      "rate-window": { type: "string" },
-      admin: { type: "boolean" },
-      log: { type: "boolean" },
-      help: { type: "boolean" },
+      "no-download-cors": flag,
+      log: flag,
+      seed: text,
+      properties: text,
+      now: text,
+      "token-lifetime": text,
+      "rate-limit": text,
+      "rate-window": text,
+      quota: text,
+      "job-delay": text,
+      "job-max-rows": text,
+      "export-dir": text,
+      "webhook-secret": text,
+      latency: text,
+      "error-rate": text,
+      "burst-429": text,
+      "drop-rate": text,
+      admin: flag,
+      "manual-tokens": flag,
+      help: flag,
     },
   });
-  const integer = (flag: string, value: string | undefined, min = 0): number | undefined => {
+  const integer = (name: string, min = 0): number | undefined => {
+    const value = values[name as keyof typeof values];
     if (value === undefined) return undefined;
     const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min) throw new Error(`--${flag} must be an integer >= ${min}`);
+    if (!Number.isInteger(parsed) || parsed < min)
+      throw new Error(`--${name} must be a whole number >= ${min}`);
     return parsed;
   };
+  const share = (name: string): number | undefined => {
+    const value = values[name as keyof typeof values];
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!(parsed >= 0 && parsed <= 1)) throw new Error(`--${name} must be a number between 0 and 1`);
+    return parsed;
+  };
+  if (values.now !== undefined && Number.isNaN(Date.parse(values.now)))
+    throw new Error("--now must be an ISO 8601 instant");
   return {
     help: values.help === true,
+    printManualTokens: values["manual-tokens"] === true,
     options: {
-      port: integer("port", values.port) ?? CLI_DEFAULT_PORT,
+      port: integer("port") ?? CLI_DEFAULT_PORT,
+      downloadPort: integer("download-port"),
       host: values.host,
-      seed: integer("seed", values.seed),
-      propertyCount: integer("properties", values.properties, 1),
       corsOrigins: values["cors-origin"],
-      tokenLifetimeSeconds: integer("token-lifetime", values["token-lifetime"], 1),
-      now: values.now,
-      rateLimit: integer("rate-limit", values["rate-limit"], 1),
-      rateLimitWindowSeconds: integer("rate-window", values["rate-window"], 1),
-      admin: values.admin,
+      downloadCors: values["no-download-cors"] ? false : undefined,
       logger: values.log,
+      seed: integer("seed"),
+      propertyCount: integer("properties", 1),
+      now: values.now,
+      tokenLifetimeSeconds: integer("token-lifetime", 1),
+      rateLimit: integer("rate-limit", 1),
+      rateLimitWindowSeconds: integer("rate-window", 1),
+      bulkExportQuota: integer("quota"),
+      jobStartDelayMs: integer("job-delay"),
+      jobMaxRows: integer("job-max-rows", 1),
+      exportDirectory: values["export-dir"],
+      webhookSecret: values["webhook-secret"],
+      faults: {
+        latencyMs: integer("latency") ?? 0,
+        errorRate: share("error-rate") ?? 0,
+        rateLimitBurst: integer("burst-429") ?? 0,
+        dropRate: share("drop-rate") ?? 0,
+      },
+      admin: values.admin,
     },
   };
 }

@@ -1,19 +1,23 @@
-import type { FastifyReply } from "fastify";
-import type { SandboxContext } from "../context";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { callerOf, type SandboxContext } from "../context";
 import { sendError } from "./errors";
+import { rateLimitHeaders } from "./rateLimitReply";
 
 /**
  * Counts returned properties against the account's bulk export quota. Returns undefined when the
- * request may proceed, or the 429 reply when the quota would be exceeded.
+ * request may proceed, or the 429 reply when the quota would be exceeded. Like every 429 of the
+ * service it carries the rate-limit headers (of the caller's current window).
  */
 export function chargeBulkExportQuota(
   context: SandboxContext,
+  request: FastifyRequest,
   reply: FastifyReply,
   accountId: number,
   uniquePropertyCount: number,
 ): FastifyReply | undefined {
   const result = context.quota.tryConsume(accountId, uniquePropertyCount);
   if (result.ok) return undefined;
+  reply.headers(rateLimitHeaders(context.rateLimiter.peek(callerOf(request).token.accessToken)));
   return sendError(
     reply,
     429,

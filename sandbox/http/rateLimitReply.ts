@@ -1,14 +1,21 @@
 import type { FastifyReply } from "fastify";
 import type { RateLimitDecision } from "../auth/rateLimiter";
 
-/** The live service's rate-limit answer: plain text plus the four headers of the spec. */
+/** The four headers the spec puts on every 429. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Reset-After": String(decision.windowSeconds),
+    "X-RateLimit-Reset": String(decision.resetAt),
+    "Retry-After": String(decision.retryAfterSeconds),
+  };
+}
+
+/** The live service's rate-limit answer: plain text plus the rate-limit headers. */
 export function sendRateLimited(reply: FastifyReply, decision: RateLimitDecision): FastifyReply {
   return reply
     .code(429)
-    .header("X-RateLimit-Limit", String(decision.limit))
-    .header("X-RateLimit-Reset-After", String(decision.windowSeconds))
-    .header("X-RateLimit-Reset", String(decision.resetAt))
-    .header("Retry-After", String(decision.retryAfterSeconds))
+    .headers(rateLimitHeaders(decision))
     .type("text/plain; charset=utf-8")
     .send(`Rate limit exceeded. Retry in ${decision.retryAfterSeconds} seconds.`);
 }

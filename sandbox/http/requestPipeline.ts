@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { identifyCaller } from "../auth/bearer";
+import { bearerTokenOf, identifyCaller } from "../auth/bearer";
 import type { SandboxContext } from "../context";
 import { validateRequest } from "../contract/requestValidator";
 import { clientMayActFor, tierAtLeast } from "../data/clients";
@@ -13,6 +14,29 @@ function countRequest(context: SandboxContext, request: FastifyRequest): void {
   const path = request.routeOptions.url ?? request.url.split("?")[0] ?? request.url;
   if (path.startsWith("/admin")) return;
   context.counters.increment(path);
+}
+
+/** Injected faults, applied to contract operations before anything else (like a failing proxy in front). */
+async function injectFaults(
+  context: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  if (!request.routeOptions.config.operation) return undefined;
+  const { latencyMs } = context.faults.settings();
+  if (latencyMs > 0) await sleep(latencyMs);
+  switch (context.faults.decide()) {
+    case "drop":
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    case "error":
+      return reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
+    case "rate-limit":
+      return sendRateLimited(reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
+    case "pass":
+      return undefined;
+  }
 }
 
 /** Checks the token, the rate limit and the tier, in that order (401 before 429 before 403). */
@@ -85,7 +109,7 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
 
   app.addHook("onRequest", async (request, reply) => {
     countRequest(context, request);
-    return guardOperation(context, request, reply);
+    return (await injectFaults(context, request, reply)) ?? guardOperation(context, request, reply);
   });
 
   app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));

@@ -30,7 +30,8 @@ export interface JobWorkerSettings {
  * between properties so the API keeps answering and cancellation takes effect.
  */
 export class JobWorker {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Jobs waiting for their start delay, by timer. */
+  private readonly timers = new Map<NodeJS.Timeout, BulkJob>();
   private readonly running = new Set<Promise<void>>();
   private readonly sleepers = new Set<(completed: boolean) => void>();
   private directory: Promise<string> | undefined;
@@ -51,7 +52,17 @@ export class JobWorker {
       this.timers.delete(timer);
       this.track(this.run(job));
     }, this.settings.startDelayMs);
-    this.timers.add(timer);
+    this.timers.set(timer, job);
+  }
+
+  /** Starts every waiting job now and resolves when all work is done (tests use a long start delay and this). */
+  async flush(): Promise<void> {
+    for (const [timer, job] of this.timers) {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+      this.track(this.run(job));
+    }
+    await this.idle();
   }
 
   /** Resolves once no job is waiting, running or delivering its callback. */
@@ -64,7 +75,7 @@ export class JobWorker {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.keys()) clearTimeout(timer);
     this.timers.clear();
     for (const wake of this.sleepers) wake(false);
     await Promise.all([...this.running]);

@@ -69,7 +69,13 @@ export function propertyHandlers(context: SandboxContext): OperationHandlers {
       const found = ids
         .map((id) => dataset.propertyById.get(id))
         .filter((property) => property !== undefined);
-      const refused = chargeBulkExportQuota(context, reply, query.account_id as number, found.length);
+      const refused = chargeBulkExportQuota(
+        context,
+        request,
+        reply,
+        query.account_id as number,
+        found.length,
+      );
       if (refused) return refused;
       const options = currentRecordOptions(context, request);
       return { data: found.map((property) => propertyEnvelope(dataset, property, options)) };

@@ -41,7 +41,7 @@ export function propertySearchHandlers(context: SandboxContext): OperationHandle
         candidates = candidates.filter(insideGeometry(body.geometry));
       }
       const page = paginate(candidates.filter(propertyPredicate(body)), body.page, body.per_page);
-      const refused = chargeBulkExportQuota(context, reply, body.account_id, page.data.length);
+      const refused = chargeBulkExportQuota(context, request, reply, body.account_id, page.data.length);
       if (refused) return refused;
       const options = currentRecordOptions(context, request);
       return {
