@@ -52,12 +52,13 @@ export class RequestExecutor {
       } catch (caught) {
         error =
           caught instanceof ApiError ? caught : new ApiError("server", "Unexpected failure of a request.");
+        // Pause before this slot is released, or the release would let the next waiter out first.
+        if (error.kind === "rate_limited") this.gate.pauseFor(rateLimitWaitMs(this.retry, error));
       } finally {
         release();
       }
       if (error.kind === "rate_limited") {
         // A 429 is refused before any work is done, so asking again is safe even for a job submission.
-        this.gate.pauseFor(rateLimitWaitMs(this.retry, error));
         rateLimitWaits += 1;
         this.stats.rateLimitWaits += 1;
         if (rateLimitWaits > this.retry.maxRateLimitWaits) throw error;

@@ -9,6 +9,8 @@ export interface RequestGateOptions {
   sleep?: Sleep;
 }
 
+const RETRY_AFTER_RESOLUTION_MS = 1000;
+
 /** Gives back the slot of a request once its answer (or failure) has arrived. */
 export type ReleaseSlot = () => void;
 
@@ -64,10 +66,15 @@ export class RequestGate {
     });
   }
 
-  /** The service said "wait `ms`": nobody is let through until then. Overlapping waits end at the latest. */
+  /**
+   * The service said "wait `ms`": nobody is let through until then. Retry-After counts whole seconds, so the
+   * 429s of one burst, arriving a few ms apart, name ends within a second of each other: they share one pause.
+   * Only a pause ending clearly later starts a new one.
+   */
   pauseFor(ms: number): void {
     const until = this.now() + ms;
-    if (until <= this.pausedUntilMs) return;
+    const slack = this.pause ? RETRY_AFTER_RESOLUTION_MS : 0;
+    if (until <= this.pausedUntilMs + slack) return;
     this.pausedUntilMs = until;
     this.pauses += 1;
     const pause = this.sleep(ms).then(() => {

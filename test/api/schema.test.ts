@@ -1,0 +1,42 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import {
+  MAX_BULK_DETAILS_IDS,
+  MAX_EXPLORE_MARKETS,
+  MAX_FORECAST_AGGREGATIONS,
+} from "../../src/api/contractLimits";
+import { MAX_BULK_DETAILS_IDS as SANDBOX_MAX_IDS } from "../../sandbox/contract/limits";
+
+const root = join(__dirname, "..", "..");
+
+describe("the typed client's schema", () => {
+  it("is what openapi-typescript generates from openapi.yaml today (run `npm run generate:api` if not)", () => {
+    const cli = join(root, "node_modules", "openapi-typescript", "bin", "cli.js");
+    // --check regenerates in memory and exits non-zero when the committed file differs.
+    expect(() =>
+      execFileSync(process.execPath, [cli, "src/api/openapi.yaml", "-o", "src/api/schema.d.ts", "--check"], {
+        cwd: root,
+        stdio: "pipe",
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe("contract limits the client batches by", () => {
+  const contract = parse(readFileSync(join(root, "src", "api", "openapi.yaml"), "utf8"));
+
+  it("match the contract and the sandbox", () => {
+    expect(MAX_BULK_DETAILS_IDS).toBe(contract.paths["/properties/bulk_details"].get["x-max-ids"]);
+    expect(MAX_BULK_DETAILS_IDS).toBe(SANDBOX_MAX_IDS);
+    const explore = contract.paths["/explore_markets"].post.requestBody.content["application/json"].schema;
+    expect(MAX_EXPLORE_MARKETS).toBe(explore.properties.limit.maximum);
+    expect(MAX_FORECAST_AGGREGATIONS).toBe(
+      contract.components.schemas.PropertyForecastRequest.properties.aggregations.maxItems,
+    );
+    expect(MAX_FORECAST_AGGREGATIONS).toBe(
+      contract.components.schemas.BoundaryForecastRequest.properties.aggregations.maxItems,
+    );
+  });
+});

@@ -1,0 +1,89 @@
+import "fake-indexeddb/auto";
+import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
+import { ApiError } from "../../src/api/errors";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+
+const BULK = "/v1/properties/bulk_details";
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe("bulk details batching", () => {
+  it("answers 1,000 concurrent property-field requests for 250 ids with ceil(250 / max ids) calls", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, 250);
+    const fields = ["property_name", "asking_rent", "unit_count", "city"] as const;
+    const before = sandbox.counters.snapshot();
+    const requests = ids.flatMap((id) =>
+      fields.map(async (field) => {
+        const fetched = await layer.property(id, { accountId: ACCOUNT_ID });
+        return { id, field, value: fetched.value[field] };
+      }),
+    );
+    const answers = await Promise.all(requests);
+    expect(answers).toHaveLength(1000);
+    expect(countSince(sandbox, BULK, before)).toBe(Math.ceil(250 / MAX_BULK_DETAILS_IDS));
+    for (const { id, field, value } of answers) expect(value).toEqual(expectedAttributes(sandbox, id)[field]);
+    const stats = await layer.stats();
+    expect(stats.bulkExportUsage[ACCOUNT_ID]).toBe(250);
+  });
+
+  it("makes one call for identical concurrent requests", async () => {
+    const { layer } = layerFor(sandbox);
+    const [id] = propertyIds(sandbox, 1) as [number];
+    const before = sandbox.counters.snapshot();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => layer.property(id, { accountId: ACCOUNT_ID })),
+    );
+    expect(countSince(sandbox, BULK, before)).toBe(1);
+    expect(new Set(answers.map((answer) => answer.value.property_name))).toEqual(
+      new Set([expectedAttributes(sandbox, id).property_name]),
+    );
+  });
+
+  it("fails only the callers of a missing id and never asks again for cached properties", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, 3);
+    const missing = 99_999_999;
+    const before = sandbox.counters.snapshot();
+    const first = await layer.propertyDetails([...ids, missing], { accountId: ACCOUNT_ID });
+    expect(countSince(sandbox, BULK, before)).toBe(1);
+    expect(first.quotaAdded).toBe(3);
+    const failure = first.records.get(missing);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ kind: "not_found" });
+    for (const id of ids) expect(first.records.get(id)).toMatchObject({ source: "network" });
+
+    const again = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID });
+    expect(countSince(sandbox, BULK, before)).toBe(1);
+    expect(again.quotaAdded).toBe(0);
+    for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
+  });
+
+  it("keeps a shared batch going when one caller cancels", async () => {
+    const { layer } = layerFor(sandbox);
+    const [id] = propertyIds(sandbox, 1) as [number];
+    const leaving = new AbortController();
+    const cancelled = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+    const staying = layer.property(id, { accountId: ACCOUNT_ID });
+    leaving.abort();
+    await expect(cancelled).rejects.toMatchObject({ kind: "cancelled" });
+    expect((await staying).value.property_name).toBe(expectedAttributes(sandbox, id).property_name);
+  });
+
+  it("splits a set larger than the contract maximum", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, MAX_BULK_DETAILS_IDS * 2 + 1);
+    const before = sandbox.counters.snapshot();
+    const details = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, fresh: true });
+    expect(countSince(sandbox, BULK, before)).toBe(3);
+    expect([...details.records.values()].every((record) => !(record instanceof ApiError))).toBe(true);
+  });
+});

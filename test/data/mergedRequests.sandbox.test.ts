@@ -1,0 +1,157 @@
+import "fake-indexeddb/auto";
+import { ApiError } from "../../src/api/errors";
+import { boundaryMarket } from "../../sandbox/data/marketMetrics";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { ACCOUNT_ID, countSince, layerFor, propertyIds } from "./support/dataHarness";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const boundariesOf = (geoType: string, count: number) =>
+  sandbox.context
+    .dataset()
+    .geography.boundaries.filter((boundary) => boundary.geoType === geoType)
+    .slice(0, count);
+
+describe("market metrics through /explore_markets", () => {
+  it("sends one call for many boundaries with the same options, each caller its own market", async () => {
+    const { layer } = layerFor(sandbox);
+    const msas = boundariesOf("MSA", 10);
+    const metrics = [
+      "rent_avg_t30",
+      "leased_percent_avg_t30",
+      "total_unit_count",
+      "name",
+      "median_income",
+      "cap_rate_avg",
+    ] as const;
+    const before = sandbox.counters.snapshot();
+    const answers = await Promise.all(
+      msas.flatMap((boundary) =>
+        metrics.map(async (metric) => ({
+          boundary,
+          metric,
+          value: (await layer.market(boundary.id, {}, { accountId: ACCOUNT_ID })).value[metric],
+        })),
+      ),
+    );
+    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(1);
+    const dataset = sandbox.context.dataset();
+    for (const { boundary, metric, value } of answers) {
+      expect(value).toEqual(boundaryMarket(dataset, boundary, sandbox.clock.today())[metric]);
+    }
+  });
+
+  it("keeps different options apart and fails a boundary of another type on its own", async () => {
+    const { layer } = layerFor(sandbox);
+    const [msa] = boundariesOf("MSA", 1);
+    const [submarket] = boundariesOf("BespokeSubmarket", 1);
+    if (!msa || !submarket) throw new Error("The sandbox has no MSA or submarket");
+    const before = sandbox.counters.snapshot();
+    const [asMsa, asSubmarket] = await Promise.all([
+      layer.marketMetrics([msa.id, submarket.id], {}, { accountId: ACCOUNT_ID }),
+      layer.marketMetrics([submarket.id], { geoType: "BespokeSubmarket" }, { accountId: ACCOUNT_ID }),
+    ]);
+    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(2);
+    expect(asMsa.get(msa.id)).toMatchObject({ value: { id: msa.id, geo_type: "MSA" } });
+    expect(asMsa.get(submarket.id)).toBeInstanceOf(ApiError);
+    expect(asMsa.get(submarket.id)).toMatchObject({ kind: "not_found" });
+    expect(asSubmarket.get(submarket.id)).toMatchObject({ value: { id: submarket.id } });
+  });
+});
+
+describe("forecasts", () => {
+  it("merges the aggregations of requests for the same target and options into one call", async () => {
+    const { layer, client } = layerFor(sandbox);
+    const [propertyId] = propertyIds(sandbox, 1) as [number];
+    const target = { kind: "property" as const, id: propertyId };
+    const before = sandbox.counters.snapshot();
+    const [growth, occupancy, both, yearly] = await Promise.all([
+      layer.forecast(
+        target,
+        { aggregations: [{ field: "rent_growth_rate_yoy", aggregation_type: "avg" }] },
+        { accountId: ACCOUNT_ID },
+      ),
+      layer.forecast(
+        target,
+        { aggregations: [{ field: "occupancy_percent", aggregation_type: "avg" }] },
+        { accountId: ACCOUNT_ID },
+      ),
+      layer.forecast(
+        target,
+        {
+          aggregations: [
+            { name: "growth", field: "rent_growth_rate_yoy", aggregation_type: "avg" },
+            { name: "low", field: "rent_growth_rate_yoy_downside", aggregation_type: "avg" },
+          ],
+        },
+        { accountId: ACCOUNT_ID },
+      ),
+      layer.forecast(
+        target,
+        { interval: "year", aggregations: [{ field: "occupancy_percent", aggregation_type: "max" }] },
+        { accountId: ACCOUNT_ID },
+      ),
+    ]);
+    const path = "/v1/properties/:property_id/forecasts";
+    expect(countSince(sandbox, path, before)).toBe(2); // monthly (merged) and yearly
+
+    // The reference: the same aggregations asked for directly, in one plain call.
+    const direct = await client.call((context) =>
+      client.api.POST("/properties/{property_id}/forecasts", {
+        ...context,
+        params: { path: { property_id: propertyId } },
+        body: {
+          account_id: ACCOUNT_ID,
+          interval: "month",
+          offset: "0d",
+          use_rent_value: false,
+          use_submarket_fallback: false,
+          aggregations: [
+            { name: "g", field: "rent_growth_rate_yoy", aggregation_type: "avg" },
+            { name: "o", field: "occupancy_percent", aggregation_type: "avg" },
+            { name: "d", field: "rent_growth_rate_yoy_downside", aggregation_type: "avg" },
+          ],
+        },
+      }),
+    );
+    const series = direct.data.attributes.time_series;
+    expect(series.length).toBeGreaterThan(12);
+    expect(growth.value).toEqual(
+      series.map((entry) => ({ date: entry.date, values: { rent_growth_rate_yoy: entry.values.g } })),
+    );
+    expect(occupancy.value).toEqual(
+      series.map((entry) => ({ date: entry.date, values: { occupancy_percent: entry.values.o } })),
+    );
+    expect(both.value).toEqual(
+      series.map((entry) => ({ date: entry.date, values: { growth: entry.values.g, low: entry.values.d } })),
+    );
+    expect(yearly.value.length).toBeLessThan(series.length);
+
+    const again = await layer.forecast(
+      target,
+      { aggregations: [{ field: "occupancy_percent", aggregation_type: "avg" }] },
+      { accountId: ACCOUNT_ID },
+    );
+    expect(again.source).toBe("cache");
+    expect(countSince(sandbox, path, before)).toBe(3); // only the direct reference call was added
+  });
+
+  it("refuses a boundary field for a property before it can spoil a merged call", async () => {
+    const { layer } = layerFor(sandbox);
+    await expect(
+      layer.forecast(
+        { kind: "property", id: 1 },
+        { aggregations: [{ field: "absorption", aggregation_type: "sum" }] },
+        { accountId: ACCOUNT_ID },
+      ),
+    ).rejects.toMatchObject({ kind: "invalid_input" });
+  });
+});
