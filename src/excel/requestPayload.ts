@@ -12,8 +12,13 @@ export const EXCEL_REQUEST_LIMIT_BYTES = 5_000_000;
  */
 export const DEFAULT_REQUEST_BUDGET_BYTES = 4_000_000;
 
+// eslint-disable-next-line no-control-regex -- the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** Bytes of a string once UTF-8 encoded (the wire encoding), without allocating the encoding. */
 export function utf8ByteLength(text: string): number {
+  // Most payloads are plain ASCII; the native scan answers those without a per-character loop.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

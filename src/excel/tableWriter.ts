@@ -1,6 +1,6 @@
 import { rectAddress } from "./a1";
 import { NUMBER_FORMAT_BY_KIND } from "./columnKinds";
-import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength, utf8ByteLength } from "./requestPayload";
+import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "./requestPayload";
 import { rowChunks } from "./rowChunks";
 import { freeSheetName } from "./sheetNames";
 import type { CellValue, TableData } from "./tableData";
@@ -72,33 +72,26 @@ export async function writeTable(
   const sheetName = await freeSheetName(context, options.sheetName);
   const sheet = context.workbook.worksheets.add(sheetName);
   sheet.getRangeByIndexes(0, 0, 1, columnCount).values = [uniqueHeaders(data.columns.map((c) => c.header))];
+  // Formats go on whole columns before any value lands: one cell's worth of payload per column ("single input
+  // copy": Excel applies a 1x1 input to every cell of the range, as Ctrl+Enter does), and a text column
+  // formatted "@" keeps "021621" as text when the values arrive.
+  data.columns.forEach((column, index) => {
+    const format = NUMBER_FORMAT_BY_KIND[column.kind];
+    if (format !== "General" && totalRows > 0) {
+      sheet.getRangeByIndexes(1, index, totalRows, 1).numberFormat = [[format]];
+    }
+  });
   await context.sync();
   let requests = 2;
-
-  // Columns left at "General" need no format write; the others cost their format text once per row.
-  const formatted = data.columns
-    .map((column, index) => ({ index, format: NUMBER_FORMAT_BY_KIND[column.kind] }))
-    .filter(({ format }) => format !== "General");
-  const formatBytesPerRow = formatted.reduce((sum, { format }) => sum + utf8ByteLength(format) + 6, 0);
-  const rowBytes = (index: number) => jsonByteLength(data.rows[index]) + 1 + formatBytesPerRow;
+  const rowBytes = (index: number) => jsonByteLength(data.rows[index]) + 1;
 
   let rowsWritten = 0;
   let largestChunkBytes = 0;
   try {
     for (const chunk of rowChunks(totalRows, rowBytes, budget)) {
       if (options.signal?.aborted) throw abortError(options.signal);
-      const rowCount = chunk.end - chunk.start;
-      // Formats go first: a text column formatted "@" keeps "021621" as text when the values land.
-      for (const { index, format } of formatted) {
-        sheet.getRangeByIndexes(1 + chunk.start, index, rowCount, 1).numberFormat = Array.from(
-          { length: rowCount },
-          () => [format],
-        );
-      }
-      sheet.getRangeByIndexes(1 + chunk.start, 0, rowCount, columnCount).values = data.rows.slice(
-        chunk.start,
-        chunk.end,
-      ) as CellValue[][];
+      sheet.getRangeByIndexes(1 + chunk.start, 0, chunk.end - chunk.start, columnCount).values =
+        data.rows.slice(chunk.start, chunk.end) as CellValue[][];
       await context.sync();
       requests++;
       rowsWritten = chunk.end;

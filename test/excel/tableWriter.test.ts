@@ -100,6 +100,17 @@ describe("writeTable", () => {
       undefined,
     ]);
     expect(sheet.numberFormats[3]?.[2]).toBe("$#,##0.00");
+    // Each format travels once for its whole column, before the first value.
+    const operations = excel.requests.map((r) => r.operations);
+    expect(operations.flat().filter((op) => op.startsWith("range.numberFormat"))).toEqual([
+      "range.numberFormat A2:A4",
+      "range.numberFormat B2:B4",
+      "range.numberFormat C2:C4",
+      "range.numberFormat D2:D4",
+    ]);
+    const formatsAt = operations.findIndex((ops) => ops.some((op) => op.startsWith("range.numberFormat")));
+    const valuesAt = operations.findIndex((ops) => ops.some((op) => op.startsWith("range.values A2")));
+    expect(formatsAt).toBeLessThan(valuesAt);
     expect(sheet.frozenRows).toBe(1);
     expect(sheet.tables).toEqual([{ address: "A1:E4", hasHeaders: true }]);
     expect(result.address).toBe("A1:E4");

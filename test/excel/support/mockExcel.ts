@@ -52,6 +52,14 @@ function propertyNames(argument: unknown): string[] {
   return [];
 }
 
+/**
+ * Excel's "single input copy": a 1x1 input written to a larger range fills every cell of it, as Ctrl+Enter
+ * does. Any other shape must match the range exactly.
+ */
+function isSingleCell(input: unknown): input is [[unknown]] {
+  return Array.isArray(input) && input.length === 1 && Array.isArray(input[0]) && input[0].length === 1;
+}
+
 export class MockExcel {
   readonly sheets: SheetState[] = [];
   readonly requests: RequestRecord[] = [];
@@ -357,7 +365,10 @@ export class MockExcel {
     return grid;
   }
 
-  private applyWrite(state: SheetState, rect: CellRect, property: RangeProperty, grid: unknown): void {
+  private applyWrite(state: SheetState, rect: CellRect, property: RangeProperty, input: unknown): void {
+    const grid = isSingleCell(input)
+      ? Array.from({ length: rect.rowCount }, () => Array(rect.columnCount).fill(input[0][0]))
+      : input;
     if (!Array.isArray(grid) || grid.length !== rect.rowCount) {
       throw new Error(`InvalidArgument: ${property} for ${rectAddress(rect)} has the wrong number of rows`);
     }
@@ -369,6 +380,12 @@ export class MockExcel {
       }
       const row = rect.row + r;
       if (property === "values") state.rowValueWrites[row] = (state.rowValueWrites[row] ?? 0) + 1;
+      if (property === "values" && state.formulas.size === 0 && !rowValues.includes(null)) {
+        // The common case of big writes: plain values on a sheet without formulas.
+        const target = (state.values[row] ??= []);
+        for (let c = 0; c < rowValues.length; c++) target[rect.column + c] = rowValues[c] as MockCellValue;
+        return;
+      }
       rowValues.forEach((value: unknown, c) => {
         const column = rect.column + c;
         if (property === "numberFormat") (state.numberFormats[row] ??= [])[column] = String(value);
