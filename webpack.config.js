@@ -1,3 +1,5 @@
+const fs = require("fs");
+const os = require("os");
 const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
@@ -35,9 +37,20 @@ function productionBaseUrl() {
   return url;
 }
 
+/**
+ * HTTPS for the dev server from office-addin-dev-certs' localhost certificate. Where the CA cannot be
+ * trusted automatically (Linux without sudo), `office-addin-dev-certs install` still generates the files
+ * (npm start runs it), and they are used as they are.
+ */
 async function devServerHttps() {
-  const devCerts = require("office-addin-dev-certs");
-  const options = await devCerts.getHttpsServerOptions();
+  const dir = path.join(os.homedir(), ".office-addin-dev-certs");
+  const files = { ca: "ca.crt", key: "localhost.key", cert: "localhost.crt" };
+  if (Object.values(files).every((file) => fs.existsSync(path.join(dir, file)))) {
+    return Object.fromEntries(
+      Object.entries(files).map(([k, file]) => [k, fs.readFileSync(path.join(dir, file))]),
+    );
+  }
+  const options = await require("office-addin-dev-certs").getHttpsServerOptions();
   return { ca: options.ca, key: options.key, cert: options.cert };
 }
 

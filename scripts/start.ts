@@ -4,10 +4,18 @@
  * sideload into Excel on the web. `npm stop` ends what this started.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { openSync } from "node:fs";
+import { mkdirSync, openSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import { isRunning, readProcesses, RUN_DIR, writeProcesses, type DevProcess } from "./devProcesses";
+import {
+  forgetProcesses,
+  isRunning,
+  readProcesses,
+  RUN_DIR,
+  stopProcess,
+  writeProcesses,
+  type DevProcess,
+} from "./devProcesses";
 
 const root = path.resolve(__dirname, "..");
 const SANDBOX_PORT = 4010;
@@ -15,6 +23,7 @@ const DEV_SERVER_URL = "https://localhost:3000/taskpane.html";
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 function startInBackground(name: string, args: string[]): DevProcess {
+  mkdirSync(RUN_DIR, { recursive: true });
   const log = path.join(RUN_DIR, `${name}.log`);
   const out = openSync(log, "w");
   const child = spawn(npm, args, { cwd: root, detached: true, stdio: ["ignore", out, out] });
@@ -23,18 +32,15 @@ function startInBackground(name: string, args: string[]): DevProcess {
   return { name, pid: child.pid, log };
 }
 
-async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  log: string,
-): Promise<void> {
+/** Waits until `check` passes; fails early when the process it waits for has ended. */
+async function waitFor(what: string, started: DevProcess, check: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
+    if (!isRunning(started.pid)) throw new Error(`${what} stopped while starting; see ${started.log}.`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`${what} did not come up within ${timeoutMs / 1000} s; see ${log}.`);
+  throw new Error(`${what} did not come up within ${timeoutMs / 1000} s; see ${started.log}.`);
 }
 
 /** The dev server's certificate may not be trusted yet on this machine: only whether it answers matters here. */
@@ -73,13 +79,15 @@ async function main(): Promise<void> {
   const devServer = startInBackground("dev-server", ["run", "dev-server"]);
   writeProcesses([sandbox, devServer]);
 
-  await waitFor(
-    "The sandbox",
-    () => httpAnswers(`http://127.0.0.1:${SANDBOX_PORT}/v1/accounts`),
-    60_000,
-    sandbox.log,
-  );
-  await waitFor("The dev server", () => httpsAnswers(DEV_SERVER_URL), 180_000, devServer.log);
+  try {
+    const sandboxUrl = `http://127.0.0.1:${SANDBOX_PORT}/v1/accounts`;
+    await waitFor("The sandbox", sandbox, () => httpAnswers(sandboxUrl), 60_000);
+    await waitFor("The dev server", devServer, () => httpsAnswers(DEV_SERVER_URL), 180_000);
+  } catch (error) {
+    [sandbox, devServer].forEach(stopProcess);
+    forgetProcesses();
+    throw error;
+  }
 
   console.log(`
 Rent Market is running:

@@ -63,7 +63,7 @@ function wire(inExcel: boolean): void {
       )
       .then(async () => {
         secret.value = "";
-        showStatus("Signed in. RENT formulas now use the account below.");
+        showStatus("Signed in. RENT formulas use the account chosen here.");
         await recalculateIfInExcel(inExcel);
       })
       .catch((error: unknown) => showStatus(describeError(error), true))
