@@ -60,13 +60,20 @@ export function toCellValue(value: unknown, kind: ColumnKind): CellValue {
   return JSON.stringify(value);
 }
 
+/**
+ * One item of a list in one cell: its `display_text` when the service wrote one, else "name (key value, ...)"
+ * (a fee: "Trash (amount 12, frequency monthly, required true)"), else its JSON.
+ */
 function readableText(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object") {
-    const displayText = (value as { display_text?: unknown }).display_text;
-    return typeof displayText === "string" ? displayText : JSON.stringify(value);
-  }
-  return String(value);
+  if (typeof value !== "object") return String(value);
+  const { display_text: displayText, name, ...rest } = value as Record<string, unknown>;
+  if (typeof displayText === "string") return displayText;
+  if (typeof name !== "string") return JSON.stringify(value);
+  const details = Object.entries(rest)
+    .filter(([, detail]) => detail !== null && detail !== undefined && typeof detail !== "object")
+    .map(([key, detail]) => `${key.replace(/_/g, " ")} ${String(detail)}`);
+  return details.length === 0 ? name : `${name} (${details.join(", ")})`;
 }
 
 /** How many rows kind inference looks at: enough to see every shape a column takes, cheap on 100,000 rows. */

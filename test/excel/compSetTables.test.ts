@@ -1,0 +1,99 @@
+import { floorPlansToTable, marketSurveyToTable } from "../../src/excel/compSetTables";
+import { isoDateToSerial } from "../../src/excel/excelDates";
+
+describe("marketSurveyToTable", () => {
+  const items = [
+    {
+      property_name: "Subject Tower",
+      property_id: 10,
+      subject_property: true,
+      avg_rent: 1850.25,
+      exposure: { current: 5.5, next_30_days: 7.1 },
+      review: { average_rating: 4.2, review_count: 120 },
+      amenities: ["Pool", "Dog park"],
+      fees_and_deposits: [
+        { name: "Trash", amount: 12, frequency: "monthly", required: true },
+        { name: "Parking", amount: 50, frequency: "monthly", required: false },
+      ],
+      leased_percent: 94.5,
+    },
+    {
+      property_name: "Comp One",
+      property_id: 11,
+      subject_property: false,
+      avg_rent: 1790,
+      exposure: { current: 4, next_30_days: 6 },
+      review: { average_rating: 3.9, review_count: 40 },
+      amenities: [],
+      fees_and_deposits: [],
+      leased_percent: 96,
+    },
+  ];
+  const table = marketSurveyToTable(items, { avg_rent: 1790, exposure: { current: 4, next_30_days: 6 } });
+  const column = (field: string) => table.columns.findIndex((c) => c.field === field);
+
+  it("puts identity first and flattens nested groups into their own columns", () => {
+    expect(table.columns.slice(0, 3).map((c) => c.field)).toEqual([
+      "property_id",
+      "property_name",
+      "subject_property",
+    ]);
+    expect(table.columns[column("exposure_next_30_days")]?.header).toBe("Exposure Next 30 Days");
+    expect(table.rows[0]?.[column("exposure_current")]).toBe(5.5);
+    expect(table.rows[0]?.[column("review_review_count")]).toBe(120);
+  });
+
+  it("writes lists as readable text", () => {
+    expect(table.rows[0]?.[column("amenities")]).toBe("Pool; Dog park");
+    expect(table.rows[0]?.[column("fees_and_deposits")]).toBe(
+      "Trash (amount 12, frequency monthly, required true); Parking (amount 50, frequency monthly, required false)",
+    );
+    expect(table.rows[1]?.[column("fees_and_deposits")]).toBe("");
+  });
+
+  it("adds the comps' average as a last row and types the columns", () => {
+    expect(table.rows).toHaveLength(3);
+    expect(table.rows[2]?.[column("property_name")]).toBe("Comp average");
+    expect(table.rows[2]?.[column("property_id")]).toBe("");
+    expect(table.columns[column("avg_rent")]?.kind).toBe("currency");
+    expect(table.columns[column("leased_percent")]?.kind).toBe("percent");
+  });
+});
+
+describe("floorPlansToTable", () => {
+  it("makes one row per floor plan across the bed/bath buckets", () => {
+    const plan = (name: string, bedrooms: number) => ({
+      property_id: 10,
+      property_name: "Subject Tower",
+      subject_property: true,
+      name,
+      collected_at: "2026-11-20",
+      bedroom_count: bedrooms,
+      bathroom_count: 1,
+      asking_rent: 1500 + bedrooms * 400,
+      sqft: 600 + bedrooms * 250,
+      days_on_market: 12.5,
+    });
+    const table = floorPlansToTable([
+      { floor_plans: [plan("S1", 0)] },
+      { floor_plans: [plan("A1", 1), plan("A2", 1)] },
+      {},
+    ]);
+
+    expect(table.rows.map((row) => row[table.columns.findIndex((c) => c.field === "name")])).toEqual([
+      "S1",
+      "A1",
+      "A2",
+    ]);
+    const kinds = Object.fromEntries(table.columns.map((c) => [c.field, c.kind]));
+    expect(kinds).toMatchObject({
+      collected_at: "date",
+      asking_rent: "currency",
+      sqft: "integer",
+      days_on_market: "number",
+    });
+    expect(table.rows[0]?.[table.columns.findIndex((c) => c.field === "collected_at")]).toBe(
+      isoDateToSerial("2026-11-20"),
+    );
+  });
+});
