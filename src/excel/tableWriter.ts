@@ -38,6 +38,10 @@ export interface WriteTableResult {
  */
 const AUTOFIT_ROWS = 500;
 
+/** Excel's grid: 1,048,576 rows (one is the header) by 16,384 columns. */
+const MAX_DATA_ROWS = 1_048_575;
+const MAX_COLUMNS = 16_384;
+
 function uniqueHeaders(headers: readonly string[]): string[] {
   const used = new Set<string>();
   return headers.map((header) => {
@@ -64,8 +68,13 @@ export async function writeTable(
   options: WriteTableOptions,
 ): Promise<WriteTableResult> {
   const columnCount = data.columns.length;
-  if (columnCount === 0) throw new Error("Nothing to write: the table has no columns.");
   const totalRows = data.rows.length;
+  if (columnCount === 0) throw new Error("Nothing to write: the table has no columns.");
+  if (totalRows > MAX_DATA_ROWS || columnCount > MAX_COLUMNS) {
+    throw new RangeError(
+      `The table has ${totalRows.toLocaleString("en-US")} rows and ${columnCount} columns; a worksheet holds at most ${MAX_DATA_ROWS.toLocaleString("en-US")} rows under the header and ${MAX_COLUMNS} columns. Narrow the export (fewer properties or a shorter date range).`,
+    );
+  }
   const budget = options.requestBudgetBytes ?? DEFAULT_REQUEST_BUDGET_BYTES;
   if (options.signal?.aborted) throw abortError(options.signal);
 
@@ -73,8 +82,9 @@ export async function writeTable(
   const sheet = context.workbook.worksheets.add(sheetName);
   sheet.getRangeByIndexes(0, 0, 1, columnCount).values = [uniqueHeaders(data.columns.map((c) => c.header))];
   // Formats go on whole columns before any value lands: one cell's worth of payload per column ("single input
-  // copy": Excel applies a 1x1 input to every cell of the range, as Ctrl+Enter does), and a text column
-  // formatted "@" keeps "021621" as text when the values arrive.
+  // copy": Excel applies a 1x1 input to every cell of the range, as Ctrl+Enter does, the way Microsoft's own
+  // table tutorial formats a column), and a text column formatted "@" keeps "021621" as text when the values
+  // arrive.
   data.columns.forEach((column, index) => {
     const format = NUMBER_FORMAT_BY_KIND[column.kind];
     if (format !== "General" && totalRows > 0) {

@@ -44,6 +44,7 @@ describe("writeTable", () => {
       }
     }
     expect(sheet.values[100_000]).toEqual(data.rows[99_999]);
+    for (const request of excel.requests) expect(request.bytes).toBeLessThan(EXCEL_REQUEST_LIMIT_BYTES);
   });
 
   it("keeps every request under Excel's 5 MB limit by cutting chunks on the measured bytes", async () => {
@@ -188,6 +189,20 @@ describe("writeTable", () => {
       writeTable(excel.context, numberedTable(3, 5_000), { sheetName: "Huge", requestBudgetBytes: 1_000 }),
     ).rejects.toThrow(/Row 1 alone is about \d+ bytes/);
     expect(excel.findSheet("Huge")).toBeUndefined();
+  });
+
+  it("refuses a table larger than a worksheet before touching the workbook", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+    const data: TableData = {
+      columns: numberedTable(0).columns,
+      rows: { length: 1_048_576 } as unknown as CellValue[][],
+    };
+
+    await expect(writeTable(excel.context, data, { sheetName: "Too big" })).rejects.toThrow(
+      /1,048,576 rows and 5 columns; a worksheet holds at most 1,048,575 rows/,
+    );
+    expect(excel.requests).toEqual([]);
   });
 
   it("makes duplicate headers unique, since Excel tables need distinct column names", async () => {
