@@ -37,7 +37,9 @@ function typed(text: string, type: ColumnType): unknown {
  * never mixes types; empty cells are null.
  */
 export function parseCsv(text: string): ParsedTable {
-  const result = Papa.parse<string[]>(text, { delimiter: ",", skipEmptyLines: true });
+  // papaparse takes the first line break it sees as the row separator; a file of CRLF rows that ends in a bare
+  // LF (papaparse's own unparse output plus a final newline) would otherwise end its last value with "\n".
+  const result = Papa.parse<string[]>(text.replace(/[\r\n]+$/, ""), { delimiter: ",", skipEmptyLines: true });
   const firstError = result.errors[0];
   if (firstError) {
     const line = firstError.row === undefined ? undefined : firstError.row + 1;

@@ -84,6 +84,13 @@ describe("details of the text formats", () => {
     ]);
   });
 
+  it("csv: CRLF rows ending in a bare LF keep an empty last value empty", () => {
+    expect(parseCsv("a,b\r\n1,x\r\n2,\n").rows).toEqual([
+      [1, "x"],
+      [2, null],
+    ]);
+  });
+
   it("jsonl: keys missing from a line are null; nested values are kept for shaping", () => {
     const table = parseJsonl('{"a":1,"n":{"x":[1]}}\r\n{"b":"two"}\n');
     expect(table.columns).toEqual(["a", "n", "b"]);
