@@ -5,12 +5,23 @@
  */
 
 export type ColumnKind =
-  "text" | "identifier" | "integer" | "number" | "currency" | "percent" | "date" | "timestamp" | "boolean";
+  | "text"
+  | "identifier"
+  | "integer"
+  | "number"
+  | "currency"
+  | "percent"
+  | "fraction"
+  | "coordinate"
+  | "date"
+  | "timestamp"
+  | "boolean";
 
 /**
- * Percent fields from the service are percentage points (95.2 means 95.2 %), so the format appends the sign
- * instead of using Excel's "%" which would multiply by 100. Text columns are "@" so Excel keeps unit names
- * such as "021621" as typed rather than turning them into the number 21621.
+ * The contract (openapi.yaml) fixes the scales: fields named `*_percent` / `*_percentage` are percentage points
+ * (95.2 means 95.2 %), so their format appends the sign instead of Excel's "%" that multiplies by 100;
+ * `concession_percent*`, growth rates and cap rates are fractions (0.035 means 3.5 %) and get Excel's "%".
+ * Text columns are "@" so Excel keeps unit names such as "021621" as typed rather than the number 21621.
  */
 export const NUMBER_FORMAT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   text: "@",
@@ -19,6 +30,8 @@ export const NUMBER_FORMAT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   number: "#,##0.00",
   currency: "$#,##0.00",
   percent: '0.00"%"',
+  fraction: "0.00%",
+  coordinate: "0.000000",
   date: "yyyy-mm-dd",
   timestamp: "yyyy-mm-dd hh:mm:ss",
   boolean: "General",
@@ -37,6 +50,9 @@ function kindFromName(name: string): ColumnKind | undefined {
   const money = words.some((word) => MONEY_WORDS.has(word));
   if (last === "id" || last === "ids") return "identifier";
   if (has("zip") || has("zipcode")) return "text";
+  if (has("latitude") || has("longitude")) return "coordinate";
+  if (has("concession") && has("percent")) return "fraction";
+  if ((has("growth") && (has("rate") || has("yoy"))) || (has("cap") && has("rate"))) return "fraction";
   if (has("percent") || has("percentage")) return "percent";
   if (has("date") || name.toLowerCase() === "collected_at") return "date";
   if (last === "at") return "timestamp";
@@ -77,7 +93,8 @@ export function inferColumnKind(name: string, values: Iterable<unknown>): Column
     const allIntegers = integers === seen;
     if (fromName === "identifier" || fromName === "integer") return allIntegers ? fromName : "number";
     if (fromName === "text") return allIntegers ? "identifier" : "number";
-    if (fromName === "currency" || fromName === "percent") return fromName;
+    if (["currency", "percent", "fraction", "coordinate"].includes(fromName ?? ""))
+      return fromName as ColumnKind;
     return allIntegers ? "integer" : "number";
   }
   return "text";
