@@ -8,7 +8,7 @@
  * Each format runs in its own process so its peak memory is its own.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -18,7 +18,8 @@ import { writeTable } from "../../src/excel/tableWriter";
 import { parseExportFile } from "../../src/formats/exportFile";
 import type { ExportFormat } from "../../src/formats/parsedTable";
 import { MockExcel } from "../excel/support/mockExcel";
-import { unitExportCsv, unitExportParquet, unitExportRows } from "../formats/support/unitExportFiles";
+import { writeExportFile } from "../../sandbox/jobs/exportWriter";
+import { unitExportRows } from "../formats/support/unitExportFiles";
 
 interface FormatFigures {
   format: ExportFormat;
@@ -41,10 +42,10 @@ function argument(name: string): string | undefined {
   return index === -1 ? undefined : process.argv[index + 1];
 }
 
-function writeJobFile(directory: string, format: ExportFormat, rowCount: number): string {
-  const rows = unitExportRows(rowCount);
+/** A job file as the sandbox's job worker writes it (same writer, same contract columns). */
+async function writeJobFile(directory: string, format: ExportFormat, rowCount: number): Promise<string> {
   const path = join(directory, `units.${format}`);
-  writeFileSync(path, format === "parquet" ? new Uint8Array(unitExportParquet(rows)) : unitExportCsv(rows));
+  await writeExportFile(path, format, "ExportUnitRow", unitExportRows(rowCount));
   return path;
 }
 
@@ -147,11 +148,11 @@ async function main(): Promise<void> {
     return;
   }
   const directory = mkdtempSync(join(tmpdir(), "rent-export-bench-"));
-  let figures: FormatFigures[];
+  const figures: FormatFigures[] = [];
   try {
-    figures = BENCH_FORMATS.map((format) =>
-      runInChildProcess(format, writeJobFile(directory, format, rowCount), rowCount),
-    );
+    for (const format of BENCH_FORMATS) {
+      figures.push(runInChildProcess(format, await writeJobFile(directory, format, rowCount), rowCount));
+    }
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
