@@ -19,6 +19,8 @@ export interface BulkJob {
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Creation order; timestamps can tie (and do, with a frozen clock). */
+  sequence: number;
   /** Set when the export file has been written. */
   file: { path: string; name: string } | null;
 }
@@ -31,6 +33,7 @@ export type NewJob = Pick<
 /** The jobs of one sandbox, in memory. */
 export class JobStore {
   private readonly jobs = new Map<string, BulkJob>();
+  private created = 0;
 
   constructor(private readonly clock: SandboxClock) {}
 
@@ -44,6 +47,7 @@ export class JobStore {
       createdAt: now,
       updatedAt: now,
       file: null,
+      sequence: ++this.created,
     };
     this.jobs.set(job.jobId, job);
     return job;
@@ -57,7 +61,7 @@ export class JobStore {
   listFor(clientId: string): BulkJob[] {
     return [...this.jobs.values()]
       .filter((job) => job.clientId === clientId)
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.jobId.localeCompare(a.jobId));
+      .sort((a, b) => b.sequence - a.sequence);
   }
 
   update(job: BulkJob, changes: Partial<Pick<BulkJob, "status" | "errorMessage" | "file">>): void {

@@ -1,0 +1,218 @@
+import { compSetsOf } from "../../sandbox/data/compSets";
+import { datasetFor } from "../../sandbox/data/dataset";
+import { ACCOUNT, startTestSandbox, type TestSandbox } from "./support/fixtures";
+
+let t: TestSandbox;
+const dataset = datasetFor(1, 20_000);
+const compSet = compSetsOf(dataset).find((set) => set.accountId === ACCOUNT.pro);
+if (!compSet) throw new Error("no comp set for the pro account");
+
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+
+afterAll(async () => {
+  await t.sandbox.close();
+});
+
+type Unit = {
+  id: string;
+  attributes: Record<string, unknown> & {
+    bedroom_count: number;
+    bathroom_count: number;
+    property_id: number;
+    sq_ft: number;
+    min_rent: number;
+    date_available: string;
+    year_built: number;
+  };
+};
+type FloorPlans = {
+  collected_at_dates: string[];
+  floor_plans_by_bed_bath: {
+    bedroom_count: number;
+    bathroom_count: number;
+    floor_plans: Record<string, unknown>[];
+  }[];
+};
+
+async function units(query = ""): Promise<Unit[]> {
+  const response = await t.client.as<{ data: Unit[] }>(
+    "demo-pro",
+    "GET",
+    `/v1/comp_sets/${compSet?.id}/units${query}`,
+  );
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+async function floorPlans(query = ""): Promise<FloorPlans> {
+  const response = await t.client.as<{ data: { attributes: FloorPlans } }>(
+    "demo-pro",
+    "GET",
+    `/v1/comp_sets/${compSet?.id}/floor_plans${query}`,
+  );
+  expect(response.status).toBe(200);
+  return response.body.data.attributes;
+}
+
+describe("comp sets", () => {
+  it("lists the account's comp sets", async () => {
+    const response = await t.client.as<{
+      data: { id: string; attributes: { property_ids: number[]; subject_property_ids: number[] } }[];
+    }>("demo-pro", "GET", `/v1/accounts/${ACCOUNT.pro}/comp_sets`);
+    const expected = compSetsOf(dataset).filter((set) => set.accountId === ACCOUNT.pro);
+    expect(response.body.data.map((set) => Number(set.id))).toEqual(expected.map((set) => set.id));
+    expect(response.body.data[0]?.attributes.subject_property_ids).toEqual(expected[0]?.subjectIds);
+  });
+
+  it("gives a market survey row per property with all-in pricing and a comp average column", async () => {
+    const response = await t.client.as<{
+      data: {
+        attributes: {
+          market_survey_items: Record<string, unknown>[];
+          comp_average_column: Record<string, unknown>;
+        };
+      };
+    }>("demo-pro", "GET", `/v1/comp_sets/${compSet.id}/market_survey`);
+    const { market_survey_items: items, comp_average_column: average } = response.body.data.attributes;
+    expect(items.map((item) => item.property_id)).toEqual(compSet.propertyIds);
+    const first = items[0] as {
+      total_monthly_leasing_price_breakdown: {
+        base_rent: number;
+        required_monthly_fees: number;
+        total: number;
+      };
+    };
+    const breakdown = first.total_monthly_leasing_price_breakdown;
+    expect(breakdown.total).toBeCloseTo(breakdown.base_rent + breakdown.required_monthly_fees, 2);
+    const comps = items.filter((item) => !item.subject_property).map((item) => item.avg_rent as number);
+    expect(average.avg_rent).toBeCloseTo(comps.reduce((a, b) => a + b, 0) / comps.length, 2);
+  });
+});
+
+describe("GET /comp_sets/{id}/units", () => {
+  it("lists available units of every property with every unit field", async () => {
+    const all = await units();
+    expect(all.length).toBeGreaterThan(20);
+    expect(new Set(all.map((unit) => unit.attributes.property_id))).toEqual(new Set(compSet.propertyIds));
+    const withConcession = all.find((unit) => unit.attributes.concessions !== null);
+    expect(withConcession?.attributes.concessions).toMatchObject({
+      rent_concessions: [expect.objectContaining({ subject: "rent" })],
+    });
+    for (const unit of all) {
+      expect(unit.id).toMatch(/^\d+_\d+$/);
+      expect(unit.attributes.all_in_rent as number).toBeGreaterThan(unit.attributes.min_rent);
+      expect(Object.keys(unit.attributes.amenity_names as object).length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each([
+    ["filter[bedroom_count]=1,2", (u: Unit) => [1, 2].includes(u.attributes.bedroom_count)],
+    ["filter[bathroom_count]=2", (u: Unit) => u.attributes.bathroom_count === 2],
+    [
+      `filter[property_ids]=${compSet.propertyIds[1]}`,
+      (u: Unit) => u.attributes.property_id === compSet.propertyIds[1],
+    ],
+    [
+      "filter[sq_ft_gte]=800&filter[sq_ft_lte]=1100",
+      (u: Unit) => u.attributes.sq_ft >= 800 && u.attributes.sq_ft <= 1100,
+    ],
+    [
+      "filter[rent_gte]=1500&filter[rent_lte]=2500",
+      (u: Unit) => u.attributes.min_rent >= 1500 && u.attributes.min_rent <= 2500,
+    ],
+    [
+      "filter[date_available_gte]=2026-03-10&filter[date_available_lte]=2026-03-31",
+      (u: Unit) => u.attributes.date_available >= "2026-03-10" && u.attributes.date_available <= "2026-03-31",
+    ],
+    [
+      "filter[year_built_gte]=1990&filter[year_built_lte]=2010",
+      (u: Unit) => u.attributes.year_built >= 1990 && u.attributes.year_built <= 2010,
+    ],
+  ])("filters with %s", async (query, predicate) => {
+    const all = await units();
+    const expected = all.filter(predicate).map((unit) => unit.id);
+    // The filter must split the units, or the test would prove nothing.
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    expect((await units(`?${query}`)).map((unit) => unit.id)).toEqual(expected);
+  });
+
+  it("partitions units by unit style", async () => {
+    const all = await units();
+    const styles = ["affordable", "standard", "penthouse", "renovated"];
+    const parts = await Promise.all(styles.map((style) => units(`?filter[unit_styles]=${style}`)));
+    expect(
+      parts
+        .flat()
+        .map((unit) => unit.id)
+        .sort(),
+    ).toEqual(all.map((unit) => unit.id).sort());
+    expect((await units(`?filter[unit_styles]=${styles.join(",")}`)).length).toBe(all.length);
+    const bad = await t.client.as(
+      "demo-pro",
+      "GET",
+      `/v1/comp_sets/${compSet.id}/units?filter[unit_styles]=luxury`,
+    );
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("GET /comp_sets/{id}/floor_plans", () => {
+  it("returns the most recent collection day alone without a collected_at filter", async () => {
+    const plans = await floorPlans();
+    expect(plans.collected_at_dates).toEqual(["2026-03-15"]);
+    const rows = plans.floor_plans_by_bed_bath.flatMap((group) => group.floor_plans);
+    expect(new Set(rows.map((row) => row.collected_at))).toEqual(new Set(["2026-03-15"]));
+    expect(
+      rows.every((row) => typeof row.all_in_rent === "number" && typeof row.all_in_ner_per_sqft === "number"),
+    ).toBe(true);
+  });
+
+  it("returns every collection day in a collected_at range", async () => {
+    const plans = await floorPlans(
+      "?filter[collected_at_gte]=2026-03-10&filter[collected_at_lte]=2026-03-12",
+    );
+    expect(plans.collected_at_dates).toEqual(["2026-03-10", "2026-03-11", "2026-03-12"]);
+    const rows = plans.floor_plans_by_bed_bath.flatMap((group) => group.floor_plans);
+    expect(new Set(rows.map((row) => row.collected_at))).toEqual(new Set(plans.collected_at_dates));
+    const fromOnly = await floorPlans("?filter[collected_at_gte]=2026-03-13");
+    expect(fromOnly.collected_at_dates).toEqual(["2026-03-13", "2026-03-14", "2026-03-15"]);
+  });
+
+  it("computes plans over units available in the date_available range", async () => {
+    const all = await floorPlans();
+    const narrow = await floorPlans(
+      "?filter[date_available_gte]=2026-03-20&filter[date_available_lte]=2026-03-31",
+    );
+    const count = (plans: FloorPlans) =>
+      plans.floor_plans_by_bed_bath
+        .flatMap((group) => group.floor_plans)
+        .reduce((sum, row) => sum + (row.available_unit_count as number), 0);
+    const matchingUnits = (
+      await units("?filter[date_available_gte]=2026-03-20&filter[date_available_lte]=2026-03-31")
+    ).length;
+    expect(count(narrow)).toBe(matchingUnits);
+    expect(count(narrow)).toBeLessThan(count(all));
+  });
+});
+
+describe("isolation", () => {
+  it("answers 403 for another account's comp set and 404 for an unknown one", async () => {
+    const foreign = compSetsOf(dataset).find((set) => set.accountId === ACCOUNT.proPlus);
+    for (const endpoint of ["units", "floor_plans", "market_survey"]) {
+      expect((await t.client.as("demo-pro", "GET", `/v1/comp_sets/${foreign?.id}/${endpoint}`)).status).toBe(
+        403,
+      );
+      expect((await t.client.as("demo-pro", "GET", `/v1/comp_sets/424242/${endpoint}`)).status).toBe(404);
+    }
+  });
+
+  it("shares the shared account's comp sets with every client", async () => {
+    const shared = compSetsOf(dataset).find((set) => set.accountId === ACCOUNT.shared);
+    for (const clientId of ["demo-base", "demo-pro", "demo-proplus"]) {
+      expect((await t.client.as(clientId, "GET", `/v1/comp_sets/${shared?.id}/units`)).status).toBe(200);
+    }
+  });
+});
