@@ -8,6 +8,7 @@ import {
   replaceFrozenFormulas,
   type FrozenFormula,
 } from "./frozenFormulaStore";
+import { asLiteralText } from "./literalText";
 import { jsonByteLength } from "./requestPayload";
 import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
 
@@ -91,7 +92,12 @@ async function currentValues(
       index++;
     } while (index < cells.length && cellCount < FORMULA_READ_BLOCK_CELLS);
     await context.sync();
-    for (const range of ranges) values.push(range.values);
+    // A shown text such as "=x" or "-" must come back as that text, not as a formula.
+    for (const range of ranges) {
+      values.push(
+        range.values.map((row) => row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v))),
+      );
+    }
   }
   return values;
 }

@@ -1,5 +1,6 @@
 import { inferColumnKind, type ColumnKind } from "./columnKinds";
 import { isoToSerial } from "./excelDates";
+import { asLiteralText } from "./literalText";
 
 /** What Excel accepts in `Range.values`. Empty cells are "" (a null would mean "leave this cell as it is"). */
 export type CellValue = string | number | boolean;
@@ -53,11 +54,11 @@ export function toCellValue(value: unknown, kind: ColumnKind): CellValue {
   if (typeof value === "boolean") return value;
   if (value instanceof Date) return isoToSerial(value.toISOString()) ?? "";
   if (typeof value === "string") {
-    if (kind === "date" || kind === "timestamp") return isoToSerial(value) ?? value;
-    return value;
+    const serial = kind === "date" || kind === "timestamp" ? isoToSerial(value) : undefined;
+    return serial ?? asLiteralText(value);
   }
-  if (Array.isArray(value)) return value.map((item) => readableText(item)).join("; ");
-  return JSON.stringify(value);
+  if (Array.isArray(value)) return asLiteralText(value.map((item) => readableText(item)).join("; "));
+  return asLiteralText(JSON.stringify(value));
 }
 
 /**

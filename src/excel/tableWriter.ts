@@ -1,5 +1,6 @@
 import { rectAddress } from "./a1";
 import { NUMBER_FORMAT_BY_KIND } from "./columnKinds";
+import { asLiteralText } from "./literalText";
 import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "./requestPayload";
 import { rowChunks } from "./rowChunks";
 import { freeSheetName } from "./sheetNames";
@@ -45,7 +46,7 @@ const MAX_COLUMNS = 16_384;
 function uniqueHeaders(headers: readonly string[]): string[] {
   const used = new Set<string>();
   return headers.map((header) => {
-    const base = header.trim() === "" ? "Column" : header;
+    const base = header.trim() === "" ? "Column" : asLiteralText(header);
     let candidate = base;
     for (let n = 2; used.has(candidate.toUpperCase()); n++) candidate = `${base} (${n})`;
     used.add(candidate.toUpperCase());

@@ -43,6 +43,16 @@ describe("freezeRentFormulas", () => {
     });
   });
 
+  it("freezes a text result as text, even one that starts like a formula", async () => {
+    const excel = underwritingWorkbook();
+    excel.setFormula("Model", "F1", "=RENT.NARRATIVE(5)");
+
+    await freezeRentFormulas(excel.context, { kind: "sheet", sheetName: "Model" });
+
+    expect(excel.cellFormula("Model", "F1")).toBeUndefined();
+    expect(excel.cellValue("Model", "F1")).toBe("'=text that looks like a formula");
+  });
+
   it("freezes only the selection when asked", async () => {
     const excel = underwritingWorkbook();
     excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };
