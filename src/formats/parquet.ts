@@ -17,7 +17,9 @@ function plainValue(value: unknown, dateOnly: boolean): unknown {
  * shared-runtime page stays small and most sessions never open a parquet file.
  */
 export async function parseParquet(bytes: ArrayBuffer): Promise<ParsedTable> {
-  const { parquetMetadata, parquetSchema, parquetRead } = await import("hyparquet");
+  const { parquetMetadata, parquetSchema, parquetRead } = await import(
+    /* webpackChunkName: "hyparquet" */ "hyparquet"
+  );
   let columns: string[];
   let dateColumns: boolean[];
   try {

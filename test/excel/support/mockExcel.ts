@@ -208,7 +208,6 @@ export class MockExcel {
       visibility: state.visibility,
       getRangeByIndexes: (row: number, column: number, rowCount: number, columnCount: number) =>
         this.rangeMock(state, { row, column, rowCount, columnCount }),
-      getRange: (address: string) => this.rangeMock(state, this.parseRect(address)),
       getUsedRangeOrNullObject: () => {
         const used = this.usedRect(state);
         return used ? this.rangeMock(state, used) : this.nullRange();
@@ -319,18 +318,6 @@ export class MockExcel {
   }
 
   // ---- the grid -----------------------------------------------------------------------------------------
-
-  private parseRect(address: string): CellRect {
-    const [first, last] = address.split(":");
-    const start = parseCellAddress(first ?? "");
-    const end = last ? parseCellAddress(last) : start;
-    return {
-      row: start.row,
-      column: start.column,
-      rowCount: end.row - start.row + 1,
-      columnCount: end.column - start.column + 1,
-    };
-  }
 
   private usedRect(state: SheetState): CellRect | undefined {
     let top = Infinity;
