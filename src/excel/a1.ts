@@ -39,12 +39,6 @@ export function parseCellAddress(address: string): { row: number; column: number
   return { row: Number(match[2]) - 1, column: column - 1 };
 }
 
-/** Excel returns addresses qualified with the sheet ("'My Sheet'!A1:B2"); this keeps the cell part. */
-export function withoutSheet(address: string): string {
-  const bang = address.lastIndexOf("!");
-  return bang === -1 ? address : address.slice(bang + 1);
-}
-
 /** Excel quotes sheet names in formulas and addresses when they hold anything but letters and digits. */
 export function qualifiedAddress(sheetName: string, address: string): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheetName);
