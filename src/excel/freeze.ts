@@ -36,70 +36,68 @@ function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellR
     .getRangeByIndexes(rect.row, rect.column, rect.rowCount, rect.columnCount);
 }
 
-/** How far each formula's result reaches: one cell, or its whole spill. */
-async function resultRects(
+/** A RENT formula and the cells its result covers: its own cell, or its whole spill. */
+interface FormulaResult {
+  readonly cell: RentFormulaCell;
+  readonly rect: CellRect;
+}
+
+interface ShownResult extends FormulaResult {
+  readonly shown: unknown[][];
+}
+
+async function resultsOf(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
-): Promise<CellRect[]> {
-  const rects: CellRect[] = [];
+): Promise<FormulaResult[]> {
+  const results: FormulaResult[] = [];
   for (let first = 0; first < cells.length; first += SPILL_LOOKUPS_PER_REQUEST) {
-    const group = cells.slice(first, first + SPILL_LOOKUPS_PER_REQUEST);
-    const spills = group.map((cell) => {
-      const anchor = cellRange(context, cell.sheetName, {
-        row: cell.row,
-        column: cell.column,
-        rowCount: 1,
-        columnCount: 1,
-      });
-      const spill = anchor.getSpillingToRangeOrNullObject();
+    const lookups = cells.slice(first, first + SPILL_LOOKUPS_PER_REQUEST).map((cell) => {
+      const anchor = { row: cell.row, column: cell.column, rowCount: 1, columnCount: 1 };
+      const spill = cellRange(context, cell.sheetName, anchor).getSpillingToRangeOrNullObject();
       spill.load("rowCount,columnCount");
-      return spill;
+      return { cell, anchor, spill };
     });
     await context.sync();
-    group.forEach((cell, index) => {
-      const spill = spills[index];
-      const spilled = spill !== undefined && !spill.isNullObject;
-      rects.push({
-        row: cell.row,
-        column: cell.column,
-        rowCount: spilled ? spill.rowCount : 1,
-        columnCount: spilled ? spill.columnCount : 1,
-      });
-    });
+    for (const { cell, anchor, spill } of lookups) {
+      const rect = spill.isNullObject
+        ? anchor
+        : { ...anchor, rowCount: spill.rowCount, columnCount: spill.columnCount };
+      results.push({ cell, rect });
+    }
   }
-  return rects;
+  return results;
 }
 
 /** The values each result shows now, read in requests of bounded size (responses share the 5 MB ceiling). */
-async function currentValues(
+async function withShownValues(
   context: Excel.RequestContext,
-  cells: readonly RentFormulaCell[],
-  rects: readonly CellRect[],
-): Promise<unknown[][][]> {
-  const values: unknown[][][] = [];
-  let index = 0;
-  while (index < cells.length) {
-    const ranges: Excel.Range[] = [];
-    let cellCount = 0;
-    do {
-      const rect = rects[index];
-      const cell = cells[index];
-      if (!rect || !cell) break;
-      const range = cellRange(context, cell.sheetName, rect);
-      range.load("values");
-      ranges.push(range);
-      cellCount += rect.rowCount * rect.columnCount;
-      index++;
-    } while (index < cells.length && cellCount < FORMULA_READ_BLOCK_CELLS);
+  results: readonly FormulaResult[],
+): Promise<ShownResult[]> {
+  const shown: ShownResult[] = [];
+  let pending: { result: FormulaResult; range: Excel.Range }[] = [];
+  let pendingCells = 0;
+  const readPending = async () => {
     await context.sync();
-    // A shown text such as "=x" or "-" must come back as that text, not as a formula.
-    for (const range of ranges) {
-      values.push(
-        range.values.map((row) => row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v))),
+    for (const { result, range } of pending) {
+      // A shown text such as "=x" or "-" must come back as that text, not as a formula.
+      const values = range.values.map((row) =>
+        row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)),
       );
+      shown.push({ ...result, shown: values });
     }
+    pending = [];
+    pendingCells = 0;
+  };
+  for (const result of results) {
+    const range = cellRange(context, result.cell.sheetName, result.rect);
+    range.load("values");
+    pending.push({ result, range });
+    pendingCells += result.rect.rowCount * result.rect.columnCount;
+    if (pendingCells >= FORMULA_READ_BLOCK_CELLS) await readPending();
   }
-  return values;
+  if (pending.length > 0) await readPending();
+  return shown;
 }
 
 /**
@@ -114,23 +112,19 @@ export async function freezeRentFormulas(
 ): Promise<FreezeResult> {
   const cells = await findRentFormulaCells(context, scope);
   if (cells.length === 0) return { frozen: [] };
-  const rects = await resultRects(context, cells);
-  const values = await currentValues(context, cells, rects);
-  const frozen = cells.map((cell, index) => ({
+  const results = await withShownValues(context, await resultsOf(context, cells));
+  const frozen = results.map(({ cell, rect }) => ({
     sheetName: cell.sheetName,
     address: cell.address,
     formula: cell.formula,
-    rowCount: rects[index]?.rowCount ?? 1,
-    columnCount: rects[index]?.columnCount ?? 1,
+    rowCount: rect.rowCount,
+    columnCount: rect.columnCount,
   }));
 
   await appendFrozenFormulas(context, await readFrozenStore(context), frozen);
 
   const batch = new BudgetedBatch(context, options.requestBudgetBytes);
-  for (const [index, cell] of cells.entries()) {
-    const rect = rects[index];
-    const shown = values[index];
-    if (!rect || !shown) continue;
+  for (const { cell, rect, shown } of results) {
     await batch.add(jsonByteLength(shown) + 64, () => {
       cellRange(context, cell.sheetName, rect).values = shown;
     });
