@@ -57,7 +57,11 @@ async function devServerHttps() {
 module.exports = async (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const baseUrl = dev ? undefined : productionBaseUrl();
-  const functionsInput = "./src/functions/functions.ts";
+  // Every src/functions/*Functions.ts module holds RENT functions; the metadata plugin reads them all.
+  const functionsInput = fs
+    .readdirSync(path.join(__dirname, "src/functions"))
+    .filter((file) => file.endsWith("Functions.ts"))
+    .map((file) => `./src/functions/${file}`);
 
   return {
     devtool: "source-map",

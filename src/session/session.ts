@@ -27,8 +27,16 @@ export class Session {
   constructor(
     private readonly fetchImpl?: typeof fetch,
     /** Settings of each sign-in's data layer (pacing, retries, cache database), for tests and benchmarks. */
-    private readonly dataOptions: Omit<DataLayerOptions, "client" | "caller"> = {},
+    private dataOptions: Omit<DataLayerOptions, "client" | "caller"> = {},
   ) {}
+
+  /**
+   * Settings for the data layer of the next sign-in. The shared runtime keeps the defaults (the live
+   * service's limits); tests, benchmarks and the local preview tune them for the sandbox.
+   */
+  useDataOptions(options: Omit<DataLayerOptions, "client" | "caller">): void {
+    this.dataOptions = options;
+  }
 
   get current(): SignedIn | undefined {
     return this.state;

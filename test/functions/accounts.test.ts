@@ -4,7 +4,7 @@
  */
 import { SANDBOX_CONFIG } from "../../src/api/config";
 import { ApiError } from "../../src/api/errors";
-import { accounts } from "../../src/functions/functions";
+import { accounts } from "../../src/functions/accountFunctions";
 import { session } from "../../src/session/session";
 import { accountsForClient, DEMO_CLIENTS } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";

@@ -1,7 +1,6 @@
 /**
- * Excel stores a date as the number of days since 1899-12-30 (the 1900 date system, leap-year quirk
- * included for every date after February 1900). Formulas take dates as serials or ISO text and give back
- * serials, so they work in date arithmetic and take the cell's date format.
+ * Date arguments. Excel stores a date as the number of days since 1899-12-30 (see src/excel/excelDates.ts,
+ * which turns the service's dates into serials on the way out); formulas may pass a serial or ISO text.
  */
 import { ArgumentError } from "../cellErrors";
 
@@ -10,13 +9,6 @@ const EPOCH_MS = Date.UTC(1899, 11, 30);
 /** 1900-03-01: before it the 1900 system's phantom 29 Feb 1900 shifts serials; we accept nothing earlier. */
 const FIRST_SERIAL = 61;
 const LAST_SERIAL = 2_958_465; // 9999-12-31
-
-export function isoDateToSerial(iso: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
-  if (!match) throw new Error(`Not an ISO date: ${iso}`);
-  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return Math.round((ms - EPOCH_MS) / MS_PER_DAY);
-}
 
 export function serialToIsoDate(serial: number): string {
   return new Date(EPOCH_MS + Math.floor(serial) * MS_PER_DAY).toISOString().slice(0, 10);

@@ -38,8 +38,16 @@ function fromText(text: string, argument: string): [string, unknown][] {
     });
 }
 
-/** Reads `options` against the names a function allows. Returns canonical (allowed-spelling) names. */
-export function readOptions(value: unknown, allowed: readonly string[], argument = "options"): OptionValues {
+/**
+ * Reads `options` against the names a function allows. Returns canonical (allowed-spelling) names. Names that
+ * `alsoAllowed` accepts (a family such as "any *_gte filter") pass through in lower case.
+ */
+export function readOptions(
+  value: unknown,
+  allowed: readonly string[],
+  argument = "options",
+  alsoAllowed?: { test: (name: string) => boolean; description: string },
+): OptionValues {
   const options: OptionValues = new Map();
   if (isBlank(value) || (Array.isArray(value) && (value as unknown[][]).flat().every(isBlank)))
     return options;
@@ -49,10 +57,14 @@ export function readOptions(value: unknown, allowed: readonly string[], argument
   else throw new ArgumentError(`${argument} must be a two-column range or text "name=value; ...".`);
 
   for (const [rawName, optionValue] of pairs) {
-    const name = allowed.find((candidate) => candidate.toLowerCase() === rawName.trim().toLowerCase());
+    const lower = rawName.trim().toLowerCase();
+    const name =
+      allowed.find((candidate) => candidate.toLowerCase() === lower) ??
+      (alsoAllowed?.test(lower) ? lower : undefined);
     if (!name) {
+      const family = alsoAllowed ? `, ${alsoAllowed.description}` : "";
       throw new ArgumentError(
-        `Unknown option "${rawName.trim()}" in ${argument}. Allowed: ${allowed.join(", ")}.`,
+        `Unknown option "${rawName.trim()}" in ${argument}. Allowed: ${allowed.join(", ")}${family}.`,
       );
     }
     if (options.has(name)) throw new ArgumentError(`Option "${name}" is given twice in ${argument}.`);

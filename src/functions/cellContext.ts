@@ -1,0 +1,27 @@
+import { ApiError } from "../api/errors";
+import type { DataLayer } from "../data/dataLayer";
+import { session } from "../session/session";
+import { isFreshDataRequested } from "./freshness";
+import { readOptionalId } from "./args/scalars";
+
+/** What every data function needs: the sign-in's data layer, the account it acts for, and call options. */
+export interface CellContext {
+  data: DataLayer;
+  accountId: number;
+  /** The call options to hand to the data layer: this cell's signal, and `fresh` during a pane refresh. */
+  call: { accountId: number; signal: AbortSignal; fresh: boolean };
+}
+
+/** The account chosen in the pane, unless the formula names one (which the sign-in must be allowed to use). */
+export function cellContext(signal: AbortSignal, account?: unknown): CellContext {
+  const state = session.requireSignedIn();
+  const named = readOptionalId(account, "account");
+  if (named !== undefined && !state.accounts.some((candidate) => candidate.id === named)) {
+    throw new ApiError(
+      "forbidden",
+      `Account ${named} is not one your sign-in may act for (see RENT.ACCOUNTS()).`,
+    );
+  }
+  const accountId = named ?? state.accountId;
+  return { data: state.data, accountId, call: { accountId, signal, fresh: isFreshDataRequested() } };
+}

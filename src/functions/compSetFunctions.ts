@@ -1,0 +1,148 @@
+import { recordsToTable } from "../excel/records";
+import { unitsToTable } from "../excel/unitRecords";
+import { readDate } from "./args/excelDates";
+import { readOptions } from "./args/options";
+import { isBlank, readId, readList, readNumber, readOptionalNumber, readText } from "./args/scalars";
+import { ArgumentError } from "./cellErrors";
+import { runCell } from "./cellCall";
+import { cellContext } from "./cellContext";
+import { selectColumns, spillFromTable } from "./shape/spill";
+
+const UNIT_STYLES = ["affordable", "standard", "penthouse", "renovated"] as const;
+
+const readListText = (value: unknown, argument: string) => readList(value, argument, readNumber).join(",");
+const readOptionalDate = (value: unknown, argument: string) =>
+  isBlank(value) ? undefined : readDate(value, argument);
+
+/**
+ * The market survey of a comp set: one row per property (rent, size, exposure, occupancy, concessions, fees,
+ * all-in pricing), then a "Comp average" row.
+ * @customfunction SURVEY
+ * @helpurl https://localhost:3000/help.html#rent-survey
+ * @cancelable
+ * @param compSetId Comp set id (see RENT.COMPSETS).
+ * @param [columns] Columns to show, as a range or comma-separated text of column names; all when omitted.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per surveyed property.
+ */
+export async function survey(
+  compSetId: unknown,
+  columns?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const id = readId(compSetId, "comp_set_id");
+    const wanted = readList(columns, "columns", readText);
+    const { data, call } = cellContext(signal);
+    const survey = (await data.marketSurvey(id, call)).value.data.attributes;
+    const items: Record<string, unknown>[] = [...survey.market_survey_items];
+    if (survey.comp_average_column)
+      items.push({ property_name: "Comp average", ...survey.comp_average_column });
+    const table = selectColumns(recordsToTable(items), wanted, "columns");
+    return spillFromTable(table, `Comp set ${id} has no market survey rows.`);
+  });
+}
+
+const UNIT_OPTIONS = [
+  "property_ids",
+  "min_sq_ft",
+  "max_sq_ft",
+  "available_from",
+  "available_to",
+  "min_year_built",
+  "max_year_built",
+  "unit_styles",
+  "columns",
+] as const;
+
+/**
+ * The available units of a comp set with every unit field; concessions and amenities are flattened into
+ * readable columns. Filters narrow the list.
+ * @customfunction UNITS
+ * @helpurl https://localhost:3000/help.html#rent-units
+ * @cancelable
+ * @param compSetId Comp set id (see RENT.COMPSETS).
+ * @param [bedrooms] Bedroom counts: a number, a range, or text like "1,2".
+ * @param [bathrooms] Bathroom counts: a number, a range, or text like "1,1.5".
+ * @param [minRent] Lowest rent in dollars.
+ * @param [maxRent] Highest rent in dollars.
+ * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (affordable, standard, penthouse, renovated), columns.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per unit.
+ */
+export async function units(
+  compSetId: unknown,
+  bedrooms?: unknown[][],
+  bathrooms?: unknown[][],
+  minRent?: unknown,
+  maxRent?: unknown,
+  options?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const id = readId(compSetId, "comp_set_id");
+    const option = readOptions(options, UNIT_OPTIONS);
+    const styles = readList(option.get("unit_styles"), "unit_styles", readText).map((style) => {
+      const known = UNIT_STYLES.find((candidate) => candidate === style.toLowerCase());
+      if (!known)
+        throw new ArgumentError(`unit_styles must be among ${UNIT_STYLES.join(", ")}, not "${style}".`);
+      return known;
+    });
+    const filters = {
+      "filter[bedroom_count]": readListText(bedrooms, "bedrooms") || undefined,
+      "filter[bathroom_count]": readListText(bathrooms, "bathrooms") || undefined,
+      "filter[rent_gte]": readOptionalNumber(minRent, "min_rent"),
+      "filter[rent_lte]": readOptionalNumber(maxRent, "max_rent"),
+      "filter[property_ids]": readListText(option.get("property_ids"), "property_ids") || undefined,
+      "filter[sq_ft_gte]": readOptionalNumber(option.get("min_sq_ft"), "min_sq_ft"),
+      "filter[sq_ft_lte]": readOptionalNumber(option.get("max_sq_ft"), "max_sq_ft"),
+      "filter[date_available_gte]": readOptionalDate(option.get("available_from"), "available_from"),
+      "filter[date_available_lte]": readOptionalDate(option.get("available_to"), "available_to"),
+      "filter[year_built_gte]": readOptionalNumber(option.get("min_year_built"), "min_year_built"),
+      "filter[year_built_lte]": readOptionalNumber(option.get("max_year_built"), "max_year_built"),
+      "filter[unit_styles]": styles.length > 0 ? styles.join(",") : undefined,
+    };
+    const wanted = readList(option.get("columns"), "columns", readText);
+    const { data, call } = cellContext(signal);
+    const list = (await data.units(id, filters, call)).value.data;
+    const table = selectColumns(unitsToTable(list), wanted, "columns");
+    return spillFromTable(table, `No units of comp set ${id} match the filters.`);
+  });
+}
+
+/**
+ * The floor plans of a comp set, one row per property and plan. Without collection dates, the most recent
+ * collection day alone.
+ * @customfunction FLOORPLANS
+ * @helpurl https://localhost:3000/help.html#rent-floorplans
+ * @cancelable
+ * @param compSetId Comp set id (see RENT.COMPSETS).
+ * @param [collectedFrom] First collection day (a date).
+ * @param [collectedTo] Last collection day (a date).
+ * @param [availableFrom] Only plans with units available from this date.
+ * @param [availableTo] Only plans with units available up to this date.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per floor plan.
+ */
+export async function floorPlans(
+  compSetId: unknown,
+  collectedFrom?: unknown,
+  collectedTo?: unknown,
+  availableFrom?: unknown,
+  availableTo?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const id = readId(compSetId, "comp_set_id");
+    const filters = {
+      "filter[collected_at_gte]": readOptionalDate(collectedFrom, "collected_from"),
+      "filter[collected_at_lte]": readOptionalDate(collectedTo, "collected_to"),
+      "filter[date_available_gte]": readOptionalDate(availableFrom, "available_from"),
+      "filter[date_available_lte]": readOptionalDate(availableTo, "available_to"),
+    };
+    const { data, call } = cellContext(signal);
+    const plans = (await data.floorPlans(id, filters, call)).value.data.attributes;
+    const rows = plans.floor_plans_by_bed_bath.flatMap((bucket) => bucket.floor_plans);
+    return spillFromTable(recordsToTable(rows), `Comp set ${id} has no floor plans for these dates.`);
+  });
+}

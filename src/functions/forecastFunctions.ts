@@ -1,0 +1,141 @@
+import { ApiError } from "../api/errors";
+import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
+import { isoDateToSerial } from "../excel/excelDates";
+import { readDate } from "./args/excelDates";
+import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { runCell } from "./cellCall";
+import { cellContext } from "./cellContext";
+import { cellValue } from "./shape/table";
+
+const AGGREGATIONS = ["avg", "median", "sum", "max", "min"] as const;
+const INTERVALS = ["month", "quarter", "year"] as const;
+
+interface ForecastArguments {
+  fields: unknown;
+  aggregation: unknown;
+  interval: unknown;
+  start: unknown;
+  end: unknown;
+  useRentValue: unknown;
+  useSubmarketFallback?: unknown;
+}
+
+/** Reads the arguments both forecast functions share into the data layer's query. */
+function readForecastQuery(args: ForecastArguments): { fields: string[]; query: ForecastQuery } {
+  const fields = [...new Set(readList(args.fields, "field", readText))];
+  if (fields.length === 0) throw new ApiError("invalid_input", "field: name at least one forecast field.");
+  const aggregationType = isBlank(args.aggregation)
+    ? "avg"
+    : readChoice(args.aggregation, "aggregation", AGGREGATIONS);
+  const aggregations: ForecastAggregation[] = fields.map((field) => ({
+    name: field,
+    field: field as ForecastAggregation["field"],
+    aggregation_type: aggregationType,
+  }));
+  return {
+    fields,
+    query: {
+      aggregations,
+      interval: isBlank(args.interval) ? "month" : readChoice(args.interval, "interval", INTERVALS),
+      start: isBlank(args.start) ? undefined : readDate(args.start, "start"),
+      end: isBlank(args.end) ? undefined : readDate(args.end, "end"),
+      useRentValue: readOptionalBoolean(args.useRentValue, "use_rent_value"),
+      useSubmarketFallback: readOptionalBoolean(args.useSubmarketFallback, "use_submarket_fallback"),
+    },
+  };
+}
+
+/** Runs a forecast and spills [date, field...]: dates as Excel serials (bucket starts), nulls as empty cells. */
+async function forecastTable(
+  target: ForecastTarget,
+  args: ForecastArguments,
+  signal: AbortSignal,
+): Promise<unknown[][]> {
+  const { fields, query } = readForecastQuery(args);
+  const { data, call } = cellContext(signal);
+  const series = (await data.forecast(target, query, call)).value;
+  const what = target.kind === "property" ? `property ${target.id}` : `boundary ${target.id}`;
+  const hint =
+    target.kind === "geo_boundary"
+      ? " Boundary forecasts exist for MSAs, submarkets and ZIP codes."
+      : query.useSubmarketFallback
+        ? ""
+        : " Try use_submarket_fallback = TRUE.";
+  if (series.length === 0 || series.every((row) => fields.every((field) => row.values[field] === null))) {
+    throw new ApiError("not_found", `No forecast data for ${what}.${hint}`);
+  }
+  return [
+    ["date", ...fields],
+    ...series.map((row) => [
+      isoDateToSerial(row.date) ?? row.date,
+      ...fields.map((field) => cellValue(row.values[field])),
+    ]),
+  ];
+}
+
+/**
+ * A property's monthly forecast over the next five years (from the first day of this month), bucketed by month,
+ * quarter or year, with a date column and one column per field.
+ * @customfunction FORECAST
+ * @helpurl https://localhost:3000/help.html#rent-forecast
+ * @cancelable
+ * @param propertyId The property id.
+ * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
+ * @param [interval] month (default), quarter or year.
+ * @param [start] First date (clamped to this month's first day).
+ * @param [end] Last date (clamped to five years ahead).
+ * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
+ * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row [date, fields...] and one row per bucket.
+ */
+export async function forecast(
+  propertyId: unknown,
+  field: unknown[][],
+  aggregation?: unknown,
+  interval?: unknown,
+  start?: unknown,
+  end?: unknown,
+  useRentValue?: unknown,
+  useSubmarketFallback?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const target: ForecastTarget = { kind: "property", id: readId(propertyId, "property_id") };
+    const args = { fields: field, aggregation, interval, start, end, useRentValue, useSubmarketFallback };
+    return forecastTable(target, args, signal);
+  });
+}
+
+/**
+ * A boundary's forecast (MSA, submarket or ZIP code) over the next five years, like RENT.FORECAST.
+ * @customfunction GEOFORECAST
+ * @helpurl https://localhost:3000/help.html#rent-geoforecast
+ * @cancelable
+ * @param boundaryId The boundary id (see RENT.BOUNDARY).
+ * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
+ * @param [interval] month (default), quarter or year.
+ * @param [start] First date (clamped to this month's first day).
+ * @param [end] Last date (clamped to five years ahead).
+ * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row [date, fields...] and one row per bucket.
+ */
+export async function geoForecast(
+  boundaryId: unknown,
+  field: unknown[][],
+  aggregation?: unknown,
+  interval?: unknown,
+  start?: unknown,
+  end?: unknown,
+  useRentValue?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const target: ForecastTarget = { kind: "geo_boundary", id: readId(boundaryId, "boundary_id") };
+    const args = { fields: field, aggregation, interval, start, end, useRentValue };
+    return forecastTable(target, args, signal);
+  });
+}

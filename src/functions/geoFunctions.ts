@@ -1,0 +1,72 @@
+import { ApiError } from "../api/errors";
+import { recordsToTable } from "../excel/records";
+import { readGeoTypes } from "./args/geoTypes";
+import { isBlank, readInteger, readOptionalId, readText } from "./args/scalars";
+import { runCell } from "./cellCall";
+import { cellContext } from "./cellContext";
+import { spillFromTable } from "./shape/spill";
+
+/**
+ * Searches geographic boundaries (MSAs, submarkets, counties, ZIP codes, places, neighborhoods) by name.
+ * @customfunction BOUNDARIES
+ * @helpurl https://localhost:3000/help.html#rent-boundaries
+ * @cancelable
+ * @param search Text to find: a part of the name or the start of its words; "*" for all.
+ * @param [geoTypes] Boundary types to include (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood), as a range or comma-separated text; all when omitted.
+ * @param [limit] Most rows to return, 1 to 1000 (default 10).
+ * @param [intersectingId] Only boundaries that intersect this boundary id.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per boundary, best match first.
+ */
+export async function boundaries(
+  search: unknown,
+  geoTypes?: unknown[][],
+  limit?: unknown,
+  intersectingId?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const query = isBlank(search) ? "*" : readText(search, "search");
+    const types = readGeoTypes(geoTypes, "geo_types");
+    const body = {
+      query,
+      geo_type: types.length > 0 ? types : undefined,
+      limit: isBlank(limit) ? 10 : readInteger(limit, "limit", 1, 1000),
+      intersects_geo_boundary_id: readOptionalId(intersectingId, "intersecting_id"),
+    };
+    const { data, call } = cellContext(signal);
+    const results = (await data.geoSearch(body, call)).value.data;
+    const records = results.map(({ attributes: { centroid, ...rest } }) => ({
+      ...rest,
+      latitude: centroid[0],
+      longitude: centroid[1],
+    }));
+    return spillFromTable(recordsToTable(records), `No boundary matches "${query}".`);
+  });
+}
+
+/**
+ * The id of the boundary that best matches a name, for use in RENT.MARKET, RENT.GEOFORECAST and others.
+ * @customfunction BOUNDARY
+ * @helpurl https://localhost:3000/help.html#rent-boundary
+ * @cancelable
+ * @param name The boundary's name or part of it, e.g. "Austin".
+ * @param [geoType] Only this boundary type (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood).
+ * @param [invocation] Custom function invocation.
+ * @returns The boundary id.
+ */
+export async function boundary(
+  name: unknown,
+  geoType?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<number> {
+  return runCell(invocation, async (signal) => {
+    const query = readText(name, "name");
+    const types = readGeoTypes(geoType, "geo_type");
+    const { data, call } = cellContext(signal);
+    const body = { query, geo_type: types.length > 0 ? types : undefined, limit: 1 };
+    const best = (await data.geoSearch(body, call)).value.data[0];
+    if (!best) throw new ApiError("not_found", `No boundary matches "${query}".`);
+    return best.attributes.id;
+  });
+}

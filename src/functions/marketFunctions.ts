@@ -1,0 +1,235 @@
+import { ApiError } from "../api/errors";
+import type { DataLayer, MarketAttributes, MarketOptions } from "../data/dataLayer";
+import { recordsToTable } from "../excel/records";
+import { readOptions } from "./args/options";
+import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
+import { isBlank, readChoice, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { didYouMean } from "./args/suggest";
+import { ArgumentError } from "./cellErrors";
+import { runCell } from "./cellCall";
+import { cellContext, type CellContext } from "./cellContext";
+import { selectColumns, spillFromTable } from "./shape/spill";
+import { cellValue } from "./shape/table";
+
+const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
+type MarketGeoType = (typeof MARKET_GEO_TYPES)[number];
+
+/** Metrics the service used to return; a formula still asking for one is told why it gets nothing. */
+const REMOVED_METRICS: Record<string, string> = {
+  absorption_rate_avg_t30:
+    "absorption_rate_avg_t30 is no longer provided by the service (removed in v1.12.0).",
+};
+
+const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
+  readChoice(value, argument, MARKET_GEO_TYPES);
+
+/** A boundary given as an id, or as a name resolved (one cached search) to the best MSA or submarket match. */
+async function resolveBoundary(
+  value: unknown,
+  context: CellContext,
+): Promise<{ id: number; geoType?: MarketGeoType }> {
+  if (typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value))) {
+    return { id: readId(value, "boundary") };
+  }
+  const query = readText(value, "boundary");
+  const body = { query, geo_type: [...MARKET_GEO_TYPES], limit: 1 };
+  const best = (await context.data.geoSearch(body, context.call)).value.data[0];
+  if (!best) throw new ApiError("not_found", `No MSA or submarket matches "${query}".`);
+  return { id: best.attributes.id, geoType: best.attributes.geo_type as MarketGeoType };
+}
+
+/** One boundary's metrics. Without a known geo type, MSA first, then submarket (each batched with other cells). */
+async function marketOf(
+  data: DataLayer,
+  boundaryId: number,
+  geoType: MarketGeoType | undefined,
+  propertyFilters: MarketOptions["propertyFilters"],
+  call: CellContext["call"],
+): Promise<MarketAttributes> {
+  const types = geoType ? [geoType] : MARKET_GEO_TYPES;
+  let lastError: unknown;
+  for (const type of types) {
+    try {
+      return (await data.market(boundaryId, { geoType: type, propertyFilters }, call)).value;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.kind === "not_found")) throw error;
+      lastError = error;
+    }
+  }
+  if (!geoType)
+    throw new ApiError(
+      "not_found",
+      `Boundary ${boundaryId} has no market metrics (markets are MSAs and submarkets).`,
+    );
+  throw lastError;
+}
+
+function checkMetric(metric: string, record: Record<string, unknown>): void {
+  if (metric in record) return;
+  const removed = REMOVED_METRICS[metric];
+  if (removed) throw new ArgumentError(removed);
+  throw new ArgumentError(`Unknown metric "${metric}".${didYouMean(metric, Object.keys(record))}`);
+}
+
+const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as const;
+
+/**
+ * One market metric of an MSA or submarket, e.g. the 30-day average asking rent.
+ * @customfunction MARKET
+ * @helpurl https://localhost:3000/help.html#rent-market
+ * @cancelable
+ * @param boundary The MSA or submarket: its id, or a name such as "Austin".
+ * @param metric The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list).
+ * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (MSA or BespokeSubmarket), account, and property filters unified_status, property_class, unit_count_gte, unit_count_lte, number_of_stories_gte, number_of_stories_lte, year_built_gte, year_built_lte.
+ * @param [invocation] Custom function invocation.
+ * @returns The metric's value.
+ */
+export async function market(
+  boundary: unknown,
+  metric: unknown,
+  options?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown> {
+  return runCell(invocation, async (signal) => {
+    const metricName = readText(metric, "metric");
+    const option = readOptions(options, MARKET_OPTIONS);
+    const geoType = isBlank(option.get("geo_type"))
+      ? undefined
+      : readMarketGeoType(option.get("geo_type"), "geo_type");
+    const propertyFilters = readPropertyFilters(option);
+    const context = cellContext(signal, option.get("account"));
+    const target = await resolveBoundary(boundary, context);
+    const record = await marketOf(
+      context.data,
+      target.id,
+      geoType ?? target.geoType,
+      propertyFilters,
+      context.call,
+    );
+    checkMetric(metricName, record);
+    return cellValue(record[metricName as keyof MarketAttributes]);
+  });
+}
+
+const MARKETS_OPTIONS = [
+  "geo_type",
+  "sort",
+  "direction",
+  "limit",
+  "states",
+  "msa_id",
+  "boundary_ids",
+  "account",
+  ...PROPERTY_FILTER_OPTIONS,
+] as const;
+const MARKET_FILTER_FAMILY = {
+  test: (name: string) => /_(gte|lte)$/.test(name),
+  description: "and market filters named <metric>_gte or <metric>_lte (e.g. rent_avg_t30_gte)",
+};
+
+/**
+ * Compares markets: one row per MSA (or submarket) with the metrics you ask for, ranked and filtered.
+ * @customfunction MARKETS
+ * @helpurl https://localhost:3000/help.html#rent-markets
+ * @cancelable
+ * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
+ * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA), boundary_ids, account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row [id, name, geo_type, metrics...] and one row per market.
+ */
+export async function markets(
+  metrics: unknown[][],
+  options?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const metricNames = readList(metrics, "metrics", readText);
+    if (metricNames.length === 0)
+      throw new ArgumentError("metrics: name at least one metric, e.g. rent_avg_t30.");
+    const option = readOptions(options, MARKETS_OPTIONS, "options", MARKET_FILTER_FAMILY);
+    const marketFilters: Record<string, unknown> = {};
+    for (const [name, value] of option) {
+      if (MARKET_FILTER_FAMILY.test(name) && !(PROPERTY_FILTER_OPTIONS as readonly string[]).includes(name)) {
+        marketFilters[name] = readNumber(value, name);
+      }
+    }
+    const geoType = isBlank(option.get("geo_type"))
+      ? "MSA"
+      : readMarketGeoType(option.get("geo_type"), "geo_type");
+    const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
+    const boundaryIds = readList(option.get("boundary_ids"), "boundary_ids", readId);
+    const msaId = option.get("msa_id");
+    const query = {
+      market_filters: {
+        ...marketFilters,
+        geo_type: geoType,
+        states: states.length > 0 ? states : undefined,
+        geo_boundary_ids: boundaryIds.length > 0 ? boundaryIds : undefined,
+        msa_geo_boundary_id: isBlank(msaId) ? undefined : readId(msaId, "msa_id"),
+      },
+      property_filters: readPropertyFilters(option),
+      sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
+      sort_direction: isBlank(option.get("direction"))
+        ? ("desc" as const)
+        : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
+      limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
+    };
+    const context = cellContext(signal, option.get("account"));
+    const found = (await context.data.exploreMarkets(query, context.call)).value.data;
+    const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
+    const first = records[0];
+    if (first) for (const name of metricNames) checkMetric(name, first);
+    const table = selectColumns(
+      recordsToTable(records),
+      ["id", "name", "geo_type", ...metricNames],
+      "metrics",
+    );
+    return spillFromTable(table, "No market matches these filters.");
+  });
+}
+
+const NARRATIVE_SECTIONS = [
+  "overview",
+  "rent",
+  "occupancy",
+  "construction",
+  "sales",
+  "demographics",
+] as const;
+/** Excel's limit on the text in one cell. */
+const CELL_TEXT_LIMIT = 32_767;
+
+/**
+ * The service's written market narrative for an MSA or submarket: one section, or all of them.
+ * @customfunction NARRATIVE
+ * @helpurl https://localhost:3000/help.html#rent-narrative
+ * @cancelable
+ * @param boundaryId The MSA or submarket id (see RENT.BOUNDARY).
+ * @param [section] overview (default), rent, occupancy, construction, sales, demographics, or all.
+ * @param [invocation] Custom function invocation.
+ * @returns The section's text, or a two-column table [section, text] for all.
+ */
+export async function narrative(
+  boundaryId: unknown,
+  section?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const id = readId(boundaryId, "boundary_id");
+    const wanted = isBlank(section)
+      ? "overview"
+      : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
+    const { data, call } = cellContext(signal);
+    const found = (await data.narrative(id, call)).value.data[0];
+    if (!found) {
+      throw new ApiError(
+        "not_found",
+        `No narrative for boundary ${id}: narratives exist for MSAs and submarkets.`,
+      );
+    }
+    const text = (name: (typeof NARRATIVE_SECTIONS)[number]) =>
+      found.attributes[name].slice(0, CELL_TEXT_LIMIT);
+    if (wanted !== "all") return [[text(wanted)]];
+    return [["section", "text"], ...NARRATIVE_SECTIONS.map((name) => [name, text(name)])];
+  });
+}

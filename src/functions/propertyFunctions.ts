@@ -1,0 +1,284 @@
+import { ApiError } from "../api/errors";
+import type { components } from "../api/schema";
+import type { PropertyAttributes } from "../data/dataLayer";
+import { recordsToTable } from "../excel/records";
+import { readDate } from "./args/excelDates";
+import { readOptions, type OptionValues } from "./args/options";
+import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
+import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { didYouMean } from "./args/suggest";
+import { ArgumentError, toCellError } from "./cellErrors";
+import { runCell } from "./cellCall";
+import { cellContext } from "./cellContext";
+import { selectColumns, spillFromTable } from "./shape/spill";
+import { outputValue } from "./shape/values";
+
+/** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
+const PRO_PLUS_FIELD =
+  /^(ownership_company_[1-4]_(name|ownership_type)|owned_since_date|last_sale_price(_status)?)$/;
+
+/** A range of ids or fields as a grid; a single value is a 1x1 grid. */
+function grid(value: unknown): unknown[][] {
+  return Array.isArray(value) ? (value as unknown[][]) : [[value]];
+}
+
+function fieldValue(record: PropertyAttributes, field: string): unknown {
+  const attributes = record as unknown as Record<string, unknown>;
+  if (field in attributes) return outputValue(attributes[field]);
+  if (PRO_PLUS_FIELD.test(field)) {
+    throw new ApiError(
+      "forbidden",
+      `${field} is not included in your plan: ownership and sale fields need pro-plus.`,
+    );
+  }
+  throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
+}
+
+/**
+ * A property's field, e.g. its asking rent. Either argument may be a range: ids down a column and fields
+ * across a row give a block with one row per id and one column per field. Many cells share one request.
+ * @customfunction PROPERTY
+ * @helpurl https://localhost:3000/help.html#rent-property
+ * @cancelable
+ * @param propertyId A property id, or a range of ids.
+ * @param field A field name such as "asking_rent", "unit_count", "year_built", or a range of field names.
+ * @param [invocation] Custom function invocation.
+ * @returns The value, or a block of values (ids by fields).
+ */
+export async function property(
+  propertyId: unknown[][],
+  field: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const idGrid = grid(propertyId);
+    const fieldGrid = grid(field);
+    const idsAreBlock = idGrid.length * (idGrid[0]?.length ?? 0) > 1;
+    const fieldsAreBlock = fieldGrid.length * (fieldGrid[0]?.length ?? 0) > 1;
+    if (idsAreBlock && fieldsAreBlock && ((idGrid[0]?.length ?? 0) > 1 || fieldGrid.length > 1)) {
+      throw new ArgumentError(
+        "With several ids and several fields, give the ids down a column and the fields across a row.",
+      );
+    }
+    const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
+    const fields = fieldGrid.map((row) => row.map((cell) => readText(cell, "field")));
+    const { data, call } = cellContext(signal);
+    const { records } = await data.propertyDetails(ids.flat(), call);
+
+    const valueOf = (id: number, name: string): unknown => {
+      const record = records.get(id);
+      if (!record || record instanceof ApiError)
+        throw record ?? new ApiError("not_found", `Property ${id} not found.`);
+      return fieldValue(record.value, name);
+    };
+    // One id and one field: the error is the cell's own. In a block, each cell carries its own error.
+    if (!idsAreBlock && !fieldsAreBlock) return [[valueOf(ids[0]?.[0] as number, fields[0]?.[0] as string)]];
+    const safely = (id: number, name: string) => {
+      try {
+        return valueOf(id, name);
+      } catch (error) {
+        return toCellError(error);
+      }
+    };
+    if (!fieldsAreBlock) return ids.map((row) => row.map((id) => safely(id, fields[0]?.[0] as string)));
+    if (!idsAreBlock) return fields.map((row) => row.map((name) => safely(ids[0]?.[0] as number, name)));
+    const fieldRow = fields[0] as string[];
+    return ids.map((row) => fieldRow.map((name) => safely(row[0] as number, name)));
+  });
+}
+
+const DEFAULT_PROPERTY_FIELDS = [
+  "property_id",
+  "property_name",
+  "address",
+  "city",
+  "state",
+  "zip",
+  "property_class",
+  "unit_count",
+  "year_built",
+  "asking_rent",
+  "net_effective_rent",
+  "leased_percent",
+];
+
+const SEARCH_DATE_OPTIONS = [
+  "loan_maturity_date_gte",
+  "loan_maturity_date_lte",
+  "transaction_date_closed_gte",
+  "transaction_date_closed_lte",
+] as const;
+const SEARCH_NUMBER_OPTIONS = [
+  "transaction_cap_rate_gte",
+  "transaction_cap_rate_lte",
+  "transaction_price_per_unit_gte",
+  "transaction_price_per_unit_lte",
+] as const;
+const PROPERTIES_OPTIONS = [
+  "city",
+  "state",
+  "max_results",
+  "account",
+  ...PROPERTY_FILTER_OPTIONS,
+  ...SEARCH_DATE_OPTIONS,
+  ...SEARCH_NUMBER_OPTIONS,
+] as const;
+/** Most rows RENT.PROPERTIES returns by default, and at most: each page is a request and counts toward quota. */
+const PROPERTIES_DEFAULT_MAX = 500;
+const PROPERTIES_CAP = 5000;
+const SEARCH_PAGE_SIZE = 500;
+
+function readTransactionFilters(option: OptionValues): Record<string, string | number> {
+  const filters: Record<string, string | number> = {};
+  for (const name of SEARCH_DATE_OPTIONS) {
+    if (!isBlank(option.get(name))) filters[name] = readDate(option.get(name), name);
+  }
+  for (const name of SEARCH_NUMBER_OPTIONS) {
+    if (!isBlank(option.get(name))) filters[name] = readNumber(option.get(name), name);
+  }
+  return filters;
+}
+
+type Geometry = components["schemas"]["GeoJsonGeometry"];
+
+/** Boundary ids (a range or list), GeoJSON geometry text, or nothing for all areas. The service checks the shape. */
+function readArea(value: unknown): { geo_boundary_ids?: number[]; geometry?: Geometry } {
+  if (typeof value === "string" && value.trim().startsWith("{")) {
+    let geometry: unknown;
+    try {
+      geometry = JSON.parse(value);
+    } catch {
+      throw new ArgumentError("area: the GeoJSON text is not valid JSON.");
+    }
+    const type = (geometry as { type?: unknown }).type;
+    if (type !== "Polygon" && type !== "MultiPolygon") {
+      throw new ArgumentError('area: GeoJSON must be a geometry of type "Polygon" or "MultiPolygon".');
+    }
+    return { geometry: geometry as Geometry };
+  }
+  const ids = readList(value, "area", readId);
+  return ids.length > 0 ? { geo_boundary_ids: ids } : {};
+}
+
+/**
+ * Properties in one or more boundaries, inside a GeoJSON polygon, or anywhere, with the fields you choose.
+ * Each page is one request and every property returned counts toward the account's bulk export quota.
+ * @customfunction PROPERTIES
+ * @helpurl https://localhost:3000/help.html#rent-properties
+ * @cancelable
+ * @param area Boundary ids (a range or "1,2"), GeoJSON polygon text, or empty for all areas.
+ * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
+ * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per property.
+ */
+export async function properties(
+  area: unknown[][],
+  fields?: unknown[][],
+  options?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const areaValue = Array.isArray(area) && area.length === 1 && area[0]?.length === 1 ? area[0][0] : area;
+    const where = readArea(areaValue);
+    const wanted = readList(fields, "fields", readText);
+    const option = readOptions(options, PROPERTIES_OPTIONS);
+    const maxResults = isBlank(option.get("max_results"))
+      ? PROPERTIES_DEFAULT_MAX
+      : readInteger(option.get("max_results"), "max_results", 1, PROPERTIES_CAP);
+    const body = {
+      ...where,
+      ...readPropertyFilters(option),
+      ...readTransactionFilters(option),
+      city: isBlank(option.get("city")) ? undefined : readText(option.get("city"), "city"),
+      state: isBlank(option.get("state")) ? undefined : readText(option.get("state"), "state").toUpperCase(),
+    };
+    const { data, call } = cellContext(signal, option.get("account"));
+    const records: Record<string, unknown>[] = [];
+    for (let page = 1; records.length < maxResults; page++) {
+      const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
+      const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call)).value;
+      records.push(...answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>));
+      if (page >= answer.pagination.total_pages) break;
+    }
+    const table = recordsToTable(records.slice(0, maxResults));
+    const columns = wanted.length > 0 ? wanted : DEFAULT_PROPERTY_FIELDS;
+    return spillFromTable(
+      selectColumns(table, columns, "fields"),
+      "No property matches this area and these filters.",
+    );
+  });
+}
+
+const LOOKUP_TEXT_OPTIONS = [
+  "city",
+  "state",
+  "address",
+  "property_name",
+  "property_url",
+  "property_class",
+] as const;
+const LOOKUP_NUMBER_OPTIONS = [
+  "latitude",
+  "longitude",
+  "radius",
+  "unit_count_gte",
+  "unit_count_lte",
+  "number_of_stories_gte",
+  ...SEARCH_NUMBER_OPTIONS,
+] as const;
+const LOOKUP_OPTIONS = [
+  ...LOOKUP_TEXT_OPTIONS,
+  ...LOOKUP_NUMBER_OPTIONS,
+  ...SEARCH_DATE_OPTIONS,
+  "max_results",
+  "account",
+];
+const LOOKUP_PAGE_SIZE = 200;
+const LOOKUP_DEFAULT_MAX = 1000;
+const LOOKUP_CAP = 10_000;
+
+/**
+ * Property ids that match filters (all pages, up to a cap), as a column: feed it to RENT.PROPERTY.
+ * @customfunction LOOKUP
+ * @helpurl https://localhost:3000/help.html#rent-lookup
+ * @cancelable
+ * @param [options] Name/value pairs: city, state, address, property_name, property_url, property_class, latitude and longitude with radius (miles, default 0.5), unit_count_gte/lte, number_of_stories_gte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte, max_results (default 1000, at most 10000), account.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row [property_id] and one row per matching property.
+ */
+export async function lookup(
+  options?: unknown[][],
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (signal) => {
+    const option = readOptions(options, LOOKUP_OPTIONS);
+    const query: Record<string, string | number> = {};
+    for (const name of LOOKUP_TEXT_OPTIONS) {
+      if (!isBlank(option.get(name))) query[name] = readText(option.get(name), name);
+    }
+    if (typeof query.state === "string") query.state = query.state.toUpperCase();
+    if (typeof query.property_class === "string") query.property_class = query.property_class.toUpperCase();
+    for (const name of LOOKUP_NUMBER_OPTIONS) {
+      if (!isBlank(option.get(name))) query[name] = readNumber(option.get(name), name);
+    }
+    for (const name of SEARCH_DATE_OPTIONS) {
+      if (!isBlank(option.get(name))) query[name] = readDate(option.get(name), name);
+    }
+    if ((query.latitude === undefined) !== (query.longitude === undefined)) {
+      throw new ArgumentError("latitude and longitude go together: give both for a radius search.");
+    }
+    const maxResults = isBlank(option.get("max_results"))
+      ? LOOKUP_DEFAULT_MAX
+      : readInteger(option.get("max_results"), "max_results", 1, LOOKUP_CAP);
+    const { data, call } = cellContext(signal, option.get("account"));
+    const ids: number[] = [];
+    for (let page = 1; ids.length < maxResults; page++) {
+      const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;
+      ids.push(...answer.data);
+      if (page >= answer.pagination.total_pages) break;
+    }
+    if (ids.length === 0) throw new ApiError("not_found", "No property matches these filters.");
+    return [["property_id"], ...ids.slice(0, maxResults).map((id) => [id])];
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * From a shaped table (src/excel's TableData: typed columns, dates as serials, nulls as "") to what a spilled
+ * formula returns. Formula spills use the service's field names as headers: the same names the `field` and
+ * `columns` arguments take, so a sheet can look columns up by them.
+ */
+import { ApiError } from "../../api/errors";
+import type { CellValue, TableData } from "../../excel/tableData";
+import { ArgumentError } from "../cellErrors";
+import { didYouMean } from "../args/suggest";
+
+export function spillFromTable(table: TableData, emptyReason: string): CellValue[][] {
+  if (table.rows.length === 0) throw new ApiError("not_found", emptyReason);
+  return [table.columns.map((column) => column.field), ...table.rows.map((row) => [...row])];
+}
+
+/** Keeps the requested columns, in the order asked; an unknown one is a #VALUE! naming it. */
+export function selectColumns(table: TableData, fields: readonly string[], argument: string): TableData {
+  if (fields.length === 0) return table;
+  const index = new Map(table.columns.map((column, position) => [column.field.toLowerCase(), position]));
+  const positions = fields.map((field) => {
+    const position = index.get(field.toLowerCase());
+    if (position === undefined) {
+      // With no rows the columns are unknown, so nothing can be checked: the empty-result message says more.
+      if (table.rows.length === 0) return -1;
+      const known = table.columns.map((column) => column.field);
+      throw new ArgumentError(`${argument}: there is no column "${field}".${didYouMean(field, known)}`);
+    }
+    return position;
+  });
+  if (positions.includes(-1)) return { columns: [], rows: [] };
+  return {
+    columns: positions.map((position) => table.columns[position] as TableData["columns"][number]),
+    rows: table.rows.map((row) => positions.map((position) => row[position] as CellValue)),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * A sandbox on a free port with the shared session signed in to it, plus a raw HTTP client for the
+ * sandbox's own answers: function tests compare what a formula returns with what the service sent.
+ */
+import { DEMO_CLIENTS } from "../../sandbox/data/clients";
+import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox/server";
+import { session } from "../../src/session/session";
+
+/** Pacing the tests' sandbox allows: the data layer's live-limit pacing would only slow the tests down. */
+export const UNPACED = { pacing: { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 } } as const;
+
+export interface RawClient {
+  get<T = unknown>(path: string, query?: Record<string, string | number>): Promise<T>;
+  post<T = unknown>(path: string, body: unknown): Promise<T>;
+}
+
+export interface SignedInSandbox {
+  sandbox: RunningSandbox;
+  accountId: number;
+  raw: RawClient;
+  /** Signs the shared session in as another demo client (and points `raw` at it too). */
+  signInAs(clientId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function rawClientFor(url: string, clientId: string, clientSecret: string): Promise<RawClient> {
+  const tokenResponse = await fetch(`${url}/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+  });
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const answer = async <T>(response: Response): Promise<T> => {
+    if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    get: async (path, query = {}) => {
+      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      return answer(await fetch(`${url}/v1${path}?${search}`, { headers }));
+    },
+    post: async (path, body) =>
+      answer(await fetch(`${url}/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) })),
+  };
+}
+
+export async function startSignedInSandbox(
+  clientId = "demo-proplus",
+  options: Partial<SandboxOptions> = {},
+): Promise<SignedInSandbox> {
+  const sandbox = await startSandbox({ port: 0, rateLimit: 1_000_000, ...options });
+  session.useDataOptions(UNPACED);
+  const state: Partial<SignedInSandbox> = { sandbox };
+  const signInAs = async (id: string) => {
+    const client = DEMO_CLIENTS.find((candidate) => candidate.clientId === id);
+    if (!client) throw new Error(`No demo client ${id}`);
+    const signedIn = await session.signIn(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      { kind: "client", clientId: client.clientId, clientSecret: client.clientSecret },
+    );
+    state.accountId = signedIn.accountId;
+    state.raw = await rawClientFor(sandbox.url, client.clientId, client.clientSecret);
+  };
+  await signInAs(clientId);
+  return {
+    sandbox,
+    get accountId() {
+      return state.accountId as number;
+    },
+    get raw() {
+      return state.raw as RawClient;
+    },
+    signInAs,
+    close: async () => {
+      session.signOut();
+      await sandbox.close();
+    },
+  };
+}
