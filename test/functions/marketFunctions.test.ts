@@ -1,0 +1,193 @@
+import { boundaries, boundary } from "../../src/functions/geoFunctions";
+import { market, markets, narrative } from "../../src/functions/marketFunctions";
+import { fakeInvocation } from "../support/invocation";
+import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+
+interface Envelope<T> {
+  id: string;
+  attributes: T;
+}
+type Boundary = { id: number; name: string; geo_type: string; centroid: [number, number] };
+type Market = Record<string, unknown> & { id: number; name: string };
+
+let env: SignedInSandbox;
+const search = (body: Record<string, unknown>) =>
+  env.raw.post<{ data: Envelope<Boundary>[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    ...body,
+  });
+const explore = (body: Record<string, unknown>) =>
+  env.raw.post<{ data: Envelope<Market>[] }>("/explore_markets", { account_id: env.accountId, ...body });
+
+beforeAll(async () => {
+  env = await startSignedInSandbox("demo-proplus");
+});
+
+afterAll(() => env.close());
+
+describe("RENT.BOUNDARIES and RENT.BOUNDARY", () => {
+  it("spills the service's matches in its order, with the centroid as latitude and longitude", async () => {
+    const raw = await search({ query: "Austin", limit: 5 });
+    const table = await boundaries("Austin", undefined, 5, undefined, fakeInvocation());
+    const header = table[0] as string[];
+    expect(header).toEqual(expect.arrayContaining(["id", "name", "geo_type", "latitude", "longitude"]));
+    const at = (name: string) => header.indexOf(name);
+    expect(table.slice(1).map((row) => row[at("id")])).toEqual(raw.data.map((entry) => entry.attributes.id));
+    expect(table.slice(1).map((row) => row[at("latitude")])).toEqual(
+      raw.data.map((entry) => entry.attributes.centroid[0]),
+    );
+  });
+
+  it("filters by geo types given as text in any case", async () => {
+    const raw = await search({ query: "Austin", geo_type: ["MSA", "BespokeSubmarket"], limit: 10 });
+    const table = await boundaries("Austin", "msa, bespokesubmarket", 10, undefined, fakeInvocation());
+    expect(table.slice(1).map((row) => row[0])).toEqual(raw.data.map((entry) => entry.attributes.id));
+    await expect(boundaries("Austin", "City", 10, undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message:
+        'geo_types must be one of MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood, not "City".',
+    });
+    await expect(boundaries("Austin", undefined, 5000, undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: "limit must be a whole number from 1 to 1000, not 5000.",
+    });
+  });
+
+  it("gives the best match's id, or #N/A when nothing matches", async () => {
+    const raw = await search({ query: "Austin", geo_type: ["MSA"], limit: 1 });
+    await expect(boundary("Austin", "MSA", fakeInvocation())).resolves.toBe(raw.data[0]?.attributes.id);
+    await expect(boundary("Zzyzxqq", undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#N/A",
+      message: 'No boundary matches "Zzyzxqq".',
+    });
+  });
+});
+
+describe("RENT.MARKET", () => {
+  let msaId: number;
+  let submarketId: number;
+
+  beforeAll(async () => {
+    msaId = (await search({ query: "Austin", geo_type: "MSA", limit: 1 })).data[0]?.attributes.id as number;
+    submarketId = (await search({ query: "Austin", geo_type: "BespokeSubmarket", limit: 1 })).data[0]
+      ?.attributes.id as number;
+  });
+
+  it("returns the metric of an MSA given by id or by name", async () => {
+    const raw = await explore({ market_filters: { geo_type: "MSA", geo_boundary_ids: [msaId] }, limit: 1 });
+    const expected = raw.data[0]?.attributes.rent_avg_t30;
+    expect(typeof expected).toBe("number");
+    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(expected);
+    await expect(market("Austin", "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(expected);
+  });
+
+  it("finds a submarket without being told its type", async () => {
+    const raw = await explore({
+      market_filters: { geo_type: "BespokeSubmarket", geo_boundary_ids: [submarketId] },
+      limit: 1,
+    });
+    await expect(market(submarketId, "leased_percent_avg_t30", undefined, fakeInvocation())).resolves.toBe(
+      raw.data[0]?.attributes.leased_percent_avg_t30 ?? "",
+    );
+  });
+
+  it("passes property filters through to the aggregates", async () => {
+    const raw = await explore({
+      market_filters: { geo_type: "MSA", geo_boundary_ids: [msaId] },
+      property_filters: { property_class: ["A"] },
+      limit: 1,
+    });
+    await expect(market(msaId, "rent_avg_t30", [["property_class", "A"]], fakeInvocation())).resolves.toBe(
+      raw.data[0]?.attributes.rent_avg_t30 ?? "",
+    );
+  });
+
+  it("explains unknown and removed metrics, and boundaries that are not markets", async () => {
+    await expect(market(msaId, "rent_avg_t3", undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: 'Unknown metric "rent_avg_t3". Did you mean "rent_avg_t30"?',
+    });
+    await expect(market(msaId, "absorption_rate_avg_t30", undefined, fakeInvocation())).rejects.toMatchObject(
+      {
+        code: "#VALUE!",
+        message: expect.stringContaining("removed in v1.12.0"),
+      },
+    );
+    const county = (await search({ query: "*", geo_type: "County", limit: 1 })).data[0]?.attributes.id;
+    await expect(market(county, "rent_avg_t30", undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#N/A",
+      message: expect.stringContaining("has no market metrics"),
+    });
+  });
+});
+
+describe("RENT.MARKETS", () => {
+  it("ranks markets like the service, with the asked metrics as columns", async () => {
+    const raw = await explore({
+      market_filters: { geo_type: "MSA" },
+      sort: "rent_avg_t30",
+      sort_direction: "desc",
+      limit: 5,
+    });
+    const table = await markets([["rent_avg_t30", "leased_percent_avg_t30"]], "limit=5", fakeInvocation());
+    expect(table[0]).toEqual(["id", "name", "geo_type", "rent_avg_t30", "leased_percent_avg_t30"]);
+    expect(table.slice(1)).toEqual(
+      raw.data.map(({ attributes: m }) => [
+        m.id,
+        m.name,
+        m.geo_type,
+        m.rent_avg_t30 ?? "",
+        m.leased_percent_avg_t30 ?? "",
+      ]),
+    );
+  });
+
+  it("takes market filters by their names and lets the service judge them", async () => {
+    const raw = await explore({
+      market_filters: { geo_type: "MSA", rent_avg_t30_gte: 1800 },
+      sort: "rent_avg_t30",
+      sort_direction: "asc",
+      limit: 100,
+    });
+    const table = await markets(
+      "rent_avg_t30",
+      "rent_avg_t30_gte=1800; direction=asc; limit=100",
+      fakeInvocation(),
+    );
+    expect(table.slice(1).map((row) => row[0])).toEqual(raw.data.map((entry) => entry.attributes.id));
+    for (const row of table.slice(1)) expect(row[3]).toBeGreaterThanOrEqual(1800);
+    await expect(markets("rent_avg_t30", "colour_gte=3", fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: expect.stringContaining("colour_gte"),
+    });
+    await expect(markets("rent_avg_t30", "colour=3", fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: expect.stringContaining('Unknown option "colour"'),
+    });
+  });
+});
+
+describe("RENT.NARRATIVE", () => {
+  it("returns one section, or all of them as a table", async () => {
+    const msa = (await search({ query: "Austin", geo_type: "MSA", limit: 1 })).data[0]?.attributes
+      .id as number;
+    const raw = await env.raw.get<{ data: Envelope<Record<string, string>>[] }>("/markets/narratives", {
+      account_id: env.accountId,
+      geo_boundary_id: msa,
+    });
+    const attributes = raw.data[0]?.attributes as Record<string, string>;
+    await expect(narrative(msa, undefined, fakeInvocation())).resolves.toEqual([[attributes.overview]]);
+    await expect(narrative(msa, "Rent", fakeInvocation())).resolves.toEqual([[attributes.rent]]);
+    const all = await narrative(msa, "all", fakeInvocation());
+    expect(all).toHaveLength(7);
+    expect(all[5]).toEqual(["sales", attributes.sales]);
+  });
+
+  it("says #N/A with the reason for a boundary without narratives", async () => {
+    const zip = (await search({ query: "*", geo_type: "ZipCode", limit: 1 })).data[0]?.attributes.id;
+    await expect(narrative(zip, undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#N/A",
+      message: expect.stringContaining("narratives exist for MSAs and submarkets"),
+    });
+  });
+});
