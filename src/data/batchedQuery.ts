@@ -1,4 +1,4 @@
-import type { ApiError } from "../api/errors";
+import { ApiError } from "../api/errors";
 import { asApiError, isUnreachable, type CallOptions, type Fetched } from "./fetched";
 import { KeyedBatcher, type BatchAnswer } from "./keyedBatcher";
 import type { QueryRunner } from "./queryRunner";
@@ -61,9 +61,6 @@ export class BatchedQuery<G, I, V> {
     });
   }
 
-  /** Network calls this endpoint has made. */
-  calls = 0;
-
   get(groupKey: string, group: G, item: I, options: CallOptions = {}): Promise<BatchedValue<V>> {
     if (!options.fresh) {
       const hot = this.runner.cache.peekFresh<V>(this.spec.cacheKey(group, item));
@@ -86,30 +83,57 @@ export class BatchedQuery<G, I, V> {
   ): Promise<BatchAnswer<BatchedValue<V>>> {
     const { group, fresh } = dispatch;
     const answer: BatchAnswer<BatchedValue<V>> = new Map();
-    const keys = new Map(items.map((item) => [this.spec.itemId(item), this.spec.cacheKey(group, item)]));
     // Read even when `fresh`: the stored values are the fallback if the service cannot be reached.
-    const cached = await this.runner.cache.getMany<V>([...keys.values()]);
-    const waits: Promise<void>[] = [];
+    const cached = await this.runner.cache.getMany<V>(items.map((item) => this.spec.cacheKey(group, item)));
+    const borrowed: { item: I; flight: Promise<BatchedValue<V> | ApiError> }[] = [];
     const toFetch: I[] = [];
     for (const item of items) {
-      const id = this.spec.itemId(item);
-      const key = keys.get(id) as string;
+      const key = this.spec.cacheKey(group, item);
       const hit = cached.get(key);
       const flight = this.inFlight.get(key);
       if (hit?.fresh && !fresh) {
-        answer.set(id, { value: hit.value, source: "cache", storedAt: hit.storedAt, claim: unclaimable });
+        answer.set(this.spec.itemId(item), {
+          value: hit.value,
+          source: "cache",
+          storedAt: hit.storedAt,
+          claim: unclaimable,
+        });
       } else if (flight) {
-        waits.push(flight.then((result) => void answer.set(id, result)));
+        borrowed.push({ item, flight });
       } else {
         toFetch.push(item);
       }
     }
-    for (let start = 0; start < toFetch.length; start += this.spec.maxPerCall) {
-      const chunk = toFetch.slice(start, start + this.spec.maxPerCall);
+    // An earlier batch's call for an item is awaited, not repeated; if all of that batch's callers
+    // cancelled it, this batch (whose callers still wait) asks for the item itself.
+    const orphaned: I[] = [];
+    await Promise.all([
+      this.fetchInChunks(group, toFetch, signal, cached, answer),
+      ...borrowed.map(async ({ item, flight }) => {
+        const result = await flight;
+        if (result instanceof ApiError && result.kind === "cancelled" && !signal.aborted) orphaned.push(item);
+        else answer.set(this.spec.itemId(item), result);
+      }),
+    ]);
+    await this.fetchInChunks(group, orphaned, signal, cached, answer);
+    return answer;
+  }
+
+  /** Fetches `items` in calls of at most maxPerCall, registering each item as in flight until it settles. */
+  private async fetchInChunks(
+    group: G,
+    items: I[],
+    signal: AbortSignal,
+    cached: Map<string, { value: V; storedAt: number }>,
+    answer: BatchAnswer<BatchedValue<V>>,
+  ): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (let start = 0; start < items.length; start += this.spec.maxPerCall) {
+      const chunk = items.slice(start, start + this.spec.maxPerCall);
       const results = this.fetchChunk(group, chunk, signal, cached);
       for (const item of chunk) {
         const id = this.spec.itemId(item);
-        const key = keys.get(id) as string;
+        const key = this.spec.cacheKey(group, item);
         const result = results.then((byId) => byId.get(id) as BatchedValue<V> | ApiError);
         this.inFlight.set(key, result);
         waits.push(
@@ -121,7 +145,6 @@ export class BatchedQuery<G, I, V> {
       }
     }
     await Promise.all(waits);
-    return answer;
   }
 
   /** One call for `chunk`; never rejects: every item gets its value or its error. */
@@ -133,7 +156,6 @@ export class BatchedQuery<G, I, V> {
   ): Promise<Map<string, BatchedValue<V> | ApiError>> {
     const byId = new Map<string, BatchedValue<V> | ApiError>();
     try {
-      this.calls += 1;
       const found = await this.spec.fetch(group, chunk, signal);
       this.spec.onFetched?.(group, found.size);
       const storedAt = await this.runner.cache.setMany(

@@ -100,7 +100,7 @@ export interface DataLayerStats {
     gatePauses: number;
     coalesced: number;
   };
-  /** Unique properties returned by bulk details per account, as the service counts them toward the quota. */
+  /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
 }
 
@@ -160,8 +160,7 @@ export class DataLayer {
     this.properties = bulkDetailsBatcher(this.runner, {
       maxIds: MAX_BULK_DETAILS_IDS,
       windowMs,
-      onQuotaUsed: (accountId, count) =>
-        this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + count),
+      onQuotaUsed: (accountId, count) => this.countQuota(accountId, count),
     });
     this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, windowMs });
     this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, windowMs });
@@ -316,11 +315,15 @@ export class DataLayer {
         endpoint: "/geo_boundaries/properties",
         params: body,
       },
-      (context) =>
-        this.api.POST("/geo_boundaries/properties", {
+      async (context) => {
+        const answer = await this.api.POST("/geo_boundaries/properties", {
           ...context,
           body: { ...body, account_id: options.accountId },
-        }),
+        });
+        // Counted here, once per answer received, not once per caller sharing it.
+        if (answer.data) this.countQuota(options.accountId, answer.data.data.length);
+        return answer;
+      },
       options,
     );
   }
@@ -447,6 +450,11 @@ export class DataLayer {
         this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
       signal ?? new AbortController().signal,
     );
+  }
+
+  /** Property search and bulk details count every returned property toward the account's export quota. */
+  private countQuota(accountId: number, properties: number): void {
+    this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);
   }
 
   /** Forgets cached answers: all, or one kind (e.g. "property"). */

@@ -27,9 +27,6 @@ interface Pending<G, K, V> {
  */
 export class KeyedBatcher<G, K, V> {
   private readonly pending = new Map<string, Pending<G, K, V>>();
-  /** Batches dispatched so far (for stats). */
-  dispatched = 0;
-
   constructor(private readonly options: KeyedBatcherOptions<G, K, V>) {}
 
   load(groupKey: string, group: G, key: K, signal?: AbortSignal): Promise<V> {
@@ -59,7 +56,6 @@ export class KeyedBatcher<G, K, V> {
 
   private dispatch(groupKey: string, batch: Pending<G, K, V>): void {
     if (this.pending.get(groupKey) === batch) this.pending.delete(groupKey);
-    this.dispatched += 1;
     this.options.load(batch.group, [...batch.keys.values()], batch.abort.signal).then(
       (answer) => {
         for (const [id, waiters] of batch.waiters) {

@@ -86,4 +86,38 @@ describe("bulk details batching", () => {
     expect(countSince(sandbox, BULK, before)).toBe(3);
     expect([...details.records.values()].every((record) => !(record instanceof ApiError))).toBe(true);
   });
+
+  describe("while an earlier batch's call is in flight", () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    beforeEach(() => sandbox.context.faults.update({ latencyMs: 300 }));
+    afterEach(() => sandbox.context.faults.reset());
+
+    it("a later batch waits for that call instead of asking again", async () => {
+      const { layer } = layerFor(sandbox);
+      const [id] = propertyIds(sandbox, 1) as [number];
+      const before = sandbox.counters.snapshot();
+      const first = layer.property(id, { accountId: ACCOUNT_ID, fresh: true });
+      await pause(50); // the first batch has gone out
+      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      const [a, b] = await Promise.all([first, second]);
+      expect(countSince(sandbox, BULK, before)).toBe(1);
+      expect(b.value).toEqual(a.value);
+    });
+
+    it("a later batch asks itself when every caller of that call cancelled it", async () => {
+      const { layer, tokens } = layerFor(sandbox);
+      await tokens.token(); // so that the first call really goes out before it is cancelled
+      const [id] = propertyIds(sandbox, 1) as [number];
+      const before = sandbox.counters.snapshot();
+      const leaving = new AbortController();
+      const first = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+      await pause(50);
+      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      await pause(50); // the second batch now borrows the first one's call
+      leaving.abort();
+      await expect(first).rejects.toMatchObject({ kind: "cancelled" });
+      expect((await second).value.property_name).toBe(expectedAttributes(sandbox, id).property_name);
+      expect(countSince(sandbox, BULK, before)).toBe(2);
+    });
+  });
 });
