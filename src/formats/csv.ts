@@ -1,4 +1,3 @@
-import Papa from "papaparse";
 import { FormatError, type ParsedTable } from "./parsedTable";
 
 /**
@@ -32,11 +31,26 @@ function typed(text: string, type: ColumnType): unknown {
   return text;
 }
 
+type Papaparse = typeof import("papaparse");
+
+/**
+ * papaparse is loaded when a csv file arrives, like hyparquet for parquet: the shared-runtime page starts
+ * without parsers. It is a CommonJS module, which bundlers and Node hand back either as the namespace itself
+ * or under `default`.
+ */
+async function loadPapaparse(): Promise<Papaparse> {
+  const loaded = (await import(/* webpackChunkName: "papaparse" */ "papaparse")) as Papaparse & {
+    default?: Papaparse;
+  };
+  return loaded.default ?? loaded;
+}
+
 /**
  * CSV with a header row. A column is numeric (or boolean) only when all its non-empty cells are, so a column
  * never mixes types; empty cells are null.
  */
-export function parseCsv(text: string): ParsedTable {
+export async function parseCsv(text: string): Promise<ParsedTable> {
+  const Papa = await loadPapaparse();
   // papaparse takes the first line break it sees as the row separator; a file of CRLF rows that ends in a bare
   // LF (papaparse's own unparse output plus a final newline) would otherwise end its last value with "\n".
   const result = Papa.parse<string[]>(text.replace(/[\r\n]+$/, ""), { delimiter: ",", skipEmptyLines: true });

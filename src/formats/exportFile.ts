@@ -25,11 +25,11 @@ export async function parseExportFile(
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   switch (format) {
     case "csv":
-      return parseCsv(decodeText(bytes, format));
+      return await parseCsv(decodeText(bytes, format));
     case "jsonl":
       return parseJsonl(decodeText(bytes, format));
     case "parquet":
-      return parseParquet(asArrayBuffer(bytes));
+      return await parseParquet(asArrayBuffer(bytes));
   }
 }
 
