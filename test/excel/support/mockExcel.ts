@@ -353,34 +353,44 @@ export class MockExcel {
   }
 
   private applyWrite(state: SheetState, rect: CellRect, property: RangeProperty, input: unknown): void {
-    const grid = isSingleCell(input)
-      ? Array.from({ length: rect.rowCount }, () => Array(rect.columnCount).fill(input[0][0]))
-      : input;
-    if (!Array.isArray(grid) || grid.length !== rect.rowCount) {
+    const single = isSingleCell(input);
+    if (!single && (!Array.isArray(input) || input.length !== rect.rowCount)) {
       throw new Error(`InvalidArgument: ${property} for ${rectAddress(rect)} has the wrong number of rows`);
     }
-    grid.forEach((rowValues: unknown, r) => {
-      if (!Array.isArray(rowValues) || rowValues.length !== rect.columnCount) {
+    for (let r = 0; r < rect.rowCount; r++) {
+      const rowValues: unknown = single ? undefined : (input as unknown[])[r];
+      if (!single && (!Array.isArray(rowValues) || rowValues.length !== rect.columnCount)) {
         throw new Error(
           `InvalidArgument: ${property} for ${rectAddress(rect)} has the wrong number of columns`,
         );
       }
       const row = rect.row + r;
       if (property === "values") state.rowValueWrites[row] = (state.rowValueWrites[row] ?? 0) + 1;
-      if (property === "values" && state.formulas.size === 0 && !rowValues.includes(null)) {
+      const valueAt = (c: number): unknown => (single ? input[0][0] : (rowValues as unknown[])[c]);
+      if (
+        property === "values" &&
+        !single &&
+        state.formulas.size === 0 &&
+        !(rowValues as unknown[]).includes(null)
+      ) {
         // The common case of big writes: plain values on a sheet without formulas.
-        const target = (state.values[row] ??= []);
-        for (let c = 0; c < rowValues.length; c++) target[rect.column + c] = rowValues[c] as MockCellValue;
-        return;
+        const existing = state.values[row];
+        if (!existing && rect.column === 0) state.values[row] = (rowValues as MockCellValue[]).slice();
+        else {
+          const target = existing ?? (state.values[row] = []);
+          for (let c = 0; c < rect.columnCount; c++) target[rect.column + c] = valueAt(c) as MockCellValue;
+        }
+        continue;
       }
-      rowValues.forEach((value: unknown, c) => {
+      for (let c = 0; c < rect.columnCount; c++) {
+        const value = valueAt(c);
         const column = rect.column + c;
         if (property === "numberFormat") (state.numberFormats[row] ??= [])[column] = String(value);
         else if (property === "formulas" && typeof value === "string" && value.startsWith("=")) {
           this.writeFormula(state, row, column, value);
         } else if (value !== null) this.writeValue(state, row, column, value as MockCellValue);
-      });
-    });
+      }
+    }
   }
 
   private writeValue(state: SheetState, row: number, column: number, value: MockCellValue): void {
