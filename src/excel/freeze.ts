@@ -19,7 +19,11 @@ export interface FreezeOptions {
 export interface FreezeResult {
   /** The formulas replaced by their values, now kept for `restoreRentFormulas`. */
   readonly frozen: readonly FrozenFormula[];
+  /** Formulas left in place because they were still calculating (#BUSY!): freezing would keep "#BUSY!". */
+  readonly stillCalculating: readonly RentFormulaCell[];
 }
+
+const BUSY = "#BUSY!";
 
 export interface RestoreResult {
   readonly restored: readonly FrozenFormula[];
@@ -111,8 +115,11 @@ export async function freezeRentFormulas(
   options: FreezeOptions = {},
 ): Promise<FreezeResult> {
   const cells = await findRentFormulaCells(context, scope);
-  if (cells.length === 0) return { frozen: [] };
-  const results = await withShownValues(context, await resultsOf(context, cells));
+  if (cells.length === 0) return { frozen: [], stillCalculating: [] };
+  const shown = await withShownValues(context, await resultsOf(context, cells));
+  const isBusy = (result: ShownResult) => result.shown.some((row) => row.includes(BUSY));
+  const results = shown.filter((result) => !isBusy(result));
+  const stillCalculating = shown.filter(isBusy).map((result) => result.cell);
   const frozen = results.map(({ cell, rect }) => ({
     sheetName: cell.sheetName,
     address: cell.address,
@@ -130,7 +137,7 @@ export async function freezeRentFormulas(
     });
   }
   await batch.flush();
-  return { frozen };
+  return { frozen, stillCalculating };
 }
 
 function inScope(entry: FrozenFormula, areas: readonly ScopeArea[]): boolean {

@@ -53,6 +53,17 @@ describe("freezeRentFormulas", () => {
     expect(excel.cellValue("Model", "F1")).toBe("'=text that looks like a formula");
   });
 
+  it("leaves formulas that are still calculating in place and says which", async () => {
+    const excel = underwritingWorkbook();
+    excel.setFormula("Model", "F3", "=RENT.FORECAST(2)");
+
+    const result = await freezeRentFormulas(excel.context, { kind: "sheet", sheetName: "Model" });
+
+    expect(result.frozen.map((f) => f.address)).toEqual(["B2", "B3"]);
+    expect(result.stillCalculating.map((c) => c.address)).toEqual(["F3"]);
+    expect(excel.cellFormula("Model", "F3")).toBe("=RENT.FORECAST(2)");
+  });
+
   it("freezes only the selection when asked", async () => {
     const excel = underwritingWorkbook();
     excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };

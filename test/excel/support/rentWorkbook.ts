@@ -10,6 +10,8 @@ export function evaluateRent(formula: string): MockCellValue[][] | undefined {
       ...Array.from({ length: rows }, (_, i): MockCellValue[] => [`U${i + 1}`, 1500 + i]),
     ];
   }
+  // A forecast still waiting for the service.
+  if (/RENT\.FORECAST/i.test(formula)) return [["#BUSY!"]];
   if (/RENT\.NARRATIVE/i.test(formula)) return [["=text that looks like a formula"]];
   if (/RENT\./i.test(formula)) return [[1850]];
   if (/SUM/i.test(formula)) return [[3]];
