@@ -1,5 +1,5 @@
 import { ApiError } from "../api/errors";
-import { asApiError, isUnreachable, type CallOptions, type Fetched } from "./fetched";
+import { asApiError, isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
 import { KeyedBatcher, type BatchAnswer } from "./keyedBatcher";
 import type { QueryRunner } from "./queryRunner";
 
@@ -26,7 +26,8 @@ export interface BatchedValue<V> extends Fetched<V> {
 
 interface Dispatch<G> {
   group: G;
-  fresh: boolean;
+  /** The oldest cached answer this batch's callers accept. */
+  since: number;
 }
 
 const unclaimable = () => false;
@@ -62,18 +63,16 @@ export class BatchedQuery<G, I, V> {
   }
 
   get(groupKey: string, group: G, item: I, options: CallOptions = {}): Promise<BatchedValue<V>> {
-    if (!options.fresh) {
-      const hot = this.runner.cache.peekFresh<V>(this.spec.cacheKey(group, item));
-      if (hot)
-        return Promise.resolve({
-          value: hot.value,
-          source: "cache",
-          storedAt: hot.storedAt,
-          claim: unclaimable,
-        });
-    }
-    const fresh = options.fresh === true;
-    return this.batcher.load(`${fresh}|${groupKey}`, { group, fresh }, item, options.signal);
+    const since = oldestAccepted(options);
+    const hot = this.runner.cache.peekFresh<V>(this.spec.cacheKey(group, item), since);
+    if (hot)
+      return Promise.resolve({
+        value: hot.value,
+        source: "cache",
+        storedAt: hot.storedAt,
+        claim: unclaimable,
+      });
+    return this.batcher.load(`${since}|${groupKey}`, { group, since }, item, options.signal);
   }
 
   private async load(
@@ -81,9 +80,9 @@ export class BatchedQuery<G, I, V> {
     items: I[],
     signal: AbortSignal,
   ): Promise<BatchAnswer<BatchedValue<V>>> {
-    const { group, fresh } = dispatch;
+    const { group, since } = dispatch;
     const answer: BatchAnswer<BatchedValue<V>> = new Map();
-    // Read even when `fresh`: the stored values are the fallback if the service cannot be reached.
+    // Read even when the callers want newer answers: stored values are the fallback if the service is unreachable.
     const cached = await this.runner.cache.getMany<V>(items.map((item) => this.spec.cacheKey(group, item)));
     const borrowed: { item: I; flight: Promise<BatchedValue<V> | ApiError> }[] = [];
     const toFetch: I[] = [];
@@ -91,7 +90,7 @@ export class BatchedQuery<G, I, V> {
       const key = this.spec.cacheKey(group, item);
       const hit = cached.get(key);
       const flight = this.inFlight.get(key);
-      if (hit?.fresh && !fresh) {
+      if (hit?.fresh && hit.storedAt >= since) {
         answer.set(this.spec.itemId(item), {
           value: hit.value,
           source: "cache",

@@ -13,10 +13,22 @@ export interface Fetched<T> {
   storedAt: number;
 }
 
-/** Per call: the caller's signal (cancels only this caller's wait) and `fresh` to skip the cache (refresh). */
+/** Per call: the caller's signal (cancels only this caller's wait) and how fresh the answer must be. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Skip the cache: ask the service (identical requests in flight still share one call). */
   fresh?: boolean;
+  /**
+   * Accept only answers stored at or after this instant (epoch ms). A refresh that started at T passes T: the
+   * first cell asks the service, and every later cell of the same refresh is served what that call stored.
+   */
+  freshSince?: number;
+}
+
+/** The oldest storedAt a call accepts from the cache: everything, a refresh's start, or nothing. */
+export function oldestAccepted(options: CallOptions): number {
+  if (options.fresh) return Number.POSITIVE_INFINITY;
+  return options.freshSince ?? Number.NEGATIVE_INFINITY;
 }
 
 /** Options of calls made on behalf of an account. */

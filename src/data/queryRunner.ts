@@ -1,6 +1,6 @@
 import type { ServiceClient, TypedSend } from "../api/client";
 import { requestKey, type RequestIdentity } from "./cacheKey";
-import { isUnreachable, type CallOptions, type Fetched } from "./fetched";
+import { isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
 import { RequestCoalescer } from "./requestCoalescer";
 import type { RequestExecutor } from "./requestExecutor";
 import type { ResponseCache } from "./responseCache";
@@ -46,14 +46,13 @@ export class QueryRunner {
     options: CallOptions = {},
   ): Promise<Fetched<T>> {
     const key = this.key(identity);
-    if (!options.fresh) {
-      const hot = this.cache.peekFresh<T>(key);
-      if (hot) return { value: hot.value, source: "cache", storedAt: hot.storedAt };
-    }
-    const flightKey = options.fresh ? `fresh:${key}` : key;
+    const since = oldestAccepted(options);
+    const hot = this.cache.peekFresh<T>(key, since);
+    if (hot) return { value: hot.value, source: "cache", storedAt: hot.storedAt };
+    const flightKey = `${since}|${key}`;
     return this.coalescer.run(flightKey, options.signal, async (signal) => {
       const cached = await this.cache.get<T>(key);
-      if (cached?.fresh && !options.fresh)
+      if (cached?.fresh && cached.storedAt >= since)
         return { value: cached.value, source: "cache", storedAt: cached.storedAt };
       try {
         const value = await this.network(send, signal);

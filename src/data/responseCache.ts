@@ -72,12 +72,15 @@ export class ResponseCache {
     return { value: entry.value as T, storedAt: entry.meta.storedAt, fresh };
   }
 
-  /** A fresh entry held in memory, without touching IndexedDB (the fast path of a recalculation). */
-  peekFresh<T>(key: string): CachedValue<T> | undefined {
+  /**
+   * A fresh entry held in memory, stored at or after `notBefore`, without touching IndexedDB (the fast path
+   * of a recalculation).
+   */
+  peekFresh<T>(key: string, notBefore = Number.NEGATIVE_INFINITY): CachedValue<T> | undefined {
     const entry = this.memory.get(key);
     if (!entry) return undefined;
     const view = this.view<T>(entry);
-    if (!view.fresh) return undefined;
+    if (!view.fresh || view.storedAt < notBefore) return undefined;
     this.touchMemory(key, entry);
     this.counts.hits += 1;
     return view;

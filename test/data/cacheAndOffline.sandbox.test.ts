@@ -80,3 +80,31 @@ describe("clearing", () => {
     expect(sandbox.counters.total()).toBe(before + 1);
   });
 });
+
+describe("a refresh", () => {
+  it("asks the service once per request, then serves later cells of the same refresh from what it stored", async () => {
+    let now = 1_000_000;
+    const { layer } = layerFor(sandbox, { now: () => now });
+    const [id] = propertyIds(sandbox, 1) as [number];
+    const [boundary] = sandbox.context.dataset().geography.boundaries;
+    const boundaryId = boundary?.id as number;
+    const ask = (freshSince?: number) =>
+      Promise.all([
+        layer.property(id, { accountId: ACCOUNT_ID, freshSince }),
+        layer.narrative(boundaryId, { accountId: ACCOUNT_ID, freshSince }),
+      ]);
+    expect((await ask()).map((answer) => answer.source)).toEqual(["network", "network"]);
+    expect((await ask()).map((answer) => answer.source)).toEqual(["cache", "cache"]);
+
+    now += 60_000;
+    const refreshStartedAt = now;
+    const before = sandbox.counters.total();
+    expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["network", "network"]);
+    now += 5_000; // a later cell of the same refresh
+    expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
+    expect(sandbox.counters.total()).toBe(before + 2);
+    await expect(layer.property(id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
+      source: "network",
+    });
+  });
+});
