@@ -126,7 +126,8 @@ function registerOperations(app: FastifyInstance, context: SandboxContext): void
 export async function buildSandbox(overrides: Partial<SandboxOptions> = {}): Promise<FastifyInstance> {
   const options = resolveOptions(overrides);
   const context = createContext(options);
-  const app = Fastify({ logger: options.logger, bodyLimit: BODY_LIMIT_BYTES });
+  // close() must not wait for clients' keep-alive connections (tests close sandboxes while clients linger).
+  const app = Fastify({ logger: options.logger, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
   app.decorate("sandbox", context);
   await app.register(cors, {
     origin: options.corsOrigins,

@@ -14,6 +14,8 @@ export interface MsaSeed {
   suburbs: [string, string];
   /** Relative size: how many of the synthetic properties land here. */
   weight: number;
+  /** Typical rent relative to a national average of 1 (roughly the real ordering of markets). */
+  rentIndex: number;
 }
 
 export const MSAS: readonly MsaSeed[] = [
@@ -27,6 +29,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["New York County", "Kings County"],
     suburbs: ["Newark", "Jersey City"],
     weight: 10,
+    rentIndex: 2.0,
   },
   {
     name: "Los Angeles-Long Beach-Anaheim, CA",
@@ -38,6 +41,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Los Angeles County", "Orange County"],
     suburbs: ["Long Beach", "Anaheim"],
     weight: 8,
+    rentIndex: 1.75,
   },
   {
     name: "Chicago-Naperville-Elgin, IL-IN-WI",
@@ -49,6 +53,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Cook County", "DuPage County"],
     suburbs: ["Naperville", "Elgin"],
     weight: 6,
+    rentIndex: 1.2,
   },
   {
     name: "Dallas-Fort Worth-Arlington, TX",
@@ -60,6 +65,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Dallas County", "Tarrant County"],
     suburbs: ["Fort Worth", "Arlington"],
     weight: 7,
+    rentIndex: 1.05,
   },
   {
     name: "Houston-The Woodlands-Sugar Land, TX",
@@ -71,6 +77,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Harris County", "Fort Bend County"],
     suburbs: ["The Woodlands", "Sugar Land"],
     weight: 6,
+    rentIndex: 0.95,
   },
   {
     name: "Washington-Arlington-Alexandria, DC-VA-MD-WV",
@@ -82,6 +89,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["District of Columbia", "Arlington County"],
     suburbs: ["Arlington", "Alexandria"],
     weight: 5,
+    rentIndex: 1.5,
   },
   {
     name: "Philadelphia-Camden-Wilmington, PA-NJ-DE-MD",
@@ -93,6 +101,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Philadelphia County", "Camden County"],
     suburbs: ["Camden", "Wilmington"],
     weight: 4,
+    rentIndex: 1.15,
   },
   {
     name: "Miami-Fort Lauderdale-Pompano Beach, FL",
@@ -104,6 +113,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Miami-Dade County", "Broward County"],
     suburbs: ["Fort Lauderdale", "Pompano Beach"],
     weight: 5,
+    rentIndex: 1.55,
   },
   {
     name: "Atlanta-Sandy Springs-Alpharetta, GA",
@@ -115,6 +125,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Fulton County", "DeKalb County"],
     suburbs: ["Sandy Springs", "Alpharetta"],
     weight: 6,
+    rentIndex: 1.1,
   },
   {
     name: "Boston-Cambridge-Newton, MA-NH",
@@ -126,6 +137,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Suffolk County", "Middlesex County"],
     suburbs: ["Cambridge", "Newton"],
     weight: 4,
+    rentIndex: 1.9,
   },
   {
     name: "Phoenix-Mesa-Chandler, AZ",
@@ -137,6 +149,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Maricopa County", "Pinal County"],
     suburbs: ["Mesa", "Chandler"],
     weight: 5,
+    rentIndex: 1.05,
   },
   {
     name: "San Francisco-Oakland-Berkeley, CA",
@@ -148,6 +161,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["San Francisco County", "Alameda County"],
     suburbs: ["Oakland", "Berkeley"],
     weight: 4,
+    rentIndex: 2.0,
   },
   {
     name: "Riverside-San Bernardino-Ontario, CA",
@@ -159,6 +173,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Riverside County", "San Bernardino County"],
     suburbs: ["San Bernardino", "Ontario"],
     weight: 3,
+    rentIndex: 1.35,
   },
   {
     name: "Detroit-Warren-Dearborn, MI",
@@ -170,6 +185,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Wayne County", "Oakland County"],
     suburbs: ["Warren", "Dearborn"],
     weight: 3,
+    rentIndex: 0.85,
   },
   {
     name: "Seattle-Tacoma-Bellevue, WA",
@@ -181,6 +197,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["King County", "Pierce County"],
     suburbs: ["Tacoma", "Bellevue"],
     weight: 4,
+    rentIndex: 1.5,
   },
   {
     name: "Minneapolis-St. Paul-Bloomington, MN-WI",
@@ -192,6 +209,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Hennepin County", "Ramsey County"],
     suburbs: ["St. Paul", "Bloomington"],
     weight: 3,
+    rentIndex: 1.05,
   },
   {
     name: "San Diego-Chula Vista-Carlsbad, CA",
@@ -203,6 +221,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["San Diego County", "Imperial County"],
     suburbs: ["Chula Vista", "Carlsbad"],
     weight: 3,
+    rentIndex: 1.75,
   },
   {
     name: "Tampa-St. Petersburg-Clearwater, FL",
@@ -214,6 +233,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Hillsborough County", "Pinellas County"],
     suburbs: ["St. Petersburg", "Clearwater"],
     weight: 3,
+    rentIndex: 1.15,
   },
   {
     name: "Denver-Aurora-Lakewood, CO",
@@ -225,6 +245,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Denver County", "Arapahoe County"],
     suburbs: ["Aurora", "Lakewood"],
     weight: 4,
+    rentIndex: 1.25,
   },
   {
     name: "St. Louis, MO-IL",
@@ -236,6 +257,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["St. Louis County", "St. Clair County"],
     suburbs: ["Florissant", "Belleville"],
     weight: 2,
+    rentIndex: 0.85,
   },
   {
     name: "Baltimore-Columbia-Towson, MD",
@@ -247,6 +269,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Baltimore County", "Howard County"],
     suburbs: ["Columbia", "Towson"],
     weight: 2,
+    rentIndex: 1.05,
   },
   {
     name: "Charlotte-Concord-Gastonia, NC-SC",
@@ -258,6 +281,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Mecklenburg County", "Cabarrus County"],
     suburbs: ["Concord", "Gastonia"],
     weight: 3,
+    rentIndex: 1.0,
   },
   {
     name: "Orlando-Kissimmee-Sanford, FL",
@@ -269,6 +293,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Orange County", "Osceola County"],
     suburbs: ["Kissimmee", "Sanford"],
     weight: 3,
+    rentIndex: 1.15,
   },
   {
     name: "San Antonio-New Braunfels, TX",
@@ -280,6 +305,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Bexar County", "Comal County"],
     suburbs: ["New Braunfels", "Converse"],
     weight: 3,
+    rentIndex: 0.85,
   },
   {
     name: "Portland-Vancouver-Hillsboro, OR-WA",
@@ -291,6 +317,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Multnomah County", "Clark County"],
     suburbs: ["Vancouver", "Hillsboro"],
     weight: 2,
+    rentIndex: 1.2,
   },
   {
     name: "Sacramento-Roseville-Folsom, CA",
@@ -302,6 +329,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Sacramento County", "Placer County"],
     suburbs: ["Roseville", "Folsom"],
     weight: 2,
+    rentIndex: 1.25,
   },
   {
     name: "Pittsburgh, PA",
@@ -313,6 +341,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Allegheny County", "Westmoreland County"],
     suburbs: ["Bethel Park", "Monroeville"],
     weight: 2,
+    rentIndex: 0.85,
   },
   {
     name: "Austin-Round Rock-Georgetown, TX",
@@ -324,6 +353,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Travis County", "Williamson County"],
     suburbs: ["Round Rock", "Georgetown"],
     weight: 4,
+    rentIndex: 1.1,
   },
   {
     name: "Las Vegas-Henderson-Paradise, NV",
@@ -335,6 +365,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Clark County", "Nye County"],
     suburbs: ["Henderson", "Paradise"],
     weight: 3,
+    rentIndex: 1.05,
   },
   {
     name: "Cincinnati, OH-KY-IN",
@@ -346,6 +377,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Hamilton County", "Kenton County"],
     suburbs: ["Covington", "Norwood"],
     weight: 2,
+    rentIndex: 0.85,
   },
   {
     name: "Kansas City, MO-KS",
@@ -357,6 +389,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Jackson County", "Johnson County"],
     suburbs: ["Overland Park", "Independence"],
     weight: 2,
+    rentIndex: 0.85,
   },
   {
     name: "Columbus, OH",
@@ -368,6 +401,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Franklin County", "Delaware County"],
     suburbs: ["Dublin", "Westerville"],
     weight: 2,
+    rentIndex: 0.9,
   },
   {
     name: "Indianapolis-Carmel-Anderson, IN",
@@ -379,6 +413,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Marion County", "Hamilton County"],
     suburbs: ["Carmel", "Anderson"],
     weight: 2,
+    rentIndex: 0.85,
   },
   {
     name: "Nashville-Davidson--Murfreesboro--Franklin, TN",
@@ -390,6 +425,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Davidson County", "Rutherford County"],
     suburbs: ["Murfreesboro", "Franklin"],
     weight: 3,
+    rentIndex: 1.1,
   },
   {
     name: "Raleigh-Cary, NC",
@@ -401,6 +437,7 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Wake County", "Johnston County"],
     suburbs: ["Cary", "Garner"],
     weight: 2,
+    rentIndex: 1.05,
   },
   {
     name: "Salt Lake City, UT",
@@ -412,5 +449,6 @@ export const MSAS: readonly MsaSeed[] = [
     counties: ["Salt Lake County", "Tooele County"],
     suburbs: ["West Valley City", "Sandy"],
     weight: 2,
+    rentIndex: 1.05,
   },
 ];

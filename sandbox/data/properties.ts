@@ -101,9 +101,9 @@ function slug(text: string): string {
     .replace(/^-|-$/g, "");
 }
 
-/** Rent level of an MSA relative to the national average; fixed by the seed. */
+/** Rent level of an MSA relative to the national average: its real-world index, varied a little by the seed. */
 export function msaRentLevel(seed: number, msaIndex: number): number {
-  return Random.of(seed, SALT.market, msaIndex).between(0.75, 1.9);
+  return (MSAS[msaIndex]?.rentIndex ?? 1) * Random.of(seed, SALT.market, msaIndex).between(0.95, 1.05);
 }
 
 function statusFor(random: Random): UnifiedStatus {

@@ -16,7 +16,7 @@ function plain(reply: import("fastify").FastifyReply, status: number, text: stri
  * leaks its token to the download host fails loudly in tests.
  */
 export async function buildDownloadServer(context: SandboxContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: context.options.logger });
+  const app = Fastify({ logger: context.options.logger, forceCloseConnections: true });
   if (context.options.downloadCors) {
     await app.register(cors, { origin: context.options.corsOrigins, methods: ["GET"] });
   }
