@@ -10,7 +10,7 @@ module.exports = {
   },
   // These packages ship ES modules only; jest runs CommonJS, so ts-jest transpiles them too.
   transformIgnorePatterns: [
-    "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch)/)",
+    "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch|marked)/)",
   ],
   testTimeout: 30000,
 };

@@ -4,6 +4,7 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+const { HelpPagePlugin, README } = require("./scripts/helpPagePlugin");
 
 /** The origin the add-in is served from during development (the manifest's URLs use it). */
 const DEV_BASE_URL = "https://localhost:3000/";
@@ -100,6 +101,7 @@ module.exports = async (env = {}, argv = {}) => {
         chunks: ["taskpane", "functions"],
         contentSecurityPolicy: contentSecurityPolicy(),
       }),
+      new HelpPagePlugin({ readme: README, devBaseUrl: DEV_BASE_URL, baseUrl }),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

@@ -207,6 +207,17 @@ describe("the production build", () => {
     }
   });
 
+  it("links every function to its own section of help.html, at the production URL", () => {
+    const metadata = JSON.parse(readFileSync(path.join(outDir, "functions.json"), "utf8")) as {
+      functions: { id: string; helpUrl?: string }[];
+    };
+    const help = readFileSync(path.join(outDir, "help.html"), "utf8");
+    for (const fn of metadata.functions) {
+      expect(fn.helpUrl).toBe(`${PRODUCTION_BASE}help.html#rent-${fn.id.toLowerCase()}`);
+      expect(help).toContain(`id=rent-${fn.id.toLowerCase()}>`);
+    }
+  });
+
   it("builds one runtime page that loads the pane and the functions bundle", () => {
     const page = readFileSync(path.join(outDir, "taskpane.html"), "utf8");
     for (const bundle of ["runtime.js", "shared.js", "taskpane.js", "functions.js"]) {
