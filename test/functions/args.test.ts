@@ -71,6 +71,8 @@ describe("scalar arguments", () => {
     ).toEqual([1, 2, 3]);
     expect(readList("1, 2;3", "ids", readId)).toEqual([1, 2, 3]);
     expect(readList(7, "ids", readId)).toEqual([7]);
+    // Text typed into a matrix parameter arrives as a 1x1 grid.
+    expect(readList([["1, 2"]], "ids", readId)).toEqual([1, 2]);
   });
 });
 
@@ -96,6 +98,10 @@ describe("options", () => {
       ["min_rent", "1500"],
     ]);
     expect(readOptions(null, allowed).size).toBe(0);
+    expect([...readOptions([["min_rent=900; bedrooms=2"]], allowed)]).toEqual([
+      ["min_rent", "900"],
+      ["bedrooms", "2"],
+    ]);
     expect(readOptions([["", ""]], allowed).size).toBe(0);
   });
 

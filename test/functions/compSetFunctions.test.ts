@@ -122,7 +122,7 @@ describe("RENT.UNITS", () => {
       undefined,
       1200,
       undefined,
-      "min_sq_ft=600",
+      [["min_sq_ft=600"]],
       fakeInvocation(),
     );
     expect(column(table, "id")).toEqual(raw.data.map((unit) => unit.id));
@@ -137,13 +137,13 @@ describe("RENT.UNITS", () => {
       message: `No units of comp set ${compSetId} match the filters.`,
     });
     await expect(
-      units(compSetId, undefined, undefined, undefined, undefined, "bedroms=2", fakeInvocation()),
+      units(compSetId, undefined, undefined, undefined, undefined, [["bedroms=2"]], fakeInvocation()),
     ).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining('Unknown option "bedroms"'),
     });
     await expect(
-      units(compSetId, undefined, undefined, undefined, undefined, "unit_styles=loft", fakeInvocation()),
+      units(compSetId, undefined, undefined, undefined, undefined, [["unit_styles=loft"]], fakeInvocation()),
     ).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining("unit_styles must be among"),

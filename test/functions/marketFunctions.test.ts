@@ -40,9 +40,9 @@ describe("RENT.BOUNDARIES and RENT.BOUNDARY", () => {
 
   it("filters by geo types given as text in any case", async () => {
     const raw = await search({ query: "Austin", geo_type: ["MSA", "BespokeSubmarket"], limit: 10 });
-    const table = await boundaries("Austin", "msa, bespokesubmarket", 10, undefined, fakeInvocation());
+    const table = await boundaries("Austin", [["msa, bespokesubmarket"]], 10, undefined, fakeInvocation());
     expect(table.slice(1).map((row) => row[0])).toEqual(raw.data.map((entry) => entry.attributes.id));
-    await expect(boundaries("Austin", "City", 10, undefined, fakeInvocation())).rejects.toMatchObject({
+    await expect(boundaries("Austin", [["City"]], 10, undefined, fakeInvocation())).rejects.toMatchObject({
       code: "#VALUE!",
       message:
         'geo_types must be one of MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood, not "City".',
@@ -129,7 +129,11 @@ describe("RENT.MARKETS", () => {
       sort_direction: "desc",
       limit: 5,
     });
-    const table = await markets([["rent_avg_t30", "leased_percent_avg_t30"]], "limit=5", fakeInvocation());
+    const table = await markets(
+      [["rent_avg_t30", "leased_percent_avg_t30"]],
+      [["limit=5"]],
+      fakeInvocation(),
+    );
     expect(table[0]).toEqual(["id", "name", "geo_type", "rent_avg_t30", "leased_percent_avg_t30"]);
     expect(table.slice(1)).toEqual(
       raw.data.map(({ attributes: m }) => [
@@ -150,17 +154,17 @@ describe("RENT.MARKETS", () => {
       limit: 100,
     });
     const table = await markets(
-      "rent_avg_t30",
-      "rent_avg_t30_gte=1800; direction=asc; limit=100",
+      [["rent_avg_t30"]],
+      [["rent_avg_t30_gte=1800; direction=asc; limit=100"]],
       fakeInvocation(),
     );
     expect(table.slice(1).map((row) => row[0])).toEqual(raw.data.map((entry) => entry.attributes.id));
     for (const row of table.slice(1)) expect(row[3]).toBeGreaterThanOrEqual(1800);
-    await expect(markets("rent_avg_t30", "colour_gte=3", fakeInvocation())).rejects.toMatchObject({
+    await expect(markets([["rent_avg_t30"]], [["colour_gte=3"]], fakeInvocation())).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining("colour_gte"),
     });
-    await expect(markets("rent_avg_t30", "colour=3", fakeInvocation())).rejects.toMatchObject({
+    await expect(markets([["rent_avg_t30"]], [["colour=3"]], fakeInvocation())).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining('Unknown option "colour"'),
     });

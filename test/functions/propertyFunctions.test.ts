@@ -123,7 +123,12 @@ describe("RENT.PROPERTIES", () => {
       geo_boundary_ids: [msaId],
       per_page: 40,
     });
-    const table = await properties([[msaId]], "property_id, asking_rent", "max_results=40", fakeInvocation());
+    const table = await properties(
+      [[msaId]],
+      [["property_id, asking_rent"]],
+      [["max_results=40"]],
+      fakeInvocation(),
+    );
     expect(table[0]).toEqual(["property_id", "asking_rent"]);
     expect(table.slice(1)).toEqual(
       raw.data.map((entry) => [entry.attributes.property_id, entry.attributes.asking_rent ?? ""]),
@@ -149,8 +154,8 @@ describe("RENT.PROPERTIES", () => {
       per_page: 500,
     });
     const table = await properties(
-      JSON.stringify(square) as unknown as unknown[][],
-      "property_id",
+      [[JSON.stringify(square)]],
+      [["property_id"]],
       undefined,
       fakeInvocation(),
     );
@@ -158,12 +163,7 @@ describe("RENT.PROPERTIES", () => {
       raw.data.map((entry) => entry.attributes.property_id),
     );
     await expect(
-      properties(
-        '{"type":"Point","coordinates":[1,2]}' as unknown as unknown[][],
-        undefined,
-        undefined,
-        fakeInvocation(),
-      ),
+      properties([['{"type":"Point","coordinates":[1,2]}']], undefined, undefined, fakeInvocation()),
     ).rejects.toMatchObject({ code: "#VALUE!", message: expect.stringContaining("Polygon") });
   });
 });
@@ -180,10 +180,10 @@ describe("RENT.LOOKUP", () => {
       });
       all.push(...raw.data);
     }
-    const table = await lookup("city=Austin; max_results=250", fakeInvocation());
+    const table = await lookup([["city=Austin; max_results=250"]], fakeInvocation());
     expect(table).toEqual([["property_id"], ...all.slice(0, 250).map((id) => [id])]);
-    await expect(lookup("latitude=30.2", fakeInvocation())).rejects.toMatchObject({ code: "#VALUE!" });
-    await expect(lookup("city=Nowhereville", fakeInvocation())).rejects.toMatchObject({
+    await expect(lookup([["latitude=30.2"]], fakeInvocation())).rejects.toMatchObject({ code: "#VALUE!" });
+    await expect(lookup([["city=Nowhereville"]], fakeInvocation())).rejects.toMatchObject({
       code: "#N/A",
       message: "No property matches these filters.",
     });
@@ -213,7 +213,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
     }
     const table = await forecast(
       propertyId,
-      "rent_growth_rate_yoy, occupancy_percent",
+      [["rent_growth_rate_yoy, occupancy_percent"]],
       "avg",
       "quarter",
       undefined,
@@ -261,7 +261,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
     await expect(
       forecast(
         ids[0],
-        "rent",
+        [["rent"]],
         undefined,
         undefined,
         undefined,
@@ -274,7 +274,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
     await expect(
       forecast(
         ids[0],
-        "occupancy_percent",
+        [["occupancy_percent"]],
         undefined,
         "week",
         undefined,
@@ -290,7 +290,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
     await expect(
       forecast(
         ids[0],
-        "occupancy_percent",
+        [["occupancy_percent"]],
         undefined,
         undefined,
         "soon",
@@ -309,7 +309,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       await expect(
         geoForecast(
           msaId,
-          "rent_growth_yoy",
+          [["rent_growth_yoy"]],
           undefined,
           undefined,
           undefined,

@@ -27,7 +27,11 @@ async function rawClientFor(url: string, clientId: string, clientSecret: string)
   const tokenResponse = await fetch(`${url}/oauth/token`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
   });
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };

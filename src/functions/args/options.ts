@@ -49,6 +49,10 @@ export function readOptions(
   alsoAllowed?: { test: (name: string) => boolean; description: string },
 ): OptionValues {
   const options: OptionValues = new Map();
+  // Typed text reaches a matrix parameter as a 1x1 grid.
+  if (Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) && value[0].length === 1) {
+    value = (value[0] as unknown[])[0];
+  }
   if (isBlank(value) || (Array.isArray(value) && (value as unknown[][]).flat().every(isBlank)))
     return options;
   let pairs: [string, unknown][];

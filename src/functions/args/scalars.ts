@@ -80,7 +80,7 @@ export function readChoice<T extends string>(value: unknown, argument: string, a
 }
 
 /**
- * A list given as a range (any shape; blanks skipped) or as text separated by commas or semicolons.
+ * A list given as a range (any shape; blanks skipped), as text separated by commas or semicolons, or both.
  * Each item is read by `readItem`.
  */
 export function readList<T>(
@@ -88,11 +88,9 @@ export function readList<T>(
   argument: string,
   readItem: (item: unknown, argument: string) => T,
 ): T[] {
-  const items = Array.isArray(value)
-    ? (value as unknown[]).flat(2)
-    : typeof value === "string"
-      ? value.split(/[,;]/)
-      : [value];
+  // Excel passes a matrix parameter as a grid even for one typed value: "1,2" arrives as [["1,2"]].
+  const cells = Array.isArray(value) ? (value as unknown[]).flat(2) : [value];
+  const items = cells.flatMap((cell) => (typeof cell === "string" ? cell.split(/[,;]/) : [cell]));
   return items.filter((item) => !isBlank(item)).map((item) => readItem(item, argument));
 }
 

@@ -1,0 +1,72 @@
+/**
+ * How cells behave over time: recalculating a formula is answered from the cache, the pane's Refresh
+ * fetches anew, Excel's cancellation and the time bound end a call with an error instead of #BUSY!.
+ */
+import { setCellTimeout, DEFAULT_CELL_TIMEOUT_MS } from "../../src/functions/cellCall";
+import { endFreshData, requestFreshData } from "../../src/functions/freshness";
+import { market } from "../../src/functions/marketFunctions";
+import { property } from "../../src/functions/propertyFunctions";
+import { fakeInvocation } from "../support/invocation";
+import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+
+const EXPLORE = "/v1/explore_markets";
+let env: SignedInSandbox;
+let msaId: number;
+
+beforeAll(async () => {
+  env = await startSignedInSandbox("demo-pro");
+  const found = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    query: "Denver",
+    geo_type: "MSA",
+    limit: 1,
+  });
+  msaId = found.data[0]?.attributes.id as number;
+});
+
+afterEach(() => {
+  endFreshData();
+  setCellTimeout(DEFAULT_CELL_TIMEOUT_MS);
+  env.sandbox.context.faults.reset();
+});
+
+afterAll(() => env.close());
+
+it("answers a recalculated formula from the cache and fetches again on Refresh", async () => {
+  const start = env.sandbox.counters.get(EXPLORE);
+  const first = await market(msaId, "rent_avg_t30", undefined, fakeInvocation());
+  expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 1);
+
+  await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(first);
+  await expect(market(msaId, "ner_avg_t30", undefined, fakeInvocation())).resolves.toEqual(
+    expect.any(Number),
+  );
+  expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 1);
+
+  requestFreshData();
+  await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(first);
+  expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
+
+  endFreshData();
+  await market(msaId, "rent_avg_t30", undefined, fakeInvocation());
+  expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
+});
+
+// Were cancellation ignored, the call would end by the time bound instead, with a different message.
+it("ends a call that Excel cancels with an error at once, not after the service answers", async () => {
+  env.sandbox.context.faults.update({ latencyMs: 3_000 });
+  setCellTimeout(2_000);
+  const invocation = fakeInvocation();
+  const pending = property([[116_723]], [["asking_rent"]], invocation);
+  setTimeout(() => invocation.cancel(), 50);
+  await expect(pending).rejects.toMatchObject({ code: "#N/A", message: expect.stringMatching(/cancel/i) });
+});
+
+it("ends a call that outlives the time bound with #N/A saying so", async () => {
+  env.sandbox.context.faults.update({ latencyMs: 3_000 });
+  setCellTimeout(300);
+  await expect(property([[116_724]], [["unit_count"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: expect.stringContaining("No answer within"),
+  });
+});
