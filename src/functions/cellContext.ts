@@ -1,15 +1,15 @@
 import { ApiError } from "../api/errors";
 import type { DataLayer } from "../data/dataLayer";
 import { session } from "../session/session";
-import { isFreshDataRequested } from "./freshness";
+import { freshSince } from "./freshness";
 import { readOptionalId } from "./args/scalars";
 
 /** What every data function needs: the sign-in's data layer, the account it acts for, and call options. */
 export interface CellContext {
   data: DataLayer;
   accountId: number;
-  /** The call options to hand to the data layer: this cell's signal, and `fresh` during a pane refresh. */
-  call: { accountId: number; signal: AbortSignal; fresh: boolean };
+  /** The call options to hand to the data layer: this cell's signal, and `freshSince` during a pane refresh. */
+  call: { accountId: number; signal: AbortSignal; freshSince?: number };
 }
 
 /** The account chosen in the pane, unless the formula names one (which the sign-in must be allowed to use). */
@@ -23,5 +23,5 @@ export function cellContext(signal: AbortSignal, account?: unknown): CellContext
     );
   }
   const accountId = named ?? state.accountId;
-  return { data: state.data, accountId, call: { accountId, signal, fresh: isFreshDataRequested() } };
+  return { data: state.data, accountId, call: { accountId, signal, freshSince: freshSince() } };
 }

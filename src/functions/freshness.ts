@@ -1,18 +1,25 @@
 /**
  * The pane's "Refresh" must bypass the cache for the cells it recalculates, while an ordinary recalculation
- * is served from the cache. The pane opens a short window before asking Excel to recalculate; every cell
- * computed inside it asks the data layer for fresh data (identical requests still share one call).
+ * is served from the cache. The pane starts a refresh before asking Excel to recalculate; cells computed
+ * while it lasts accept only answers stored since it started, so each distinct request goes to the service
+ * once per refresh and every later cell of the refresh is served what that request stored.
  */
-let freshUntil = 0;
+interface Refresh {
+  startedAt: number;
+  endsAt: number;
+}
+
+let current: Refresh | undefined;
 
 export function requestFreshData(windowMs = 30_000, now: number = Date.now()): void {
-  freshUntil = now + windowMs;
+  current = { startedAt: now, endsAt: now + windowMs };
 }
 
 export function endFreshData(): void {
-  freshUntil = 0;
+  current = undefined;
 }
 
-export function isFreshDataRequested(now: number = Date.now()): boolean {
-  return now < freshUntil;
+/** The instant answers must be newer than, while a refresh lasts; undefined otherwise. */
+export function freshSince(now: number = Date.now()): number | undefined {
+  return current && now < current.endsAt ? current.startedAt : undefined;
 }

@@ -46,6 +46,9 @@ it("answers a recalculated formula from the cache and fetches again on Refresh",
   requestFreshData();
   await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(first);
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
+  // Later cells of the same refresh are served what it fetched.
+  await market(msaId, "ner_avg_t30", undefined, fakeInvocation());
+  expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
 
   endFreshData();
   await market(msaId, "rent_avg_t30", undefined, fakeInvocation());
