@@ -185,6 +185,7 @@ function objectSchemaFor(operation: ContractOperation, location: "query" | "path
   }) as JsonObject;
 }
 
+/** Validators are compiled on an operation's first request, so a sandbox starts without compiling all of them. */
 const compiled = new Map<string, CompiledOperation>();
 
 function compile(operation: ContractOperation): CompiledOperation {
@@ -203,11 +204,6 @@ function compile(operation: ContractOperation): CompiledOperation {
   };
   compiled.set(operation.operationId, result);
   return result;
-}
-
-/** Compiles every operation up front, so the first request pays no compile cost. */
-export function precompile(operations: ContractOperation[]): void {
-  for (const operation of operations) compile(operation);
 }
 
 /**

@@ -7,8 +7,6 @@ import { clientMayActFor, tierAtLeast } from "../data/clients";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
 import { sendRateLimited } from "./rateLimitReply";
 
-const TIER_NAMES = { base: "base", pro: "pro", "pro-plus": "pro-plus" } as const;
-
 function countRequest(context: SandboxContext, request: FastifyRequest): void {
   if (request.method === "OPTIONS") return;
   const path = request.routeOptions.url ?? request.url.split("?")[0] ?? request.url;
@@ -16,15 +14,19 @@ function countRequest(context: SandboxContext, request: FastifyRequest): void {
   context.counters.increment(path);
 }
 
-/** Injected faults, applied to contract operations before anything else (like a failing proxy in front). */
+/**
+ * Injected faults, applied to the data API before anything else (like a failing proxy in front).
+ * The token endpoint is spared: its contract names no 429 or 500, and sign-in stays usable.
+ */
 async function injectFaults(
   context: SandboxContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
-  if (!request.routeOptions.config.operation) return undefined;
+  if (!request.routeOptions.config.operation?.requiresAuth) return undefined;
   const { latencyMs } = context.faults.settings();
-  if (latencyMs > 0) await sleep(latencyMs);
+  // Unreferenced, so a delayed request does not keep a closing process (or a jest worker) alive.
+  if (latencyMs > 0) await sleep(latencyMs, undefined, { ref: false });
   switch (context.faults.decide()) {
     case "drop":
       reply.hijack();
@@ -52,7 +54,7 @@ function guardOperation(
   const decision = context.rateLimiter.consume(caller.token.accessToken);
   if (!decision.allowed) return sendRateLimited(reply, decision);
   if (operation.requiredTier && !tierAtLeast(caller.client.tier, operation.requiredTier)) {
-    return sendForbidden(reply, `This endpoint requires the ${TIER_NAMES[operation.requiredTier]} tier`);
+    return sendForbidden(reply, `This endpoint requires the ${operation.requiredTier} tier`);
   }
   request.caller = caller;
   return undefined;

@@ -67,10 +67,6 @@ export class JobStore {
   update(job: BulkJob, changes: Partial<Pick<BulkJob, "status" | "errorMessage" | "file">>): void {
     Object.assign(job, changes, { updatedAt: new Date(this.clock.now()).toISOString() });
   }
-
-  all(): BulkJob[] {
-    return [...this.jobs.values()];
-  }
 }
 
 /** The batch job object of the contract. */

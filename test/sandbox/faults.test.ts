@@ -17,6 +17,18 @@ describe("fault injection set at startup", () => {
     }
   });
 
+  it("spares the token endpoint", async () => {
+    const t = await startTestSandbox({
+      faults: { latencyMs: 0, errorRate: 1, rateLimitBurst: 0, dropRate: 0 },
+    });
+    try {
+      expect((await t.client.token("demo-pro")).length).toBeGreaterThan(20);
+      expect((await t.client.as("demo-pro", "GET", "/v1/accounts")).status).toBe(500);
+    } finally {
+      await t.sandbox.close();
+    }
+  });
+
   it("answers a burst of 429s, then recovers", async () => {
     const t = await startTestSandbox({
       faults: { latencyMs: 0, errorRate: 0, rateLimitBurst: 3, dropRate: 0 },
