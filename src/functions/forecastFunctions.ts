@@ -5,7 +5,7 @@ import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
-import { cellValue } from "./shape/table";
+import { outputValue } from "./shape/values";
 
 const AGGREGATIONS = ["avg", "median", "sum", "max", "min"] as const;
 const INTERVALS = ["month", "quarter", "year"] as const;
@@ -68,7 +68,7 @@ async function forecastTable(
     ["date", ...fields],
     ...series.map((row) => [
       isoDateToSerial(row.date) ?? row.date,
-      ...fields.map((field) => cellValue(row.values[field])),
+      ...fields.map((field) => outputValue(row.values[field])),
     ]),
   ];
 }

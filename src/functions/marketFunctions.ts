@@ -9,7 +9,7 @@ import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
-import { cellValue } from "./shape/table";
+import { outputValue } from "./shape/values";
 
 const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
 type MarketGeoType = (typeof MARKET_GEO_TYPES)[number];
@@ -107,7 +107,7 @@ export async function market(
       context.call,
     );
     checkMetric(metricName, record);
-    return cellValue(record[metricName as keyof MarketAttributes]);
+    return outputValue(record[metricName as keyof MarketAttributes]);
   });
 }
 

@@ -4,7 +4,7 @@ import { isoDateToSerial } from "../../src/excel/excelDates";
 import { readDate, serialToIsoDate } from "../../src/functions/args/excelDates";
 import { readOptions } from "../../src/functions/args/options";
 import { readBoolean, readChoice, readId, readInteger, readList } from "../../src/functions/args/scalars";
-import { cellValue, spillTable } from "../../src/functions/shape/table";
+import { outputValue } from "../../src/functions/shape/values";
 
 describe("Excel dates", () => {
   it("matches Excel's serials for known dates", () => {
@@ -115,32 +115,15 @@ describe("options", () => {
   });
 });
 
-describe("spilled tables", () => {
-  it("puts the header first, keeps numbers as numbers and nulls as empty cells", () => {
-    const table = spillTable(
-      [
-        { id: 1, rent: 1500.5, note: null },
-        { id: 2, rent: null, note: "x" },
-      ],
-      [
-        { header: "id", value: (r) => r.id },
-        { header: "rent", value: (r) => r.rent },
-        { header: "note", value: (r) => r.note },
-      ],
-      "No rows.",
-    );
-    expect(table).toEqual([
-      ["id", "rent", "note"],
-      [1, 1500.5, ""],
-      [2, "", "x"],
-    ]);
-    expect(cellValue(["a", "b"])).toBe("a, b");
-    expect(cellValue(Number.NaN)).toBe("");
-  });
-
-  it("gives the reason instead of an empty spill", () => {
-    expect(() => spillTable([], [{ header: "id", value: () => 1 }], "No units match the filters.")).toThrow(
-      expect.objectContaining({ kind: "not_found", message: "No units match the filters." }),
-    );
+describe("values shown in cells", () => {
+  it("turns ISO dates into Excel serials, nulls into empty cells and lists into text", () => {
+    expect(outputValue("2026-01-31")).toBe(46053);
+    expect(outputValue("2026-01-31T12:00:00Z")).toBe(46053.5);
+    expect(outputValue("2020-01-01 Lofts")).toBe("2020-01-01 Lofts");
+    expect(outputValue(null)).toBe("");
+    expect(outputValue(undefined)).toBe("");
+    expect(outputValue(Number.NaN)).toBe("");
+    expect(outputValue(1500.5)).toBe(1500.5);
+    expect(outputValue(["TX", "OK"])).toBe("TX; OK");
   });
 });
