@@ -39,8 +39,8 @@ export interface SandboxOptions {
   webhookMaxAttempts: number;
   /** Delay before the first callback retry; doubles after each failure (ms). */
   webhookRetryBaseDelayMs: number;
-  /** Fault injection applied to API requests from the start. */
-  faults: FaultSettings;
+  /** Fault injection applied to data API requests from the start (unset fields: no fault). */
+  faults: Partial<FaultSettings>;
   /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
   admin: boolean;
   /** Fastify request logging; off by default to keep test output quiet. */

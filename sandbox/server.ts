@@ -155,8 +155,13 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
   const app = await buildSandbox(overrides);
   const context = app.sandbox;
   const downloads = await buildDownloadServer(context);
-  await app.listen({ host: context.options.host, port: context.options.port });
-  await downloads.listen({ host: context.options.host, port: context.options.downloadPort });
+  try {
+    await app.listen({ host: context.options.host, port: context.options.port });
+    await downloads.listen({ host: context.options.host, port: context.options.downloadPort });
+  } catch (error) {
+    await Promise.all([app.close(), downloads.close()]);
+    throw error;
+  }
   const api = originOf(app, context.options.host);
   context.downloadOrigin = originOf(downloads, context.options.host).url;
   return {

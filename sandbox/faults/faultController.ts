@@ -12,7 +12,7 @@ export class FaultController {
   private random: Random;
 
   constructor(
-    initial: FaultSettings,
+    initial: Partial<FaultSettings>,
     private readonly seed: number,
   ) {
     this.current = FaultController.checked({ ...NO_FAULTS, ...initial });

@@ -223,6 +223,37 @@ describe("cancelling", () => {
     expect(again.status).toBe(409);
   });
 
+  it("cancels a running job: the worker stops and writes nothing", async () => {
+    const running = await startTestSandbox({ jobMaxRows: 100_000_000 });
+    try {
+      const ids = Array.from({ length: 1000 }, (_, index) => 100001 + index);
+      const created = await running.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
+        json: { report_type: "units", property_ids: ids, start_date: "2025-03-16", end_date: "2026-03-15" },
+      });
+      // A year of units for 1,000 properties takes the worker far longer than one request.
+      const working = running.sandbox.context.worker.flush();
+      const cancelled = await running.client.as<Job>(
+        "demo-pro",
+        "DELETE",
+        `/v1/bulk_api/jobs/${created.body.job_id}`,
+      );
+      expect(cancelled.body.status).toBe("cancelled");
+      await working;
+      const after = await running.client.as<Job>(
+        "demo-pro",
+        "GET",
+        `/v1/bulk_api/jobs/${created.body.job_id}`,
+      );
+      expect(after.body.status).toBe("cancelled");
+      expect(
+        (await running.client.as("demo-pro", "GET", `/v1/bulk_api/jobs/${created.body.job_id}/results`))
+          .status,
+      ).toBe(409);
+    } finally {
+      await running.sandbox.close();
+    }
+  });
+
   it("refuses to cancel a succeeded job with a clear 409", async () => {
     const created = await submit({});
     await t.sandbox.context.worker.flush();
