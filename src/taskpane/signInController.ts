@@ -1,0 +1,116 @@
+import { normaliseConfig, type ServiceConfig } from "../api/config";
+import { ApiError } from "../api/errors";
+import type { Credentials } from "../api/tokens";
+import type { Session, SignedIn } from "../session/session";
+import { PaneInputError } from "./paneInputError";
+import type { SecretVault } from "./secretVault";
+import type { SettingsStore } from "./settingsStore";
+
+/** What the sign-in form holds. */
+export interface SignInForm {
+  serviceUrl: string;
+  tokenUrl: string;
+  method: "client" | "manual";
+  clientId: string;
+  clientSecret: string;
+  accessToken: string;
+  /** Keep the secret (encrypted, in this computer's add-in storage) to sign in again after a restart. */
+  remember: boolean;
+}
+
+export interface SignInDependencies {
+  session: Session;
+  settings: SettingsStore;
+  vault: SecretVault;
+  /** Runs after every change of sign-in or account: recalculates the RENT cells in Excel. */
+  afterChange?: () => Promise<void>;
+}
+
+function credentialsOf(form: SignInForm): Credentials {
+  if (form.method === "manual") {
+    const accessToken = form.accessToken.trim();
+    if (accessToken === "") throw new PaneInputError("Paste the access token you created on the service.");
+    return { kind: "manual", accessToken };
+  }
+  const clientId = form.clientId.trim();
+  if (clientId === "" || form.clientSecret === "")
+    throw new PaneInputError("Enter the client ID and the client secret.");
+  return { kind: "client", clientId, clientSecret: form.clientSecret };
+}
+
+function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): ServiceConfig {
+  try {
+    return normaliseConfig({ serviceUrl: form.serviceUrl, tokenUrl: form.tokenUrl });
+  } catch (error) {
+    throw new PaneInputError(error instanceof Error ? error.message : "Check the service settings.");
+  }
+}
+
+/**
+ * Sign-in, sign-out and the account choice, over the shared session. Settings (service URL, client id,
+ * account per identity) are remembered in the runtime's storage; a secret only in the SecretVault, and only
+ * when asked. Nothing here writes to the document.
+ */
+export class SignInController {
+  constructor(private readonly deps: SignInDependencies) {}
+
+  async signIn(form: SignInForm): Promise<SignedIn> {
+    const config = configOf(form);
+    const credentials = credentialsOf(form);
+    const signedIn = await this.deps.session.signIn(config, credentials);
+    this.deps.settings.save({
+      serviceUrl: config.serviceUrl,
+      tokenUrl: config.tokenUrl,
+      clientId: credentials.kind === "client" ? credentials.clientId : "",
+      method: credentials.kind,
+    });
+    if (form.remember) await this.deps.vault.keep(credentials);
+    else await this.deps.vault.forget();
+    this.useRememberedAccount(config.serviceUrl, signedIn);
+    await this.deps.afterChange?.();
+    return this.deps.session.requireSignedIn();
+  }
+
+  /**
+   * Signs in again with kept credentials when the pane starts. A refused secret is forgotten (it will not
+   * work next time either); when the service cannot be reached it stays kept for the next start.
+   */
+  async resume(): Promise<SignedIn | undefined> {
+    if (this.deps.session.current) return this.deps.session.current;
+    const credentials = await this.deps.vault.recall();
+    if (!credentials) return undefined;
+    const settings = this.deps.settings.load();
+    try {
+      const signedIn = await this.deps.session.signIn(configOf(settings), credentials);
+      this.useRememberedAccount(configOf(settings).serviceUrl, signedIn);
+      await this.deps.afterChange?.();
+      return this.deps.session.requireSignedIn();
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === "unauthorized") await this.deps.vault.forget();
+      throw error;
+    }
+  }
+
+  /** Ends the sign-in: the session drops its token, and any kept secret is deleted. */
+  async signOut(): Promise<void> {
+    this.deps.session.signOut();
+    await this.deps.vault.forget();
+    await this.deps.afterChange?.();
+  }
+
+  /** Sets the default account of the formulas and remembers it for this identity. */
+  async selectAccount(accountId: number): Promise<void> {
+    const { session, settings } = this.deps;
+    session.selectAccount(accountId);
+    const state = session.requireSignedIn();
+    settings.rememberAccount(state.client.config.serviceUrl, state.identity, accountId);
+    await this.deps.afterChange?.();
+  }
+
+  private useRememberedAccount(serviceUrl: string, signedIn: SignedIn): void {
+    const remembered = this.deps.settings.rememberedAccount(serviceUrl, signedIn.identity);
+    if (remembered !== undefined && signedIn.accounts.some((account) => account.id === remembered)) {
+      this.deps.session.selectAccount(remembered);
+    }
+  }
+}
