@@ -104,6 +104,8 @@ describe("manifest.xml", () => {
     expect(sets).toContainEqual(
       expect.objectContaining({ "@_Name": "SharedRuntime", "@_MinVersion": "1.1" }),
     );
+    // Freezing spilled formulas reads Range.getSpillingToRangeOrNullObject (ExcelApi 1.12).
+    expect(sets).toContainEqual(expect.objectContaining({ "@_Name": "ExcelApi", "@_MinVersion": "1.12" }));
 
     const runtime = only(only(manifest, "Runtimes"), "Runtime");
     expect(runtime["@_lifetime"]).toBe("long");
