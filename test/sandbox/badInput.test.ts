@@ -75,6 +75,7 @@ describe("bad input never crashes the sandbox", () => {
   it("answers a body over the size limit with 413 and a message", async () => {
     const response = await t.client.as("demo-proplus", "POST", "/v1/explore_markets", {
       rawBody: JSON.stringify({ padding: "x".repeat(6 * 1024 * 1024) }),
+      outsideContract: true,
     });
     expect(response.status).toBe(413);
     await stillServing();
@@ -86,6 +87,7 @@ describe("bad input never crashes the sandbox", () => {
     const wrongType = await t.client.as("demo-proplus", "POST", "/v1/explore_markets", {
       rawBody: "account_id=103",
       contentType: "text/plain",
+      outsideContract: true,
     });
     expect(wrongType.status).toBe(415);
   });

@@ -124,3 +124,48 @@ export function schemaProblems(schemaName: string, data: unknown): string[] {
     ? []
     : (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath} ${error.message}`);
 }
+
+interface RouteMatcher {
+  operationId: string;
+  method: string;
+  pattern: RegExp;
+  statuses: string[];
+}
+
+function serverPrefix(servers: unknown): string {
+  const first = Array.isArray(servers) ? (servers[0] as { url?: string } | undefined) : undefined;
+  return first?.url ? new URL(first.url).pathname.replace(/\/$/, "") : "";
+}
+
+const matchers: RouteMatcher[] = contractOperationList().map((operation) => {
+  const item = (contract.paths as Json)[operation.path] as Json;
+  const prefix = item.servers ? serverPrefix(item.servers) : serverPrefix(contract.servers);
+  const pattern = new RegExp(`^${prefix}${operation.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+  return {
+    operationId: operation.operationId,
+    method: operation.method,
+    pattern,
+    statuses: operation.statuses,
+  };
+});
+
+/**
+ * Problems with any sandbox response, found by its method and path: an undeclared status, or a
+ * body or header that does not match the contract. Paths outside the contract (admin routes,
+ * downloads) give no problems.
+ */
+export function responseProblems(
+  method: string,
+  url: string,
+  response: { status: number; headers: Headers; body: unknown; text: string },
+): string[] {
+  const pathname = new URL(url, "http://sandbox").pathname;
+  const matcher = matchers.find(
+    (candidate) => candidate.method === method && candidate.pattern.test(pathname),
+  );
+  if (!matcher) return [];
+  if (!matcher.statuses.includes(String(response.status))) {
+    return [`${matcher.operationId} answered ${response.status}, which the contract does not name`];
+  }
+  return contractProblems(matcher.operationId, response);
+}

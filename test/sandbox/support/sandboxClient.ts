@@ -1,5 +1,6 @@
 import { DEMO_CLIENTS, type DemoClient } from "../../../sandbox/data/clients";
 import type { RunningSandbox } from "../../../sandbox/server";
+import { responseProblems } from "./contractValidator";
 
 export interface JsonResponse<T = unknown> {
   status: number;
@@ -14,7 +15,21 @@ export function demoClient(clientId: string): DemoClient {
   return client;
 }
 
-/** A small HTTP client for tests: real requests to the sandbox over 127.0.0.1. */
+export interface RequestInit {
+  json?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  /** For deliberate HTTP-level failures the contract does not describe (413, 415, unknown routes). */
+  outsideContract?: boolean;
+}
+
+/**
+ * A small HTTP client for tests: real requests to the sandbox over 127.0.0.1. Every answer to a
+ * contract operation is checked against the contract (status, headers, body), so each test is
+ * also a contract test.
+ */
 export class SandboxClient {
   private readonly tokens = new Map<string, string>();
 
@@ -41,17 +56,7 @@ export class SandboxClient {
     this.tokens.clear();
   }
 
-  async request<T = unknown>(
-    method: string,
-    path: string,
-    init: {
-      json?: unknown;
-      rawBody?: string;
-      contentType?: string;
-      token?: string;
-      headers?: Record<string, string>;
-    } = {},
-  ): Promise<JsonResponse<T>> {
+  async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     let body: string | undefined;
@@ -66,7 +71,13 @@ export class SandboxClient {
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    const result = { status: response.status, headers: response.headers, body: parsed as T, text };
+    if (!init.outsideContract) {
+      const problems = responseProblems(method, path, result);
+      if (problems.length > 0)
+        throw new Error(`Contract violation by ${method} ${path}:\n${problems.join("\n")}`);
+    }
+    return result;
   }
 
   /** An authenticated request as the given demo client. */
@@ -74,7 +85,7 @@ export class SandboxClient {
     clientId: string,
     method: string,
     path: string,
-    init: { json?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> } = {},
+    init: Omit<RequestInit, "token"> = {},
   ): Promise<JsonResponse<T>> {
     return this.request<T>(method, path, { ...init, token: await this.token(clientId) });
   }
