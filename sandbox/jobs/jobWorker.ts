@@ -55,22 +55,17 @@ export class JobWorker {
     this.timers.set(timer, job);
   }
 
-  /** Starts every waiting job now and resolves when all work is done (tests use a long start delay and this). */
+  /**
+   * Starts every waiting job now and resolves when all work is done, callbacks included (tests use
+   * a long start delay and this).
+   */
   async flush(): Promise<void> {
     for (const [timer, job] of this.timers) {
       clearTimeout(timer);
       this.timers.delete(timer);
       this.track(this.run(job));
     }
-    await this.idle();
-  }
-
-  /** Resolves once no job is waiting, running or delivering its callback. */
-  async idle(): Promise<void> {
-    while (this.timers.size > 0 || this.running.size > 0) {
-      if (this.running.size > 0) await Promise.all([...this.running]);
-      else await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
   async close(): Promise<void> {
