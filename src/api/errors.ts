@@ -121,6 +121,10 @@ export function errorFromStatus(status: number, headers: Headers, raw: string): 
     );
   }
   if (status === 404) return new ApiError("not_found", serviceMessage ?? "Not found.", details);
+  if (status === 409) {
+    // The thing exists but is not in a state that has it yet (e.g. results of a job still running).
+    return new ApiError("not_found", `Not available yet${said}.`, details);
+  }
   if (status >= 500)
     return new ApiError("server", `The service had a problem (HTTP ${status}). Try again later.`, details);
   return new ApiError("server", `Unexpected answer from the service (HTTP ${status})${said}.`, details);

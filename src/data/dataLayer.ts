@@ -452,6 +452,23 @@ export class DataLayer {
     );
   }
 
+  /**
+   * The file of a succeeded job. The service answers with a redirect to a signed download URL on another
+   * origin; fetch follows it and, the origin being different, drops the Authorization header (Fetch standard),
+   * so the token never reaches the download host, which would refuse it anyway.
+   */
+  jobResults(jobId: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+    return this.runner.network(
+      (context) =>
+        this.api.GET("/bulk_api/jobs/{job_id}/results", {
+          ...context,
+          params: { path: { job_id: jobId } },
+          parseAs: "arrayBuffer",
+        }),
+      signal ?? new AbortController().signal,
+    );
+  }
+
   /** Property search and bulk details count every returned property toward the account's export quota. */
   private countQuota(accountId: number, properties: number): void {
     this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);

@@ -43,13 +43,19 @@ describe("errorFromResponse", () => {
     expect(error.message).toMatch(/not included in your plan/i);
   });
 
-  it("maps 401, 404 and 5xx", async () => {
+  it("maps 401, 404, 409 and 5xx", async () => {
     expect((await errorFromResponse(response(401, '{"error":"Unauthorized"}'))).kind).toBe("unauthorized");
     const notFound = await errorFromResponse(
       response(404, '{"error":"Not Found","message":"Job does not exist"}'),
     );
     expect(notFound.kind).toBe("not_found");
     expect(notFound.message).toBe("Not Found: Job does not exist");
+    const conflict = await errorFromResponse(
+      response(409, '{"error":"Conflict","message":"Job is submitted; results exist once it has succeeded"}'),
+    );
+    expect(conflict.kind).toBe("not_found");
+    expect(conflict.message).toContain("Not available yet");
+    expect(conflict.message).toContain("results exist once it has succeeded");
     const server = await errorFromResponse(response(503, "upstream exploded"));
     expect(server.kind).toBe("server");
     expect(server.message).toContain("HTTP 503");

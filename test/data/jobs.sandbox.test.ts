@@ -1,0 +1,69 @@
+import "fake-indexeddb/auto";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { layerFor, propertyIds } from "./support/dataHarness";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, propertyCount: 2000, jobStartDelayMs: 5 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe("export jobs through the data layer", () => {
+  it("submits once, follows the job, and downloads its file without sending the token to the download host", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, 2);
+    const today = sandbox.clock.today();
+    const before = sandbox.counters.get("/v1/bulk_api/jobs");
+    const submitted = await layer.submitJob({
+      report_type: "property",
+      output_format: "csv",
+      property_ids: ids,
+      start_date: today,
+      end_date: today,
+    });
+    expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
+    expect(submitted.status).toBe("submitted");
+
+    let job = await layer.job(submitted.job_id);
+    for (let polls = 0; job.status === "submitted" && polls < 200; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      job = await layer.job(submitted.job_id);
+    }
+    expect(job.status).toBe("succeeded");
+
+    const text = new TextDecoder().decode(await layer.jobResults(submitted.job_id));
+    const [header, ...rows] = text.trim().split(/\r?\n/);
+    expect(header).toContain("property_id");
+    expect(rows).toHaveLength(ids.length); // one row per property per day
+    for (const id of ids) expect(rows.some((row) => row.includes(String(id)))).toBe(true);
+  });
+
+  it("says 'not available yet' for the results of a job that has not finished", async () => {
+    const slow = await startSandbox({ port: 0, propertyCount: 2000, jobStartDelayMs: 60_000 });
+    try {
+      const { layer } = layerFor(slow);
+      const today = slow.clock.today();
+      const submitted = await layer.submitJob({
+        report_type: "property",
+        output_format: "csv",
+        property_ids: propertyIds(slow, 1),
+        start_date: today,
+        end_date: today,
+      });
+      const before = slow.counters.get("/v1/bulk_api/jobs/:job_id/results");
+      await expect(layer.jobResults(submitted.job_id)).rejects.toMatchObject({
+        kind: "not_found",
+        message: expect.stringContaining("Not available yet"),
+      });
+      expect(slow.counters.get("/v1/bulk_api/jobs/:job_id/results") - before).toBe(1); // not retried
+      await layer.cancelJob(submitted.job_id);
+      expect((await layer.job(submitted.job_id)).status).toBe("cancelled");
+    } finally {
+      await slow.close();
+    }
+  });
+});
