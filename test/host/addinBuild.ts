@@ -1,0 +1,91 @@
+/**
+ * A production build of the add-in for the preview, made once per state of its sources: the e2e test files
+ * (in parallel jest workers) and `npm run preview` share it instead of each spending ~10 s on webpack. The
+ * build goes to a directory named by a hash of everything webpack reads; a lock directory makes concurrent
+ * callers wait for the one that builds.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+
+const ROOT = join(__dirname, "..", "..");
+/** What the webpack build reads: its config, the sources, the README (help page), manifest and icons. */
+const BUILD_INPUTS = [
+  "src",
+  "assets",
+  "scripts",
+  "webpack.config.js",
+  "README.md",
+  "manifest.xml",
+  "package-lock.json",
+];
+const LOCK_STALE_MS = 5 * 60_000;
+const LOCK_POLL_MS = 250;
+
+function filesUnder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => filesUnder(join(path, name)));
+}
+
+function sourcesHash(): string {
+  const hash = createHash("sha256");
+  for (const file of BUILD_INPUTS.flatMap((input) => filesUnder(join(ROOT, input)))) {
+    hash.update(relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    // Someone else builds, or crashed while building long ago.
+    const held = statSync(lock, { throwIfNoEntry: false });
+    if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    return false;
+  }
+}
+
+/** The directory of a production build of the current sources (built now if there is none yet). */
+export async function addInBuild(): Promise<string> {
+  const base = join(tmpdir(), "rent-market-preview-builds");
+  mkdirSync(base, { recursive: true });
+  const target = join(base, sourcesHash());
+  const lock = `${target}.lock`;
+  while (!existsSync(target)) {
+    if (!tryLock(lock)) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      continue;
+    }
+    try {
+      if (!existsSync(target)) {
+        const staging = `${target}.staging`;
+        rmSync(staging, { recursive: true, force: true });
+        await promisify(execFile)(
+          process.execPath,
+          [
+            join(ROOT, "node_modules", "webpack", "bin", "webpack.js"),
+            "--mode",
+            "production",
+            "--env",
+            `outDir=${staging}`,
+          ],
+          { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+        );
+        renameSync(staging, target);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return target;
+}

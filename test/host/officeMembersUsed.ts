@@ -1,0 +1,90 @@
+/**
+ * Which members of the Office, Excel and CustomFunctions APIs the add-in's source touches, found with the
+ * TypeScript checker against the real `@types/office-js` and `@types/custom-functions-runtime`: every
+ * property access whose declaration lives in those packages, by its qualified name ("Excel.Range.values").
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+
+const OFFICE_TYPE_PACKAGES = /[\\/]@types[\\/](office-js|custom-functions-runtime|office-runtime)[\\/]/;
+
+function typeScriptFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return typeScriptFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+export function officeMembersUsed(sourceDirectory: string, tsconfigPath: string): Set<string> {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    tsconfigPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    },
+  );
+  if (!config) throw new Error(`Cannot read ${tsconfigPath}`);
+  const files = typeScriptFiles(sourceDirectory);
+  const program = ts.createProgram(files, config.options);
+  const checker = program.getTypeChecker();
+  const used = new Set<string>();
+
+  const record = (name: ts.Node, receiver: ts.Node): void => {
+    const symbol = checker.getSymbolAtLocation(name);
+    if (!symbol) return;
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    const declarations = target.declarations ?? [];
+    const declaredInOffice = declarations.some((declaration) =>
+      OFFICE_TYPE_PACKAGES.test(declaration.getSourceFile().fileName),
+    );
+    if (declaredInOffice) used.add(memberName(target, declarations[0], checker.getTypeAtLocation(receiver)));
+  };
+
+  /**
+   * Named after the type it is read on, so inherited members count for the object that must provide them
+   * (`sheet.isNullObject` is "Excel.Worksheet.isNullObject", not the base class's). Members of anonymous
+   * types are named after the function that declares the type ("Office.onReady().host").
+   */
+  const memberName = (
+    member: ts.Symbol,
+    declaration: ts.Declaration | undefined,
+    receiver: ts.Type,
+  ): string => {
+    const owner = receiver.getSymbol();
+    if (owner && owner.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
+      return `${checker.getFullyQualifiedName(owner)}.${member.name}`;
+    }
+    const qualified = checker.getFullyQualifiedName(member);
+    if (!qualified.startsWith("__")) return qualified;
+    for (let node: ts.Node | undefined = declaration; node; node = node.parent) {
+      if (ts.isFunctionDeclaration(node) || ts.isMethodSignature(node) || ts.isMethodDeclaration(node)) {
+        const declared = node.name && checker.getSymbolAtLocation(node.name);
+        if (declared) return `${checker.getFullyQualifiedName(declared)}().${member.name}`;
+      }
+    }
+    return qualified;
+  };
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node)) {
+      record(node.name, node.expression);
+    } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      // `const { ErrorCode } = CustomFunctions;` reads a member too.
+      const declaration = node.parent.parent;
+      if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
+        record(node.propertyName ?? node.name, declaration.initializer);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (source) visit(source);
+  }
+  return used;
+}

@@ -1,0 +1,316 @@
+/**
+ * Excel's calculation, as far as the add-in needs it: a formula cell invokes its custom function with the
+ * arguments shaped as functions.json says (a range for `matrix` parameters, one value otherwise, null for an
+ * omitted one, a cancelable invocation last), shows the result or spills the array, and shows errors with
+ * their messages. A formula is invoked again when a cell it refers to changes, when `application.calculate`
+ * runs, and when its function is (re)associated; an invocation still running then is cancelled.
+ */
+import { rectAddress, type CellRect } from "../../../src/excel/a1";
+import { StandInInvocation } from "../standin/customFunctions";
+import type { CustomFunctionImplementation } from "../standin/hostBridge";
+import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
+import { ERROR_VALUES, cellKey, parseCellKey } from "../workbook/workbook";
+import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
+
+export interface FunctionMetadata {
+  id: string;
+  name: string;
+  parameters: { name: string; dimensionality?: string; optional?: boolean }[];
+}
+
+type Result = Cell[][];
+
+const BUSY = "#BUSY!";
+
+const errorResult = (code: string, errorMessage: string): Result => [[{ value: code, errorMessage }]];
+
+/** A pending input: the formula waits and runs again when the input's own formula has its result. */
+class WaitingForInput extends Error {}
+
+/** Excel's date serial: days since 1899-12-30. */
+function dateSerial(year: number, month: number, day: number): number {
+  return (Date.UTC(year, month - 1, day) - Date.UTC(1899, 11, 30)) / 86_400_000;
+}
+
+function rectsIntersect(a: CellRect, b: CellRect): boolean {
+  return (
+    a.row < b.row + b.rowCount &&
+    b.row < a.row + a.rowCount &&
+    a.column < b.column + b.columnCount &&
+    b.column < a.column + a.columnCount
+  );
+}
+
+/** A value the add-in returned, or an error object it put in a cell, as the cell shows it. */
+function shownCell(value: unknown): Cell {
+  if (value === null || value === undefined) return { value: "" };
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return { value };
+  if (typeof value === "object" && typeof (value as { code?: unknown }).code === "string") {
+    const { code, message } = value as { code: string; message?: string };
+    return { value: code, errorMessage: message || undefined };
+  }
+  return { value: "#VALUE!", errorMessage: `A function returned ${Object.prototype.toString.call(value)}.` };
+}
+
+function shownResult(value: unknown): Result {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return errorResult("#CALC!", "The function returned an empty array.");
+    return value.map((row: unknown) => (Array.isArray(row) ? row.map(shownCell) : [shownCell(row)]));
+  }
+  return [[shownCell(value)]];
+}
+
+function failure(error: unknown): Result {
+  const cell = shownCell(error);
+  if (ERROR_VALUES.has(String(cell.value))) return [[cell]];
+  return errorResult("#VALUE!", error instanceof Error ? error.message : String(error));
+}
+
+interface Run {
+  generation: number;
+  invocations: StandInInvocation[];
+}
+
+export class Calculator {
+  private readonly implementations = new Map<string, CustomFunctionImplementation>();
+  private readonly metadataByName = new Map<string, FunctionMetadata>();
+  private readonly runs = new Map<string, Run>();
+  private generation = 0;
+  private waitingCellsScheduled = false;
+  /** Invocations made so far, per function id: lets a person (and the tests) see what recalculation did. */
+  readonly invocationCounts = new Map<string, number>();
+
+  constructor(
+    private readonly workbook: Workbook,
+    private readonly namespace: string,
+    metadata: FunctionMetadata[],
+  ) {
+    for (const fn of metadata) this.metadataByName.set(`${namespace}.${fn.name}`.toUpperCase(), fn);
+    workbook.onChange((change) => this.onWorkbookChange(change));
+  }
+
+  registerFunction(id: string, implementation: CustomFunctionImplementation): void {
+    this.implementations.set(id, implementation);
+    // Cells typed before the add-in loaded (or while it reloaded) wait for their functions: run them once
+    // the add-in has associated all of them (its associate calls come in one go).
+    if (this.waitingCellsScheduled) return;
+    this.waitingCellsScheduled = true;
+    setTimeout(() => {
+      this.waitingCellsScheduled = false;
+      this.recalculate((cell) => cell.value === BUSY);
+    }, 0);
+  }
+
+  /** `application.calculate`: every formula of every sheet runs again. */
+  calculateAll(): void {
+    this.recalculate(() => true);
+  }
+
+  private recalculate(which: (cell: Cell) => boolean): void {
+    for (const sheet of this.workbook.sheets) {
+      for (const [key, cell] of sheet.cells) {
+        if (cell.formula !== undefined && which(cell)) this.evaluate(sheet.name, key);
+      }
+    }
+  }
+
+  private onWorkbookChange(change: WorkbookChange): void {
+    if (change.kind === "formulas") {
+      for (const anchor of change.anchors) this.evaluate(change.sheet, anchor);
+      return;
+    }
+    if (change.kind !== "cells" && change.kind !== "results") return;
+    for (const sheet of this.workbook.sheets) {
+      for (const [key, cell] of sheet.cells) {
+        if (cell.formula === undefined) continue;
+        const self = sheet.name === change.sheet && key === cellKey(change.rect.row, change.rect.column);
+        if (change.kind === "results" && self) continue;
+        if (this.dependsOn(sheet.name, cell.formula, change.sheet, change.rect))
+          this.evaluate(sheet.name, key);
+        else if (change.kind === "cells" && !self && this.spillMeets(sheet.name, key, cell, change)) {
+          this.evaluate(sheet.name, key);
+        }
+      }
+    }
+  }
+
+  /** A write into a spill area (or next to a #SPILL!) changes whether the array fits. */
+  private spillMeets(
+    sheetName: string,
+    anchor: string,
+    cell: Cell,
+    change: { sheet: string; rect: CellRect },
+  ): boolean {
+    if (sheetName !== change.sheet) return false;
+    if (cell.value === "#SPILL!") return true;
+    const spill = this.workbook.findSheet(sheetName)?.spills.get(anchor);
+    return spill !== undefined && rectsIntersect(spill, change.rect);
+  }
+
+  private dependsOn(sheetName: string, formula: string, changedSheet: string, rect: CellRect): boolean {
+    try {
+      return referencesOf(parseFormula(formula)).some(
+        (reference) =>
+          (reference.sheet ?? sheetName).toUpperCase() === changedSheet.toUpperCase() &&
+          rectsIntersect(reference.rect, rect),
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  private cancel(runKey: string): void {
+    const run = this.runs.get(runKey);
+    if (!run) return;
+    this.runs.delete(runKey);
+    for (const invocation of run.invocations) invocation.onCanceled?.();
+  }
+
+  private evaluate(sheetName: string, anchor: string): void {
+    const runKey = `${sheetName.toUpperCase()}!${anchor}`;
+    this.cancel(runKey);
+    const formula = this.workbook.findSheet(sheetName)?.cells.get(anchor)?.formula;
+    if (formula === undefined) return;
+    const run: Run = { generation: ++this.generation, invocations: [] };
+    this.runs.set(runKey, run);
+    const current = () => this.runs.get(runKey)?.generation === run.generation;
+    this.workbook.showResult(sheetName, anchor, [[{ value: BUSY }]]);
+    void this.result(sheetName, anchor, formula, run).then((result) => {
+      if (!current()) return;
+      if (result !== undefined) {
+        this.runs.delete(runKey);
+        this.workbook.showResult(sheetName, anchor, result);
+      }
+    });
+  }
+
+  /** The formula's result, or undefined while an input is still calculating. */
+  private async result(
+    sheetName: string,
+    anchor: string,
+    formula: string,
+    run: Run,
+  ): Promise<Result | undefined> {
+    let expression: Expression;
+    try {
+      expression = parseFormula(formula);
+    } catch (error) {
+      return errorResult("#NAME?", error instanceof FormulaSyntaxError ? error.message : String(error));
+    }
+    try {
+      return await this.value(expression, sheetName, anchor, run);
+    } catch (error) {
+      if (error instanceof WaitingForInput) return undefined;
+      return failure(error);
+    }
+  }
+
+  private async value(expression: Expression, sheetName: string, anchor: string, run: Run): Promise<Result> {
+    switch (expression.kind) {
+      case "literal":
+        return [[{ value: expression.value }]];
+      case "omitted":
+        return [[{ value: "" }]];
+      case "reference":
+        return this.referenced(expression.sheet ?? sheetName, expression.rect);
+      case "call":
+        return this.call(expression, sheetName, anchor, run);
+    }
+  }
+
+  private referenced(sheetName: string, rect: CellRect): Result {
+    const sheet = this.workbook.findSheet(sheetName);
+    if (!sheet) return errorResult("#REF!", `There is no sheet named "${sheetName}".`);
+    return Array.from({ length: rect.rowCount }, (_, r) =>
+      Array.from({ length: rect.columnCount }, (_, c) => {
+        const cell = sheet.cell(rect.row + r, rect.column + c);
+        if (cell?.value === BUSY) throw new WaitingForInput();
+        return { value: cell?.value ?? "", errorMessage: cell?.errorMessage };
+      }),
+    );
+  }
+
+  private async call(
+    expression: Extract<Expression, { kind: "call" }>,
+    sheetName: string,
+    anchor: string,
+    run: Run,
+  ): Promise<Result> {
+    const args = await Promise.all(
+      expression.args.map(async (arg) => ({
+        omitted: arg.kind === "omitted",
+        result: await this.value(arg, sheetName, anchor, run),
+      })),
+    );
+    // As in Excel, an error in an argument is the result, without calling the function.
+    for (const { result } of args) {
+      const error = result.flat().find((cell) => ERROR_VALUES.has(String(cell.value)));
+      if (error) return [[error]];
+    }
+    if (expression.name === "DATE") return this.date(args.map(({ result }) => result));
+    const metadata = this.metadataByName.get(expression.name);
+    if (!metadata) return errorResult("#NAME?", `There is no function named ${expression.name}.`);
+    const implementation = this.implementations.get(metadata.id);
+    // The add-in has not associated its functions yet: wait for it (registerFunction runs the cell again).
+    if (!implementation) throw new WaitingForInput();
+    const parameters = metadata.parameters;
+    if (args.length > parameters.length) {
+      return errorResult("#VALUE!", `${expression.name} takes at most ${parameters.length} arguments.`);
+    }
+    const required = parameters.filter((parameter) => !parameter.optional).length;
+    if (args.length < required) {
+      return errorResult("#VALUE!", `${expression.name} needs at least ${required} arguments.`);
+    }
+    const passed: unknown[] = [];
+    for (const [index, parameter] of parameters.entries()) {
+      const arg = args[index];
+      if (!arg || arg.omitted) {
+        passed.push(null);
+      } else if (parameter.dimensionality === "matrix") {
+        passed.push(arg.result.map((row) => row.map((cell) => cell.value)));
+      } else if (arg.result.length === 1 && arg.result[0]?.length === 1) {
+        passed.push(arg.result[0][0]?.value);
+      } else {
+        return errorResult(
+          "#VALUE!",
+          `${parameter.name} of ${expression.name} takes one value; the stand-in passes ranges only to range parameters.`,
+        );
+      }
+    }
+    const invocation = new StandInInvocation();
+    run.invocations.push(invocation);
+    this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
+    try {
+      return shownResult(await implementation(...passed, invocation));
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  private date(args: Result[]): Result {
+    const numbers = args.map((result) => Number(result[0]?.[0]?.value));
+    const [year, month, day] = numbers;
+    if (
+      args.length !== 3 ||
+      year === undefined ||
+      month === undefined ||
+      day === undefined ||
+      numbers.some(Number.isNaN)
+    ) {
+      return errorResult("#VALUE!", "DATE takes a year, a month and a day.");
+    }
+    return [[{ value: dateSerial(year, month, day) }]];
+  }
+
+  /** For the page's status line: which formulas are still calculating. */
+  busyCells(): string[] {
+    return this.workbook.sheets.flatMap((sheet) =>
+      [...sheet.cells]
+        .filter(([, cell]) => cell.formula !== undefined && cell.value === BUSY)
+        .map(([key]) => {
+          const { row, column } = parseCellKey(key);
+          return `${sheet.name}!${rectAddress({ row, column, rowCount: 1, columnCount: 1 })}`;
+        }),
+    );
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The grid a person works in: the active sheet's cells (formulas, spills, errors with their messages on
+ * hover, tables, frozen rows), a formula bar to type into the selected cell, and the sheet tabs.
+ */
+import {
+  cellAddress,
+  columnLetters,
+  parseCellAddress,
+  rectAddress,
+  rectContains,
+} from "../../../src/excel/a1";
+import type { Sheet, Workbook } from "../workbook/workbook";
+import { ERROR_VALUES, cellKey } from "../workbook/workbook";
+import { displayText } from "./displayText";
+
+/** The grid draws at most this much of a sheet (an export of 100,000 rows would drown the page). */
+const MAX_DRAWN_ROWS = 400;
+const MAX_DRAWN_COLUMNS = 60;
+const MIN_ROWS = 30;
+const MIN_COLUMNS = 12;
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`The host page lacks #${id}.`);
+  return found as T;
+}
+
+function tableCells(sheet: Sheet): { headers: Set<string>; bodies: Set<string> } {
+  const headers = new Set<string>();
+  const bodies = new Set<string>();
+  for (const table of sheet.tables) {
+    const [first = "A1", last = first] = table.address.split(":");
+    const start = parseCellAddress(first);
+    const end = parseCellAddress(last);
+    for (let row = start.row; row <= end.row; row++) {
+      for (let column = start.column; column <= end.column; column++) {
+        (table.hasHeaders && row === start.row ? headers : bodies).add(cellKey(row, column));
+      }
+    }
+  }
+  return { headers, bodies };
+}
+
+export class GridView {
+  private readonly grid = element<HTMLTableElement>("grid");
+  private readonly nameBox = element<HTMLInputElement>("name-box");
+  private readonly formulaInput = element<HTMLInputElement>("formula-input");
+  private readonly tabs = element<HTMLElement>("sheet-tabs");
+  private readonly note = element<HTMLElement>("grid-note");
+  private drawScheduled = false;
+
+  constructor(private readonly workbook: Workbook) {
+    workbook.onChange(() => this.scheduleDraw());
+    this.grid.addEventListener("mousedown", (event) => this.onCellClick(event));
+    this.grid.addEventListener("dblclick", () => this.formulaInput.focus());
+    this.formulaInput.addEventListener("keydown", (event) => this.onFormulaKey(event));
+    this.nameBox.addEventListener("change", () => this.goTo(this.nameBox.value));
+    document.addEventListener("keydown", (event) => this.onGridKey(event));
+    this.draw();
+  }
+
+  private get sheet(): Sheet {
+    return this.workbook.activeSheet;
+  }
+
+  private scheduleDraw(): void {
+    if (this.drawScheduled) return;
+    this.drawScheduled = true;
+    requestAnimationFrame(() => {
+      this.drawScheduled = false;
+      this.draw();
+    });
+  }
+
+  draw(): void {
+    const sheet = this.sheet;
+    const used = sheet.usedRect(false);
+    const rowCount = Math.min(MAX_DRAWN_ROWS, Math.max(MIN_ROWS, (used ? used.row + used.rowCount : 0) + 5));
+    const columnCount = Math.min(
+      MAX_DRAWN_COLUMNS,
+      Math.max(MIN_COLUMNS, (used ? used.column + used.columnCount : 0) + 2),
+    );
+    const { headers, bodies } = tableCells(sheet);
+    const selection = this.workbook.selection.sheet === sheet.name ? this.workbook.selection.rect : undefined;
+
+    const head = document.createElement("tr");
+    head.append(document.createElement("th"));
+    for (let column = 0; column < columnCount; column++) {
+      const th = document.createElement("th");
+      th.textContent = columnLetters(column);
+      head.append(th);
+    }
+    const rows = [head];
+    for (let row = 0; row < rowCount; row++) {
+      const tr = document.createElement("tr");
+      if (row < sheet.frozenRows) tr.className = "frozen";
+      const th = document.createElement("th");
+      th.textContent = String(row + 1);
+      tr.append(th);
+      for (let column = 0; column < columnCount; column++) {
+        const key = cellKey(row, column);
+        const cell = sheet.cells.get(key);
+        const td = document.createElement("td");
+        td.dataset.address = cellAddress(row, column);
+        td.textContent = displayText(cell);
+        const classes: string[] = [];
+        if (typeof cell?.value === "number") classes.push("number");
+        if (cell?.formula !== undefined) classes.push("formula");
+        if (cell?.spilledFrom !== undefined || sheet.spills.has(key)) classes.push("spill");
+        if (cell && ERROR_VALUES.has(String(cell.value))) classes.push("error");
+        if (cell?.value === "#BUSY!") classes.push("busy");
+        if (headers.has(key)) classes.push("table-header");
+        else if (bodies.has(key)) classes.push("table-body");
+        if (selection && rectContains(selection, row, column)) classes.push("selected");
+        td.className = classes.join(" ");
+        if (cell?.errorMessage) td.title = cell.errorMessage;
+        else if (cell?.formula) td.title = cell.formula;
+        tr.append(td);
+      }
+      rows.push(tr);
+    }
+    this.grid.replaceChildren(...rows);
+    const clipped =
+      used && (used.row + used.rowCount > rowCount || used.column + used.columnCount > columnCount);
+    this.note.textContent = clipped
+      ? `Showing rows 1-${rowCount} and columns A-${columnLetters(columnCount - 1)} of ${rectAddress(used)}.`
+      : "";
+    this.drawTabs();
+    this.showSelection();
+  }
+
+  private drawTabs(): void {
+    const tabs = this.workbook.sheets
+      .filter((sheet) => sheet.visibility === "Visible")
+      .map((sheet) => {
+        const tab = document.createElement("button");
+        tab.type = "button";
+        tab.textContent = sheet.name;
+        tab.className = sheet.name === this.sheet.name ? "tab active" : "tab";
+        tab.addEventListener("click", () => this.workbook.activate(sheet.name));
+        return tab;
+      });
+    const add = document.createElement("button");
+    add.type = "button";
+    add.id = "add-sheet";
+    add.title = "New sheet";
+    add.textContent = "+";
+    add.addEventListener("click", () => this.workbook.activate(this.workbook.addSheet().name));
+    this.tabs.replaceChildren(...tabs, add);
+  }
+
+  private showSelection(): void {
+    const { rect } = this.workbook.selection;
+    this.nameBox.value = rectAddress(rect);
+    if (document.activeElement === this.formulaInput) return;
+    const cell = this.sheet.cell(rect.row, rect.column);
+    this.formulaInput.value = cell?.formula ?? (cell ? displayText({ value: cell.value }) : "");
+  }
+
+  private onCellClick(event: MouseEvent): void {
+    const td = (event.target as HTMLElement).closest("td");
+    const address = td?.dataset.address;
+    if (!address) return;
+    const target = parseCellAddress(address);
+    const current = this.workbook.selection.rect;
+    if (event.shiftKey) {
+      const row = Math.min(current.row, target.row);
+      const column = Math.min(current.column, target.column);
+      this.workbook.select(this.sheet.name, {
+        row,
+        column,
+        rowCount: Math.abs(target.row - current.row) + 1,
+        columnCount: Math.abs(target.column - current.column) + 1,
+      });
+    } else {
+      this.workbook.select(this.sheet.name, { ...target, rowCount: 1, columnCount: 1 });
+    }
+  }
+
+  private goTo(address: string): void {
+    try {
+      const [first = "", last = first] = address.split(":");
+      const start = parseCellAddress(first);
+      const end = parseCellAddress(last);
+      this.workbook.select(this.sheet.name, {
+        row: Math.min(start.row, end.row),
+        column: Math.min(start.column, end.column),
+        rowCount: Math.abs(end.row - start.row) + 1,
+        columnCount: Math.abs(end.column - start.column) + 1,
+      });
+    } catch {
+      this.showSelection();
+    }
+  }
+
+  private onFormulaKey(event: KeyboardEvent): void {
+    if (event.key === "Escape") {
+      this.formulaInput.blur();
+      this.showSelection();
+      return;
+    }
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    const { rect } = this.workbook.selection;
+    const text = this.formulaInput.value;
+    const number = text.trim() !== "" && !Number.isNaN(Number(text)) ? Number(text) : undefined;
+    this.workbook.enter(this.sheet.name, rect.row, rect.column, number ?? text);
+    this.formulaInput.blur();
+    this.workbook.select(this.sheet.name, {
+      row: rect.row + 1,
+      column: rect.column,
+      rowCount: 1,
+      columnCount: 1,
+    });
+  }
+
+  /** Typing on the grid starts editing the selected cell, as in Excel; Delete empties the selection. */
+  private onGridKey(event: KeyboardEvent): void {
+    if (document.activeElement !== document.body || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Delete" || event.key === "Backspace") {
+      this.workbook.write(this.sheet.name, this.workbook.selection.rect, () => "");
+    } else if (event.key.length === 1) {
+      this.formulaInput.value = "";
+      this.formulaInput.focus();
+    }
+  }
+}

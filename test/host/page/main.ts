@@ -1,0 +1,68 @@
+/**
+ * The host page: plays Excel around the real add-in. It owns the workbook and the calculation, publishes
+ * the bridge the stand-in (inside the pane's frame) uses, draws the grid, and then loads the add-in's own
+ * taskpane.html in the frame beside it.
+ */
+import { HOST_BRIDGE_GLOBAL, type HostBridge } from "../standin/hostBridge";
+import { keepSaved, loadSaved, restoreInto, STORAGE_KEY } from "../workbook/persistence";
+import { Workbook } from "../workbook/workbook";
+import { Calculator, type FunctionMetadata } from "./calculator";
+import { GridView } from "./gridView";
+
+export interface HostConfig {
+  /** The custom functions namespace of the manifest ("RENT"). */
+  namespace: string;
+  /** Where the add-in's pane page is (the shared runtime's page). */
+  taskpaneUrl: string;
+  functionsMetadataUrl: string;
+}
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`The host page lacks #${id}.`);
+  return found as T;
+}
+
+async function json<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function start(): Promise<void> {
+  const config = await json<HostConfig>("/host/config.json");
+  const metadata = await json<{ functions: FunctionMetadata[] }>(config.functionsMetadataUrl);
+
+  const workbook = new Workbook();
+  const saved = loadSaved(localStorage);
+  if (saved) restoreInto(workbook, saved);
+  keepSaved(workbook, localStorage);
+  const calculator = new Calculator(workbook, config.namespace, metadata.functions);
+
+  const bridge: HostBridge & { calculator: Calculator } = {
+    workbook,
+    calculator,
+    calculateAll: () => calculator.calculateAll(),
+    registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
+  };
+  Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });
+
+  new GridView(workbook);
+  const status = element("calc-status");
+  workbook.onChange(() => {
+    const busy = calculator.busyCells();
+    status.textContent = busy.length === 0 ? "Ready" : `Calculating ${busy.length} formula(s)…`;
+  });
+  element("calculate-button").addEventListener("click", () => calculator.calculateAll());
+  element("new-workbook-button").addEventListener("click", () => {
+    localStorage.removeItem(STORAGE_KEY);
+    location.reload();
+  });
+
+  const frame = element<HTMLIFrameElement>("taskpane-frame");
+  frame.src = config.taskpaneUrl;
+}
+
+start().catch((error: unknown) => {
+  element("calc-status").textContent = `The host page failed to start: ${String(error)}`;
+});

@@ -1,0 +1,37 @@
+/**
+ * `npm run preview`: the add-in in a browser, without Excel. Serves the host page with the add-in beside a
+ * grid, and a sandbox on port 4010 (the pane's default service URL) unless told otherwise.
+ *
+ *   npm run preview -- [--port 3100] [--sandbox-port 4010]
+ */
+import { parseArgs } from "node:util";
+import { startPreview } from "./previewServer";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "3100" },
+      "sandbox-port": { type: "string", default: "4010" },
+    },
+  });
+  const preview = await startPreview({
+    port: Number(values.port),
+    sandbox: { port: Number(values["sandbox-port"]) },
+  });
+  console.log(`Rent Market preview: ${preview.url}`);
+  console.log(`  sandbox: ${preview.sandbox.url} (sign in with demo-pro / sandbox-secret-pro)`);
+  if (preview.sandbox.url !== "http://127.0.0.1:4010") {
+    console.log(`  set the pane's Service URL to ${preview.sandbox.url} (under "Service settings")`);
+  }
+  console.log("Press Ctrl+C to stop.");
+  const stop = () => {
+    void preview.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

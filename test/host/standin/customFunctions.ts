@@ -1,0 +1,47 @@
+/**
+ * The `CustomFunctions` global of the stand-in: `associate` hands each function to the host page's
+ * calculator; `Error` and `ErrorCode` are what the functions reject with or put in array cells.
+ */
+import type { CustomFunctionImplementation, HostBridge } from "./hostBridge";
+
+/** The codes the add-in uses (Excel shows a custom message only for these two). */
+export const ErrorCode = { invalidValue: "#VALUE!", notAvailable: "#N/A" } as const;
+
+export class CustomFunctionsError extends Error {
+  static readonly officeName = "CustomFunctions.Error";
+
+  constructor(
+    readonly code: string,
+    message?: string,
+  ) {
+    super(message);
+    this.name = "CustomFunctions.Error";
+  }
+}
+
+/**
+ * The last argument of every call. The host calls `onCanceled` when it abandons the call (the inputs
+ * changed, the formula went, or a recalculation started over). Only the members the add-in uses: it reads
+ * no address or function name.
+ */
+export class StandInInvocation {
+  static readonly officeName = "CustomFunctions.CancelableInvocation";
+  #onCanceled: (() => void) | undefined;
+
+  get onCanceled(): (() => void) | undefined {
+    return this.#onCanceled;
+  }
+  set onCanceled(handler: (() => void) | undefined) {
+    this.#onCanceled = handler;
+  }
+}
+
+export function customFunctionsNamespace(host: HostBridge) {
+  return {
+    associate(id: string, implementation: CustomFunctionImplementation): void {
+      host.registerFunction(id, implementation);
+    },
+    Error: CustomFunctionsError,
+    ErrorCode,
+  };
+}

@@ -1,0 +1,565 @@
+/**
+ * The part of Excel's JavaScript API the add-in calls, over the host's in-memory workbook, with Excel's batch
+ * semantics: calls and property writes are queued and run at `context.sync()`, in order; properties are
+ * readable only after `load` and a sync (reading one before throws, as Excel does); a missing item fails
+ * the sync that needed it. Each class has exactly the public members the add-in uses
+ * (test/host/standinMembers.test.ts compares them with the add-in's source); all else is `#private`.
+ */
+import type { CellRect } from "../../../src/excel/a1";
+import { rectAddress } from "../../../src/excel/a1";
+import type { Sheet, Visibility, Workbook } from "../workbook/workbook";
+import { WorkbookError, cellKey } from "../workbook/workbook";
+import type { HostBridge } from "./hostBridge";
+
+type Operation = () => void;
+
+class PropertyNotLoadedError extends Error {
+  readonly code = "PropertyNotLoaded";
+  constructor(property: string) {
+    super(`The property '${property}' is not available. Load it and call context.sync() before reading it.`);
+    this.name = "RichApi.Error";
+  }
+}
+
+/** One batch: what the add-in queued since the last sync. */
+class Batch {
+  readonly #operations: Operation[] = [];
+  constructor(readonly host: HostBridge) {}
+
+  get workbook(): Workbook {
+    return this.host.workbook;
+  }
+
+  queue(operation: Operation): void {
+    this.#operations.push(operation);
+  }
+
+  async run(): Promise<void> {
+    // Excel answers a batch after a round trip: never within the caller's own turn.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const operations = this.#operations.splice(0);
+    for (const operation of operations) operation();
+  }
+}
+
+/** Loaded property values of one proxy, filled when a sync runs its `load`. */
+class LoadedProperties {
+  readonly #values = new Map<string, unknown>();
+
+  set(name: string, value: unknown): void {
+    this.#values.set(name, value);
+  }
+
+  get<T>(name: string): T {
+    if (!this.#values.has(name)) throw new PropertyNotLoadedError(name);
+    return this.#values.get(name) as T;
+  }
+}
+
+function propertyNames(names: string | string[] | undefined, all: readonly string[]): string[] {
+  if (names === undefined) return [...all];
+  const list = (Array.isArray(names) ? names : names.split(",")).map((name) => name.trim()).filter(Boolean);
+  for (const name of list) {
+    if (!all.includes(name)) {
+      throw new WorkbookError(
+        "InvalidArgument",
+        `The stand-in cannot load '${name}' (it loads ${all.join(", ")}).`,
+      );
+    }
+  }
+  return list;
+}
+
+/** Copies a grid into this frame's realm, so the add-in gets ordinary arrays of its own window. */
+function ownGrid<T>(grid: readonly (readonly T[])[]): T[][] {
+  return Array.from(grid, (row) => Array.from(row));
+}
+
+/** A written grid must match the range, except that one value fills the whole range (Excel's single input copy). */
+function gridReader(property: string, rect: CellRect, input: unknown): (r: number, c: number) => unknown {
+  if (Array.isArray(input) && input.length === 1 && Array.isArray(input[0]) && input[0].length === 1) {
+    const only: unknown = input[0][0];
+    return () => only;
+  }
+  const rows = Array.isArray(input) ? input : [];
+  const fits =
+    rows.length === rect.rowCount &&
+    rows.every((row) => Array.isArray(row) && row.length === rect.columnCount);
+  if (!fits) {
+    throw new WorkbookError(
+      "InvalidArgument",
+      `The ${property} written to ${rectAddress(rect)} do not match its ${rect.rowCount} x ${rect.columnCount} size.`,
+    );
+  }
+  return (r, c) => (rows[r] as unknown[])[c];
+}
+
+function cellInput(value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  throw new WorkbookError("InvalidArgument", `A cell cannot hold ${Object.prototype.toString.call(value)}.`);
+}
+
+/**
+ * The model sheet behind a worksheet proxy, inside a running batch. Kept outside the class so the class has
+ * only Excel's members.
+ */
+const sheetResolvers = new WeakMap<object, () => Sheet>();
+
+function resolveSheet(worksheet: StandInWorksheet): Sheet {
+  const resolve = sheetResolvers.get(worksheet);
+  if (!resolve) throw new WorkbookError("InvalidOperation", "Not a worksheet of this stand-in.");
+  return resolve();
+}
+
+const RANGE_PROPERTIES = [
+  "values",
+  "formulas",
+  "numberFormat",
+  "rowIndex",
+  "columnIndex",
+  "rowCount",
+  "columnCount",
+] as const;
+
+export class StandInRange {
+  static readonly officeName = "Excel.Range";
+  readonly #batch: Batch;
+  readonly #sheet: StandInWorksheet;
+  /** Where the range is, found when the batch runs (a spill or a used range is known only then). */
+  readonly #locate: () => CellRect | undefined;
+  readonly #loaded = new LoadedProperties();
+  readonly #format: StandInRangeFormat;
+
+  constructor(batch: Batch, sheet: StandInWorksheet, locate: () => CellRect | undefined) {
+    this.#batch = batch;
+    this.#sheet = sheet;
+    this.#locate = locate;
+    this.#format = new StandInRangeFormat(batch);
+  }
+
+  #rect(): CellRect {
+    const rect = this.#locate();
+    if (!rect) throw new WorkbookError("InvalidOperation", "The range is a null object.");
+    return rect;
+  }
+
+  #grid<T>(read: (sheet: Sheet, row: number, column: number) => T): T[][] {
+    const sheet = resolveSheet(this.#sheet);
+    const rect = this.#rect();
+    return Array.from({ length: rect.rowCount }, (_, r) =>
+      Array.from({ length: rect.columnCount }, (_, c) => read(sheet, rect.row + r, rect.column + c)),
+    );
+  }
+
+  #write(property: string, input: unknown): void {
+    this.#batch.queue(() => {
+      const rect = this.#rect();
+      const read = gridReader(property, rect, input);
+      const sheet = resolveSheet(this.#sheet);
+      if (property === "numberFormat") {
+        this.#batch.workbook.setNumberFormats(sheet.name, rect, (r, c) => {
+          const format = cellInput(read(r, c));
+          return format === null ? null : String(format);
+        });
+      } else {
+        this.#batch.workbook.write(sheet.name, rect, (r, c) => cellInput(read(r, c)));
+      }
+    });
+  }
+
+  load(names?: string | string[]): StandInRange {
+    const wanted = propertyNames(names, RANGE_PROPERTIES);
+    this.#batch.queue(() => {
+      const rect = this.#locate();
+      if (!rect) return;
+      for (const name of wanted) {
+        if (name === "values")
+          this.#loaded.set(
+            name,
+            this.#grid((s, r, c) => s.cell(r, c)?.value ?? ""),
+          );
+        else if (name === "formulas") {
+          this.#loaded.set(
+            name,
+            this.#grid((s, r, c) => s.cell(r, c)?.formula ?? s.cell(r, c)?.value ?? ""),
+          );
+        } else if (name === "numberFormat") {
+          this.#loaded.set(
+            name,
+            this.#grid((s, r, c) => s.cell(r, c)?.numberFormat ?? "General"),
+          );
+        } else {
+          const scalar = {
+            rowIndex: rect.row,
+            columnIndex: rect.column,
+            rowCount: rect.rowCount,
+            columnCount: rect.columnCount,
+          };
+          this.#loaded.set(name, scalar[name as keyof typeof scalar]);
+        }
+      }
+    });
+    return this;
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  get values(): unknown[][] {
+    return ownGrid(this.#loaded.get<unknown[][]>("values"));
+  }
+  set values(input: unknown[][]) {
+    this.#write("values", input);
+  }
+
+  get formulas(): unknown[][] {
+    return ownGrid(this.#loaded.get<unknown[][]>("formulas"));
+  }
+  set formulas(input: unknown[][]) {
+    this.#write("formulas", input);
+  }
+
+  get numberFormat(): unknown[][] {
+    return ownGrid(this.#loaded.get<unknown[][]>("numberFormat"));
+  }
+  set numberFormat(input: unknown[][]) {
+    this.#write("numberFormat", input);
+  }
+
+  get rowIndex(): number {
+    return this.#loaded.get("rowIndex");
+  }
+  get columnIndex(): number {
+    return this.#loaded.get("columnIndex");
+  }
+  get rowCount(): number {
+    return this.#loaded.get("rowCount");
+  }
+  get columnCount(): number {
+    return this.#loaded.get("columnCount");
+  }
+
+  get worksheet(): StandInWorksheet {
+    return this.#sheet;
+  }
+
+  get format(): StandInRangeFormat {
+    return this.#format;
+  }
+
+  clear(): void {
+    this.#batch.queue(() => this.#batch.workbook.clear(resolveSheet(this.#sheet).name, this.#rect()));
+  }
+
+  getSpillingToRangeOrNullObject(): StandInRange {
+    return StandInRange.nullable(this.#batch, this.#sheet, () => {
+      const rect = this.#rect();
+      return resolveSheet(this.#sheet).spills.get(cellKey(rect.row, rect.column));
+    });
+  }
+
+  /** A range that may be a null object: `isNullObject` is known after the next sync. */
+  static nullable(batch: Batch, sheet: StandInWorksheet, locate: () => CellRect | undefined): StandInRange {
+    const range = new StandInRange(batch, sheet, locate);
+    batch.queue(() => range.#loaded.set("isNullObject", locate() === undefined));
+    return range;
+  }
+
+  static known(batch: Batch, sheet: StandInWorksheet, rect: CellRect): StandInRange {
+    const range = new StandInRange(batch, sheet, () => rect);
+    range.#loaded.set("isNullObject", false);
+    return range;
+  }
+}
+
+export class StandInRangeFormat {
+  static readonly officeName = "Excel.RangeFormat";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  /** The host grid sizes its columns to their content, so there is nothing to do but keep the order of calls. */
+  autofitColumns(): void {
+    this.#batch.queue(() => undefined);
+  }
+}
+
+export class StandInWorksheetFreezePanes {
+  static readonly officeName = "Excel.WorksheetFreezePanes";
+  readonly #batch: Batch;
+  readonly #sheet: StandInWorksheet;
+
+  constructor(batch: Batch, sheet: StandInWorksheet) {
+    this.#batch = batch;
+    this.#sheet = sheet;
+  }
+
+  freezeRows(count?: number): void {
+    this.#batch.queue(() => this.#batch.workbook.freezeRows(resolveSheet(this.#sheet).name, count ?? 1));
+  }
+}
+
+/** What `tables.add` returns; the add-in uses none of its members. */
+export class StandInTable {
+  static readonly officeName = "Excel.Table";
+}
+
+export class StandInTableCollection {
+  static readonly officeName = "Excel.TableCollection";
+  readonly #batch: Batch;
+  readonly #sheet: StandInWorksheet;
+
+  constructor(batch: Batch, sheet: StandInWorksheet) {
+    this.#batch = batch;
+    this.#sheet = sheet;
+  }
+
+  add(address: string, hasHeaders: boolean): StandInTable {
+    this.#batch.queue(() =>
+      this.#batch.workbook.addTable(resolveSheet(this.#sheet).name, address, hasHeaders),
+    );
+    return new StandInTable();
+  }
+}
+
+const WORKSHEET_PROPERTIES = ["name", "visibility"] as const;
+
+export class StandInWorksheet {
+  static readonly officeName = "Excel.Worksheet";
+  readonly #batch: Batch;
+  readonly #find: () => Sheet | undefined;
+  /** The sheet once found: it stays the same sheet across syncs. */
+  #found: Sheet | undefined;
+  readonly #loaded = new LoadedProperties();
+
+  constructor(batch: Batch, find: () => Sheet | undefined, nullable: boolean) {
+    this.#batch = batch;
+    this.#find = find;
+    sheetResolvers.set(this, () => {
+      const sheet = this.#found;
+      if (!sheet) throw new WorkbookError("InvalidOperation", "The worksheet is a null object.");
+      return sheet;
+    });
+    batch.queue(() => {
+      const sheet = this.#find();
+      this.#found = sheet;
+      this.#loaded.set("isNullObject", sheet === undefined);
+      if (!sheet && !nullable)
+        throw new WorkbookError("ItemNotFound", "The requested worksheet does not exist.");
+    });
+  }
+
+  load(names?: string | string[]): StandInWorksheet {
+    const wanted = propertyNames(names, WORKSHEET_PROPERTIES);
+    this.#batch.queue(() => {
+      const sheet = this.#found;
+      if (!sheet) return;
+      for (const name of wanted) this.#loaded.set(name, sheet[name as (typeof WORKSHEET_PROPERTIES)[number]]);
+    });
+    return this;
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  get name(): string {
+    return this.#loaded.get("name");
+  }
+
+  get visibility(): Visibility {
+    return this.#loaded.get("visibility");
+  }
+  set visibility(visibility: Visibility) {
+    this.#batch.queue(() => this.#batch.workbook.setVisibility(resolveSheet(this).name, visibility));
+  }
+
+  get freezePanes(): StandInWorksheetFreezePanes {
+    return new StandInWorksheetFreezePanes(this.#batch, this);
+  }
+
+  get tables(): StandInTableCollection {
+    return new StandInTableCollection(this.#batch, this);
+  }
+
+  getRangeByIndexes(row: number, column: number, rowCount: number, columnCount: number): StandInRange {
+    return StandInRange.known(this.#batch, this, { row, column, rowCount, columnCount });
+  }
+
+  getUsedRangeOrNullObject(valuesOnly?: boolean): StandInRange {
+    return StandInRange.nullable(this.#batch, this, () => resolveSheet(this).usedRect(valuesOnly === true));
+  }
+
+  activate(): void {
+    this.#batch.queue(() => this.#batch.workbook.activate(resolveSheet(this).name));
+  }
+
+  delete(): void {
+    this.#batch.queue(() => this.#batch.workbook.deleteSheet(resolveSheet(this).name));
+  }
+}
+
+export class StandInWorksheetCollection {
+  static readonly officeName = "Excel.WorksheetCollection";
+  readonly #batch: Batch;
+  #items: StandInWorksheet[] | undefined;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  #sheetNamed(name: string, nullable: boolean): StandInWorksheet {
+    return new StandInWorksheet(this.#batch, () => this.#batch.workbook.findSheet(name), nullable);
+  }
+
+  /** `load("items/name")`: the items, each with the named properties loaded. */
+  load(names?: string | string[]): StandInWorksheetCollection {
+    const itemProperties = (Array.isArray(names) ? names : (names ?? "items").split(","))
+      .map((name) => name.trim())
+      .map((name) => {
+        if (name === "items") return undefined;
+        if (!name.startsWith("items/")) {
+          throw new WorkbookError(
+            "InvalidArgument",
+            `The stand-in loads only items of worksheets, not '${name}'.`,
+          );
+        }
+        return name.slice("items/".length);
+      })
+      .filter((name): name is string => name !== undefined);
+    this.#batch.queue(() => {
+      this.#items = this.#batch.workbook.sheets.map((sheet) => {
+        const item = new StandInWorksheet(this.#batch, () => sheet, false);
+        item.load(itemProperties);
+        return item;
+      });
+    });
+    return this;
+  }
+
+  get items(): StandInWorksheet[] {
+    if (!this.#items) throw new PropertyNotLoadedError("items");
+    return Array.from(this.#items);
+  }
+
+  add(name?: string): StandInWorksheet {
+    let added: Sheet | undefined;
+    this.#batch.queue(() => {
+      added = this.#batch.workbook.addSheet(name);
+    });
+    return new StandInWorksheet(this.#batch, () => added, false);
+  }
+
+  getItem(name: string): StandInWorksheet {
+    return this.#sheetNamed(name, false);
+  }
+
+  getItemOrNullObject(name: string): StandInWorksheet {
+    return this.#sheetNamed(name, true);
+  }
+
+  getActiveWorksheet(): StandInWorksheet {
+    return new StandInWorksheet(this.#batch, () => this.#batch.workbook.activeSheet, false);
+  }
+}
+
+export class StandInApplication {
+  static readonly officeName = "Excel.Application";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  calculate(_calculationType: string): void {
+    this.#batch.queue(() => this.#batch.host.calculateAll());
+  }
+}
+
+export class StandInWorkbook {
+  static readonly officeName = "Excel.Workbook";
+  readonly #batch: Batch;
+  readonly #worksheets: StandInWorksheetCollection;
+  readonly #application: StandInApplication;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+    this.#worksheets = new StandInWorksheetCollection(batch);
+    this.#application = new StandInApplication(batch);
+  }
+
+  get worksheets(): StandInWorksheetCollection {
+    return this.#worksheets;
+  }
+
+  get application(): StandInApplication {
+    return this.#application;
+  }
+
+  getSelectedRange(): StandInRange {
+    let selection: { sheet: string; rect: CellRect } | undefined;
+    this.#batch.queue(() => {
+      selection = this.#batch.workbook.selection;
+    });
+    const sheet = new StandInWorksheet(
+      this.#batch,
+      () => (selection ? this.#batch.workbook.findSheet(selection.sheet) : undefined),
+      false,
+    );
+    return new StandInRange(this.#batch, sheet, () => selection?.rect);
+  }
+}
+
+export class StandInRequestContext {
+  static readonly officeName = "Excel.RequestContext";
+  readonly #batch: Batch;
+  readonly #workbook: StandInWorkbook;
+
+  constructor(host: HostBridge) {
+    this.#batch = new Batch(host);
+    this.#workbook = new StandInWorkbook(this.#batch);
+  }
+
+  get workbook(): StandInWorkbook {
+    return this.#workbook;
+  }
+
+  sync(): Promise<void> {
+    return this.#batch.run();
+  }
+}
+
+/** `Excel.CalculationType`: the one value the add-in asks for. */
+export const CalculationType = { full: "Full" } as const;
+
+/** The global `Excel` namespace of the stand-in. */
+export function excelNamespace(host: HostBridge) {
+  return {
+    async run<T>(batch: (context: StandInRequestContext) => Promise<T>): Promise<T> {
+      const context = new StandInRequestContext(host);
+      const result = await batch(context);
+      // Excel.run sends what the batch queued after its last sync.
+      await context.sync();
+      return result;
+    },
+    CalculationType,
+  };
+}
+
+/** Every class that plays an Excel type, for the test that compares their members with the add-in's use. */
+export const EXCEL_STAND_INS = [
+  StandInRequestContext,
+  StandInWorkbook,
+  StandInApplication,
+  StandInWorksheetCollection,
+  StandInWorksheet,
+  StandInTableCollection,
+  StandInTable,
+  StandInWorksheetFreezePanes,
+  StandInRange,
+  StandInRangeFormat,
+];

@@ -1,0 +1,21 @@
+/**
+ * Loaded in the add-in's frame in place of Office.js (the preview server rewrites the script tag). It finds
+ * the host page in the parent window and installs the globals the add-in's bundles expect.
+ */
+import { customFunctionsNamespace } from "./customFunctions";
+import { excelNamespace } from "./excelApi";
+import { HOST_BRIDGE_GLOBAL, type HostBridge } from "./hostBridge";
+import { officeNamespace } from "./office";
+
+const host = (window.parent as unknown as Record<string, HostBridge | undefined>)[HOST_BRIDGE_GLOBAL];
+if (!host) {
+  throw new Error(
+    "The Office stand-in runs inside the preview's host page: open the preview's address instead.",
+  );
+}
+
+Object.assign(window, {
+  Office: officeNamespace,
+  Excel: excelNamespace(host),
+  CustomFunctions: customFunctionsNamespace(host),
+});

@@ -1,0 +1,83 @@
+/**
+ * The host keeps its workbook in the browser's localStorage, as Excel keeps a saved file: after a reload the
+ * sheets come back with the values last calculated, and (as in Excel, where custom functions do not run when
+ * a workbook opens) nothing is invoked until something recalculates.
+ */
+import type { CellRect } from "../../../src/excel/a1";
+import type { Cell, TableRecord, Visibility } from "./workbook";
+import { Sheet, Workbook } from "./workbook";
+
+interface SheetSnapshot {
+  name: string;
+  visibility: Visibility;
+  cells: [string, Cell][];
+  spills: [string, CellRect][];
+  tables: TableRecord[];
+  frozenRows: number;
+}
+
+interface WorkbookSnapshot {
+  version: 1;
+  sheets: SheetSnapshot[];
+  activeSheetName: string;
+}
+
+export const STORAGE_KEY = "rent-market-host-workbook";
+
+export function snapshotOf(workbook: Workbook): WorkbookSnapshot {
+  return {
+    version: 1,
+    activeSheetName: workbook.activeSheetName,
+    sheets: workbook.sheets.map((sheet) => ({
+      name: sheet.name,
+      visibility: sheet.visibility,
+      cells: [...sheet.cells],
+      spills: [...sheet.spills],
+      tables: sheet.tables,
+      frozenRows: sheet.frozenRows,
+    })),
+  };
+}
+
+/** A formula still calculating when the page went away has no value to show: it shows #BUSY! until recalculated. */
+export function restoreInto(workbook: Workbook, snapshot: WorkbookSnapshot): void {
+  workbook.sheets.splice(0);
+  for (const saved of snapshot.sheets) {
+    const sheet = new Sheet(saved.name, saved.visibility);
+    for (const [key, cell] of saved.cells) sheet.cells.set(key, cell);
+    for (const [key, rect] of saved.spills) sheet.spills.set(key, rect);
+    sheet.tables.push(...saved.tables);
+    sheet.frozenRows = saved.frozenRows;
+    workbook.sheets.push(sheet);
+  }
+  workbook.activeSheetName = snapshot.activeSheetName;
+  workbook.selection = {
+    sheet: snapshot.activeSheetName,
+    rect: { row: 0, column: 0, rowCount: 1, columnCount: 1 },
+  };
+  workbook.notify({ kind: "sheets" });
+}
+
+export function loadSaved(storage: Storage): WorkbookSnapshot | undefined {
+  const text = storage.getItem(STORAGE_KEY);
+  if (!text) return undefined;
+  const snapshot = JSON.parse(text) as WorkbookSnapshot;
+  return snapshot.version === 1 && snapshot.sheets.length > 0 ? snapshot : undefined;
+}
+
+/** Saves after each burst of changes (a big export is one save, not one per chunk). */
+export function keepSaved(workbook: Workbook, storage: Storage): void {
+  let scheduled = false;
+  workbook.onChange(() => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      try {
+        storage.setItem(STORAGE_KEY, JSON.stringify(snapshotOf(workbook)));
+      } catch {
+        // Over the storage quota (a very large export): the page works on, unsaved.
+      }
+    }, 200);
+  });
+}

@@ -1,0 +1,363 @@
+/**
+ * The in-memory workbook of the host stand-in: what Excel would hold. The host page draws it and calculates
+ * its formulas; the stand-in's `Excel.run` reads and writes it on behalf of the add-in. It knows nothing of
+ * the Office API shapes (that is test/host/standin/) nor of formulas' meaning (test/host/page/calculator.ts).
+ */
+import type { CellRect } from "../../../src/excel/a1";
+
+export type CellValue = string | number | boolean;
+export type Visibility = "Visible" | "Hidden" | "VeryHidden";
+
+export interface Cell {
+  /** What the cell shows: a value, an error code such as "#N/A", or "#BUSY!" while a function runs. */
+  value: CellValue;
+  /** The formula typed into the cell, when it is the anchor of one. */
+  formula?: string;
+  /** The message of an error value (custom functions explain #VALUE! and #N/A). */
+  errorMessage?: string;
+  numberFormat?: string;
+  /** The anchor "row,column" of the formula whose array spilled into this cell. */
+  spilledFrom?: string;
+}
+
+export interface TableRecord {
+  name: string;
+  address: string;
+  hasHeaders: boolean;
+}
+
+/** The error values a cell can show; a function's error cells carry a message with them. */
+export const ERROR_VALUES: ReadonlySet<string> = new Set([
+  "#N/A",
+  "#VALUE!",
+  "#NAME?",
+  "#REF!",
+  "#SPILL!",
+  "#DIV/0!",
+  "#NUM!",
+  "#NULL!",
+  "#CALC!",
+]);
+
+export const cellKey = (row: number, column: number): string => `${row},${column}`;
+
+export function parseCellKey(key: string): { row: number; column: number } {
+  const [row, column] = key.split(",").map(Number);
+  return { row: row ?? 0, column: column ?? 0 };
+}
+
+export type WorkbookChange =
+  /** Cells typed or written by the add-in. */
+  | { kind: "cells"; sheet: string; rect: CellRect }
+  /** Cells that show a formula's new result. */
+  | { kind: "results"; sheet: string; rect: CellRect }
+  | { kind: "formulas"; sheet: string; anchors: string[] }
+  | { kind: "sheets" | "selection" | "layout" };
+
+export class Sheet {
+  readonly cells = new Map<string, Cell>();
+  /** Anchor "row,column" -> the rectangle its array result occupies (more than one cell). */
+  readonly spills = new Map<string, CellRect>();
+  readonly tables: TableRecord[] = [];
+  frozenRows = 0;
+
+  constructor(
+    public name: string,
+    public visibility: Visibility = "Visible",
+  ) {}
+
+  cell(row: number, column: number): Cell | undefined {
+    return this.cells.get(cellKey(row, column));
+  }
+
+  /** The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells). */
+  usedRect(valuesOnly: boolean): CellRect | undefined {
+    let top = Infinity;
+    let left = Infinity;
+    let bottom = -1;
+    let right = -1;
+    for (const [key, cell] of this.cells) {
+      if (valuesOnly && cell.value === "" && cell.formula === undefined) continue;
+      const { row, column } = parseCellKey(key);
+      top = Math.min(top, row);
+      left = Math.min(left, column);
+      bottom = Math.max(bottom, row);
+      right = Math.max(right, column);
+    }
+    if (bottom < 0) return undefined;
+    return { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
+  }
+}
+
+const FORBIDDEN_SHEET_CHARACTERS = /[[\]:*?/\\]/;
+
+/** An Office-style failure: the stand-in rejects `context.sync()` with it, as Excel does. */
+export class WorkbookError extends Error {
+  constructor(
+    readonly code: "ItemNotFound" | "ItemAlreadyExists" | "InvalidArgument" | "InvalidOperation",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RichApi.Error";
+  }
+}
+
+export class Workbook {
+  readonly sheets: Sheet[] = [];
+  activeSheetName: string;
+  selection: { sheet: string; rect: CellRect };
+  private readonly listeners = new Set<(change: WorkbookChange) => void>();
+
+  constructor() {
+    this.activeSheetName = this.addSheet("Sheet1").name;
+    this.selection = { sheet: "Sheet1", rect: { row: 0, column: 0, rowCount: 1, columnCount: 1 } };
+  }
+
+  onChange(listener: (change: WorkbookChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(change: WorkbookChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  findSheet(name: string): Sheet | undefined {
+    return this.sheets.find((sheet) => sheet.name.toUpperCase() === name.toUpperCase());
+  }
+
+  sheet(name: string): Sheet {
+    const found = this.findSheet(name);
+    if (!found) throw new WorkbookError("ItemNotFound", `The worksheet "${name}" does not exist.`);
+    return found;
+  }
+
+  get activeSheet(): Sheet {
+    return this.sheet(this.activeSheetName);
+  }
+
+  addSheet(name?: string): Sheet {
+    const wanted = name ?? this.nextSheetName();
+    if (wanted.trim() === "" || wanted.length > 31 || FORBIDDEN_SHEET_CHARACTERS.test(wanted)) {
+      throw new WorkbookError("InvalidArgument", `"${wanted}" is not a valid worksheet name.`);
+    }
+    if (this.findSheet(wanted)) {
+      throw new WorkbookError("ItemAlreadyExists", `A worksheet named "${wanted}" already exists.`);
+    }
+    const sheet = new Sheet(wanted);
+    this.sheets.push(sheet);
+    this.notify({ kind: "sheets" });
+    return sheet;
+  }
+
+  deleteSheet(name: string): void {
+    const sheet = this.sheet(name);
+    if (this.sheets.filter((s) => s.visibility === "Visible" && s !== sheet).length === 0) {
+      throw new WorkbookError("InvalidOperation", "A workbook must keep at least one visible worksheet.");
+    }
+    this.sheets.splice(this.sheets.indexOf(sheet), 1);
+    const anchors = [...sheet.cells].filter(([, cell]) => cell.formula !== undefined).map(([key]) => key);
+    if (anchors.length > 0) this.notify({ kind: "formulas", sheet: sheet.name, anchors });
+    if (this.activeSheetName === sheet.name) this.activate(this.firstVisibleSheet().name);
+    if (this.selection.sheet === sheet.name) this.select(this.activeSheetName, this.selection.rect);
+    this.notify({ kind: "sheets" });
+  }
+
+  setVisibility(name: string, visibility: Visibility): void {
+    const sheet = this.sheet(name);
+    sheet.visibility = visibility;
+    if (visibility !== "Visible" && this.activeSheetName === sheet.name) {
+      this.activate(this.firstVisibleSheet().name);
+    }
+    this.notify({ kind: "sheets" });
+  }
+
+  activate(name: string): void {
+    const sheet = this.sheet(name);
+    if (sheet.visibility !== "Visible") {
+      throw new WorkbookError("InvalidOperation", `The worksheet "${name}" is hidden.`);
+    }
+    this.activeSheetName = sheet.name;
+    this.selection = { sheet: sheet.name, rect: { row: 0, column: 0, rowCount: 1, columnCount: 1 } };
+    this.notify({ kind: "sheets" });
+  }
+
+  select(sheetName: string, rect: CellRect): void {
+    this.selection = { sheet: this.sheet(sheetName).name, rect };
+    this.notify({ kind: "selection" });
+  }
+
+  addTable(sheetName: string, address: string, hasHeaders: boolean): TableRecord {
+    const taken = new Set(this.sheets.flatMap((sheet) => sheet.tables.map((table) => table.name)));
+    let number = taken.size + 1;
+    while (taken.has(`Table${number}`)) number++;
+    const table = { name: `Table${number}`, address, hasHeaders };
+    this.sheet(sheetName).tables.push(table);
+    this.notify({ kind: "layout" });
+    return table;
+  }
+
+  freezeRows(sheetName: string, count: number): void {
+    this.sheet(sheetName).frozenRows = count;
+    this.notify({ kind: "layout" });
+  }
+
+  /** Puts what a person typed into one cell. */
+  enter(sheetName: string, row: number, column: number, input: CellValue): void {
+    this.write(sheetName, { row, column, rowCount: 1, columnCount: 1 }, () => input);
+  }
+
+  /**
+   * Writes a rectangle as Range.values or Range.formulas do: a formula ("=..."), text (a leading apostrophe
+   * marks text that would otherwise read as a formula) or a value per cell; null leaves a cell as it is.
+   * Listeners hear once per write, however big: the calculator about formulas, the grid about cells.
+   */
+  write(sheetName: string, rect: CellRect, inputAt: (r: number, c: number) => CellValue | null): void {
+    const sheet = this.sheet(sheetName);
+    const anchorsChanged: string[] = [];
+    for (let r = 0; r < rect.rowCount; r++) {
+      for (let c = 0; c < rect.columnCount; c++) {
+        const input = inputAt(r, c);
+        if (input !== null) this.put(sheet, rect.row + r, rect.column + c, input, anchorsChanged);
+      }
+    }
+    if (anchorsChanged.length > 0)
+      this.notify({ kind: "formulas", sheet: sheet.name, anchors: anchorsChanged });
+    this.notify({ kind: "cells", sheet: sheet.name, rect });
+  }
+
+  private put(sheet: Sheet, row: number, column: number, input: CellValue, anchorsChanged: string[]): void {
+    const key = cellKey(row, column);
+    const previous = sheet.cells.get(key);
+    if (previous?.formula !== undefined) {
+      this.clearSpill(sheet, key);
+      anchorsChanged.push(key);
+    }
+    const numberFormat = previous?.numberFormat;
+    if (typeof input === "string" && input.startsWith("=") && input.length > 1) {
+      sheet.cells.set(key, { value: "#BUSY!", formula: input, numberFormat });
+      anchorsChanged.push(key);
+      return;
+    }
+    const value = typeof input === "string" && input.startsWith("'") ? input.slice(1) : input;
+    if (value === "" && numberFormat === undefined) sheet.cells.delete(key);
+    else sheet.cells.set(key, { value, numberFormat });
+  }
+
+  setNumberFormats(
+    sheetName: string,
+    rect: CellRect,
+    formatAt: (r: number, c: number) => string | null,
+  ): void {
+    const sheet = this.sheet(sheetName);
+    for (let r = 0; r < rect.rowCount; r++) {
+      for (let c = 0; c < rect.columnCount; c++) {
+        const format = formatAt(r, c);
+        if (format === null) continue;
+        const key = cellKey(rect.row + r, rect.column + c);
+        const cell = sheet.cells.get(key);
+        if (cell) cell.numberFormat = format;
+        else sheet.cells.set(key, { value: "", numberFormat: format });
+      }
+    }
+    this.notify({ kind: "layout" });
+  }
+
+  /** Empties a rectangle: contents and formats, like Range.clear(). */
+  clear(sheetName: string, rect: CellRect): void {
+    const sheet = this.sheet(sheetName);
+    const anchors: string[] = [];
+    for (let row = rect.row; row < rect.row + rect.rowCount; row++) {
+      for (let column = rect.column; column < rect.column + rect.columnCount; column++) {
+        const key = cellKey(row, column);
+        if (sheet.cells.get(key)?.formula !== undefined) {
+          this.clearSpill(sheet, key);
+          anchors.push(key);
+        }
+        sheet.cells.delete(key);
+      }
+    }
+    if (anchors.length > 0) this.notify({ kind: "formulas", sheet: sheet.name, anchors });
+    this.notify({ kind: "cells", sheet: sheet.name, rect });
+  }
+
+  /**
+   * Shows a formula's result: one value, or an array spilled from the anchor. An array that would cover
+   * cells already holding something shows #SPILL!, as in Excel.
+   */
+  showResult(sheetName: string, anchor: string, result: Cell[][]): void {
+    const sheet = this.findSheet(sheetName);
+    const cell = sheet?.cells.get(anchor);
+    if (!sheet || cell?.formula === undefined) return;
+    this.clearSpill(sheet, anchor);
+    const { row, column } = parseCellKey(anchor);
+    const rowCount = result.length;
+    const columnCount = Math.max(0, ...result.map((r) => r.length));
+    const first = result[0]?.[0] ?? { value: 0 };
+    const shown = (value: Cell): Cell => ({
+      ...value,
+      formula: cell.formula,
+      numberFormat: cell.numberFormat,
+    });
+    if (rowCount <= 1 && columnCount <= 1) {
+      sheet.cells.set(anchor, shown(first));
+    } else if (this.blocked(sheet, row, column, rowCount, columnCount)) {
+      sheet.cells.set(anchor, shown({ value: "#SPILL!", errorMessage: "The spill range isn't blank." }));
+    } else {
+      result.forEach((cells, r) =>
+        cells.forEach((value, c) => {
+          if (r === 0 && c === 0) return;
+          const key = cellKey(row + r, column + c);
+          const numberFormat = sheet.cells.get(key)?.numberFormat;
+          sheet.cells.set(key, { ...value, numberFormat, spilledFrom: anchor });
+        }),
+      );
+      sheet.cells.set(anchor, shown(first));
+      sheet.spills.set(anchor, { row, column, rowCount, columnCount });
+    }
+    const spill = sheet.spills.get(anchor);
+    this.notify({
+      kind: "results",
+      sheet: sheet.name,
+      rect: spill ?? { row, column, rowCount: Math.max(rowCount, 1), columnCount: Math.max(columnCount, 1) },
+    });
+  }
+
+  private blocked(sheet: Sheet, row: number, column: number, rowCount: number, columnCount: number): boolean {
+    for (let r = row; r < row + rowCount; r++) {
+      for (let c = column; c < column + columnCount; c++) {
+        if (r === row && c === column) continue;
+        const cell = sheet.cells.get(cellKey(r, c));
+        if (cell && (cell.value !== "" || cell.formula !== undefined)) return true;
+      }
+    }
+    return false;
+  }
+
+  private clearSpill(sheet: Sheet, anchor: string): void {
+    const spill = sheet.spills.get(anchor);
+    if (!spill) return;
+    sheet.spills.delete(anchor);
+    for (let r = spill.row; r < spill.row + spill.rowCount; r++) {
+      for (let c = spill.column; c < spill.column + spill.columnCount; c++) {
+        const key = cellKey(r, c);
+        const cell = sheet.cells.get(key);
+        if (cell?.spilledFrom !== anchor) continue;
+        if (cell.numberFormat === undefined) sheet.cells.delete(key);
+        else sheet.cells.set(key, { value: "", numberFormat: cell.numberFormat });
+      }
+    }
+  }
+
+  private firstVisibleSheet(): Sheet {
+    const visible = this.sheets.find((sheet) => sheet.visibility === "Visible");
+    if (!visible) throw new WorkbookError("InvalidOperation", "No visible worksheet is left.");
+    return visible;
+  }
+
+  private nextSheetName(): string {
+    for (let n = this.sheets.length + 1; ; n++) {
+      if (!this.findSheet(`Sheet${n}`)) return `Sheet${n}`;
+    }
+  }
+}
