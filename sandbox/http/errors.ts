@@ -20,6 +20,11 @@ export function sendError(
   return reply.code(status).type("application/json").send(payload);
 }
 
+/** A 400 whose `error` and `message` both state the problem (the service's usual shape). */
+export function sendBadRequest(reply: FastifyReply, message: string): FastifyReply {
+  return sendError(reply, 400, message, message);
+}
+
 export const UNAUTHORIZED_MESSAGE = "The bearer token is missing or invalid";
 
 export function sendUnauthorized(reply: FastifyReply): FastifyReply {

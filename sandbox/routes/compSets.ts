@@ -7,7 +7,7 @@ import { marketSurvey } from "../data/marketSurvey";
 import { dayNumber, isoDate } from "../data/propertyRecord";
 import { unitEnvelope } from "../data/unitRecord";
 import { listedUnits, type ListedUnit } from "../data/units";
-import { sendError, sendForbidden, sendNotFound } from "../http/errors";
+import { sendBadRequest, sendForbidden, sendNotFound } from "../http/errors";
 
 /** Collection days kept by the sandbox (daily collection). */
 export const COLLECTION_RETENTION_DAYS = 90;
@@ -172,8 +172,7 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
       const gte = query["filter[collected_at_gte]"] as string | undefined;
       const lte = query["filter[collected_at_lte]"] as string | undefined;
       if (gte && lte && gte > lte) {
-        const message = "filter[collected_at_gte] must not be after filter[collected_at_lte]";
-        return sendError(reply, 400, message, message);
+        return sendBadRequest(reply, "filter[collected_at_gte] must not be after filter[collected_at_lte]");
       }
       const oldest = today - COLLECTION_RETENTION_DAYS + 1;
       const first =

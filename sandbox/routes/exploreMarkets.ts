@@ -3,7 +3,7 @@ import { numericFields } from "../contract/schemaFields";
 import type { Boundary } from "../data/geography";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
 import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
-import { sendError } from "../http/errors";
+import { sendBadRequest } from "../http/errors";
 
 interface ExploreBody {
   account_id: number;
@@ -43,8 +43,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
     exploreMarkets: (request, reply) => {
       const body = inputOf(request).body as ExploreBody;
       if (!SORTABLE.has(body.sort)) {
-        const message = `Invalid sort parameter: ${body.sort}`;
-        return sendError(reply, 400, message, message);
+        return sendBadRequest(reply, `Invalid sort parameter: ${body.sort}`);
       }
       const dataset = context.dataset();
       const today = context.clock.today();
@@ -54,8 +53,10 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       if (marketFilters.msa_geo_boundary_id !== undefined) {
         const msa = dataset.boundary(marketFilters.msa_geo_boundary_id);
         if (msa?.geoType !== "MSA") {
-          const message = `market_filters[msa_geo_boundary_id]: ${marketFilters.msa_geo_boundary_id} is not an MSA boundary`;
-          return sendError(reply, 400, message, message);
+          return sendBadRequest(
+            reply,
+            `market_filters[msa_geo_boundary_id]: ${marketFilters.msa_geo_boundary_id} is not an MSA boundary`,
+          );
         }
         msaIndex = msa.msaIndex;
       }

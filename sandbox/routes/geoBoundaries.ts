@@ -1,7 +1,7 @@
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { intersectingBoundaries, searchBoundaries } from "../data/boundarySearch";
 import type { GeoType } from "../data/geography";
-import { sendError } from "../http/errors";
+import { sendBadRequest } from "../http/errors";
 
 interface GeoSearchBody {
   account_id: number;
@@ -21,8 +21,10 @@ export function geoBoundaryHandlers(context: SandboxContext): OperationHandlers 
       if (body.intersects_geo_boundary_id !== undefined) {
         const target = dataset.boundary(body.intersects_geo_boundary_id);
         if (!target) {
-          const message = `intersects_geo_boundary_id: geo boundary ${body.intersects_geo_boundary_id} does not exist`;
-          return sendError(reply, 400, message, message);
+          return sendBadRequest(
+            reply,
+            `intersects_geo_boundary_id: geo boundary ${body.intersects_geo_boundary_id} does not exist`,
+          );
         }
         intersecting = intersectingBoundaries(dataset, target);
       }

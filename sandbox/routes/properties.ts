@@ -3,7 +3,7 @@ import { MAX_BULK_DETAILS_IDS } from "../contract/limits";
 import { propertyEnvelope } from "../data/propertyRecord";
 import { distanceMiles, propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
-import { sendError } from "../http/errors";
+import { sendBadRequest } from "../http/errors";
 import { paginate } from "../http/pagination";
 import { chargeBulkExportQuota } from "../http/quotaReply";
 import { currentRecordOptions } from "../http/recordOptions";
@@ -37,12 +37,10 @@ export function propertyHandlers(context: SandboxContext): OperationHandlers {
       const latitude = query.latitude ?? query.lat;
       const longitude = query.longitude ?? query.lng;
       if ((latitude === undefined) !== (longitude === undefined)) {
-        const message = "latitude and longitude must be given together";
-        return sendError(reply, 400, message, message);
+        return sendBadRequest(reply, "latitude and longitude must be given together");
       }
       if (latitude === undefined && (request.query as Record<string, unknown>).radius !== undefined) {
-        const message = "radius requires latitude and longitude";
-        return sendError(reply, 400, message, message);
+        return sendBadRequest(reply, "radius requires latitude and longitude");
       }
       const matches = propertyPredicate(query);
       const near =
@@ -60,10 +58,9 @@ export function propertyHandlers(context: SandboxContext): OperationHandlers {
     getBulkPropertyDetails: (request, reply) => {
       const { query } = inputOf(request);
       const ids = requestedIds(query);
-      if (!ids) return sendError(reply, 400, PROPERTY_IDS_REQUIRED, PROPERTY_IDS_REQUIRED);
+      if (!ids) return sendBadRequest(reply, PROPERTY_IDS_REQUIRED);
       if (ids.length > MAX_BULK_DETAILS_IDS) {
-        const message = `property_ids must contain at most ${MAX_BULK_DETAILS_IDS} ids`;
-        return sendError(reply, 400, message, message);
+        return sendBadRequest(reply, `property_ids must contain at most ${MAX_BULK_DETAILS_IDS} ids`);
       }
       const dataset = context.dataset();
       const found = ids

@@ -3,7 +3,7 @@ import { geometryProblem, insideGeometry, type SearchGeometry } from "../data/ge
 import { propertyEnvelope } from "../data/propertyRecord";
 import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
-import { sendError } from "../http/errors";
+import { sendBadRequest } from "../http/errors";
 import { paginate } from "../http/pagination";
 import { chargeBulkExportQuota } from "../http/quotaReply";
 import { currentRecordOptions } from "../http/recordOptions";
@@ -26,8 +26,7 @@ export function propertySearchHandlers(context: SandboxContext): OperationHandle
       if (body.geo_boundary_ids) {
         const unknown = body.geo_boundary_ids.filter((id) => !dataset.boundary(id));
         if (unknown.length > 0) {
-          const message = `Unknown geo boundary id(s): ${unknown.join(", ")}`;
-          return sendError(reply, 400, message, message);
+          return sendBadRequest(reply, `Unknown geo boundary id(s): ${unknown.join(", ")}`);
         }
         const ids = new Set<number>();
         for (const boundaryId of body.geo_boundary_ids) {
@@ -37,7 +36,7 @@ export function propertySearchHandlers(context: SandboxContext): OperationHandle
       }
       if (body.geometry) {
         const problem = geometryProblem(body.geometry);
-        if (problem) return sendError(reply, 400, problem, problem);
+        if (problem) return sendBadRequest(reply, problem);
         candidates = candidates.filter(insideGeometry(body.geometry));
       }
       const page = paginate(candidates.filter(propertyPredicate(body)), body.page, body.per_page);
