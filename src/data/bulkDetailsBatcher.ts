@@ -9,6 +9,16 @@ export interface BulkDetailsGroup {
   accountId: number;
 }
 
+/** Where one property's details are cached, whichever call (bulk details or property search) brought them. */
+export function propertyCacheKey(runner: QueryRunner, accountId: number, id: number): string {
+  return runner.key({
+    kind: "property",
+    accountId,
+    endpoint: "/properties/bulk_details",
+    params: { property_id: id },
+  });
+}
+
 /**
  * Property details asked for by many cells within the window go out as bulk details calls of at most
  * `maxIds` ids; ids already cached are never requested again (each returned property costs bulk export
@@ -27,13 +37,7 @@ export function bulkDetailsBatcher(
       maxPerCall: settings.maxIds,
       windowMs: settings.windowMs,
       itemId: (id) => String(id),
-      cacheKey: (group, id) =>
-        runner.key({
-          kind: "property",
-          accountId: group.accountId,
-          endpoint: "/properties/bulk_details",
-          params: { property_id: id },
-        }),
+      cacheKey: (group, id) => propertyCacheKey(runner, group.accountId, id),
       fetch: async (group, ids, signal) => {
         const answer = await runner.network(
           (context) =>

@@ -4,7 +4,12 @@ import { ApiError } from "../api/errors";
 import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedQuery } from "./batchedQuery";
-import { bulkDetailsBatcher, type BulkDetailsGroup, type PropertyAttributes } from "./bulkDetailsBatcher";
+import {
+  bulkDetailsBatcher,
+  propertyCacheKey,
+  type BulkDetailsGroup,
+  type PropertyAttributes,
+} from "./bulkDetailsBatcher";
 import type { CacheKind } from "./cachePolicy";
 import {
   exploreMarketsBatcher,
@@ -320,8 +325,17 @@ export class DataLayer {
           ...context,
           body: { ...body, account_id: options.accountId },
         });
-        // Counted here, once per answer received, not once per caller sharing it.
-        if (answer.data) this.countQuota(options.accountId, answer.data.data.length);
+        if (answer.data) {
+          // Counted here, once per answer received, not once per caller sharing it.
+          this.countQuota(options.accountId, answer.data.data.length);
+          // The same records bulk details returns: cache each, so asking for one later costs no request and no quota.
+          await this.cache.setMany(
+            answer.data.data.map((record) => ({
+              key: propertyCacheKey(this.runner, options.accountId, Number(record.id)),
+              value: record.attributes,
+            })),
+          );
+        }
         return answer;
       },
       options,

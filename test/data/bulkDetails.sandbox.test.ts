@@ -67,6 +67,28 @@ describe("bulk details batching", () => {
     for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
   });
 
+  it("never asks for properties a property search already returned", async () => {
+    const { layer } = layerFor(sandbox);
+    const boundary = sandbox.context
+      .dataset()
+      .geography.boundaries.find((candidate) => candidate.geoType === "ZipCode");
+    if (!boundary) throw new Error("The sandbox has no ZIP code boundary");
+    const search = await layer.propertySearch({ geo_boundary_ids: [boundary.id] }, { accountId: ACCOUNT_ID });
+    const ids = search.value.data.map((record) => Number(record.id));
+    expect(ids.length).toBeGreaterThan(0);
+    const before = sandbox.counters.snapshot();
+    const details = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID });
+    expect(countSince(sandbox, BULK, before)).toBe(0);
+    expect(details.quotaAdded).toBe(0);
+    for (const id of ids) {
+      expect(details.records.get(id)).toMatchObject({
+        source: "cache",
+        value: expectedAttributes(sandbox, id),
+      });
+    }
+    expect((await layer.stats()).bulkExportUsage[ACCOUNT_ID]).toBe(ids.length);
+  });
+
   it("keeps a shared batch going when one caller cancels", async () => {
     const { layer } = layerFor(sandbox);
     const [id] = propertyIds(sandbox, 1) as [number];
