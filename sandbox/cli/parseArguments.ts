@@ -31,6 +31,7 @@ Faults
   --error-rate <0..1>     share of API requests answered 500
   --burst-429 <n>         answer the next n API requests with 429
   --drop-rate <0..1>      share of API requests whose connection is dropped
+  --empty-403             answer 403s with an empty body (the live service sometimes does)
   --admin                 enable the /admin routes (faults, counters, clock, tokens, limits)
   --manual-tokens         print a 30-day manual token for each demo client
   --help                  print this text`;
@@ -70,6 +71,7 @@ export function parseArguments(argv: string[]): CliArguments {
       "error-rate": text,
       "burst-429": text,
       "drop-rate": text,
+      "empty-403": flag,
       admin: flag,
       "manual-tokens": flag,
       help: flag,
@@ -118,6 +120,7 @@ export function parseArguments(argv: string[]): CliArguments {
         errorRate: share("error-rate") ?? 0,
         rateLimitBurst: integer("burst-429") ?? 0,
         dropRate: share("drop-rate") ?? 0,
+        emptyForbiddenBodies: values["empty-403"] === true,
       },
       admin: values.admin,
     },

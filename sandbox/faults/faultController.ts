@@ -48,7 +48,7 @@ export class FaultController {
   }
 
   private static checked(settings: FaultSettings): FaultSettings {
-    const share = (name: keyof FaultSettings) => {
+    const share = (name: "errorRate" | "dropRate") => {
       const value = settings[name];
       if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
     };
@@ -56,6 +56,8 @@ export class FaultController {
     share("dropRate");
     if (!(settings.latencyMs >= 0 && settings.latencyMs <= 60_000))
       throw new RangeError("latencyMs must be between 0 and 60000");
+    if (typeof settings.emptyForbiddenBodies !== "boolean")
+      throw new RangeError("emptyForbiddenBodies must be true or false");
     if (!(Number.isInteger(settings.rateLimitBurst) && settings.rateLimitBurst >= 0)) {
       throw new RangeError("rateLimitBurst must be a whole number >= 0");
     }

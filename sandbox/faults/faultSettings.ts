@@ -8,6 +8,14 @@ export interface FaultSettings {
   rateLimitBurst: number;
   /** Share (0..1) of API requests whose connection is destroyed without a response. */
   dropRate: number;
+  /** 403 answers come with an empty body, as the live service sometimes sends them. */
+  emptyForbiddenBodies: boolean;
 }
 
-export const NO_FAULTS: FaultSettings = { latencyMs: 0, errorRate: 0, rateLimitBurst: 0, dropRate: 0 };
+export const NO_FAULTS: FaultSettings = {
+  latencyMs: 0,
+  errorRate: 0,
+  rateLimitBurst: 0,
+  dropRate: 0,
+  emptyForbiddenBodies: false,
+};

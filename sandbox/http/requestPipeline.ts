@@ -116,6 +116,16 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
 
   app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));
 
+  app.addHook("onSend", async (request, reply, payload) => {
+    const emptied =
+      reply.statusCode === 403 &&
+      request.routeOptions.config.operation?.requiresAuth === true &&
+      context.faults.settings().emptyForbiddenBodies;
+    if (!emptied) return payload;
+    reply.removeHeader("content-type");
+    return "";
+  });
+
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, "Not Found", `No route for ${request.method} ${request.url.split("?")[0]}`),
   );

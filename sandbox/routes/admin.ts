@@ -12,6 +12,7 @@ const faultSchema = {
     errorRate: { type: "number", minimum: 0, maximum: 1 },
     rateLimitBurst: { type: "integer", minimum: 0 },
     dropRate: { type: "number", minimum: 0, maximum: 1 },
+    emptyForbiddenBodies: { type: "boolean" },
   },
 } as const;
 

@@ -53,6 +53,21 @@ describe("fault injection set at startup", () => {
     }
   });
 
+  it("sends 403s with an empty body when asked to", async () => {
+    const t = await startTestSandbox({ faults: { emptyForbiddenBodies: true } });
+    try {
+      const response = await t.client.as("demo-base", "GET", "/v1/properties/lookup?account_id=101", {
+        outsideContract: true,
+      });
+      expect(response.status).toBe(403);
+      expect(response.text).toBe("");
+      expect(response.headers.get("content-type")).toBeNull();
+      expect((await t.client.as("demo-base", "GET", "/v1/accounts")).status).toBe(200);
+    } finally {
+      await t.sandbox.close();
+    }
+  });
+
   it("adds latency before answering", async () => {
     const t = await startTestSandbox({
       faults: { latencyMs: 2_000, errorRate: 0, rateLimitBurst: 0, dropRate: 0 },
