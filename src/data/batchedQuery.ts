@@ -64,15 +64,26 @@ export class BatchedQuery<G, I, V> {
 
   get(groupKey: string, group: G, item: I, options: CallOptions = {}): Promise<BatchedValue<V>> {
     const since = oldestAccepted(options);
-    const hot = this.runner.cache.peekFresh<V>(this.spec.cacheKey(group, item), since);
-    if (hot)
-      return Promise.resolve({
-        value: hot.value,
-        source: "cache",
-        storedAt: hot.storedAt,
-        claim: unclaimable,
-      });
+    const hot = this.runner.cache.peekFresh<V | null>(this.spec.cacheKey(group, item), since);
+    if (hot) {
+      const known = this.fromCache(group, item, hot, "cache");
+      return known instanceof ApiError ? Promise.reject(known) : Promise.resolve(known);
+    }
     return this.batcher.load(`${since}|${groupKey}`, { group, since }, item, options.signal);
+  }
+
+  /**
+   * A cached answer as the caller's value. `null` is cached too: the service answered without the item, so it
+   * is known not to exist (until the TTL passes) and asking again would only spend a request.
+   */
+  private fromCache(
+    group: G,
+    item: I,
+    entry: { value: V | null; storedAt: number },
+    source: "cache" | "stale",
+  ): BatchedValue<V> | ApiError {
+    if (entry.value === null) return this.spec.notFound(group, item);
+    return { value: entry.value, source, storedAt: entry.storedAt, claim: unclaimable };
   }
 
   private async load(
@@ -83,7 +94,9 @@ export class BatchedQuery<G, I, V> {
     const { group, since } = dispatch;
     const answer: BatchAnswer<BatchedValue<V>> = new Map();
     // Read even when the callers want newer answers: stored values are the fallback if the service is unreachable.
-    const cached = await this.runner.cache.getMany<V>(items.map((item) => this.spec.cacheKey(group, item)));
+    const cached = await this.runner.cache.getMany<V | null>(
+      items.map((item) => this.spec.cacheKey(group, item)),
+    );
     const borrowed: { item: I; flight: Promise<BatchedValue<V> | ApiError> }[] = [];
     const toFetch: I[] = [];
     for (const item of items) {
@@ -91,12 +104,7 @@ export class BatchedQuery<G, I, V> {
       const hit = cached.get(key);
       const flight = this.inFlight.get(key);
       if (hit?.fresh && hit.storedAt >= since) {
-        answer.set(this.spec.itemId(item), {
-          value: hit.value,
-          source: "cache",
-          storedAt: hit.storedAt,
-          claim: unclaimable,
-        });
+        answer.set(this.spec.itemId(item), this.fromCache(group, item, hit, "cache"));
       } else if (flight) {
         borrowed.push({ item, flight });
       } else {
@@ -123,7 +131,7 @@ export class BatchedQuery<G, I, V> {
     group: G,
     items: I[],
     signal: AbortSignal,
-    cached: Map<string, { value: V; storedAt: number }>,
+    cached: Map<string, { value: V | null; storedAt: number }>,
     answer: BatchAnswer<BatchedValue<V>>,
   ): Promise<void> {
     const waits: Promise<void>[] = [];
@@ -151,17 +159,17 @@ export class BatchedQuery<G, I, V> {
     group: G,
     chunk: I[],
     signal: AbortSignal,
-    cached: Map<string, { value: V; storedAt: number }>,
+    cached: Map<string, { value: V | null; storedAt: number }>,
   ): Promise<Map<string, BatchedValue<V> | ApiError>> {
     const byId = new Map<string, BatchedValue<V> | ApiError>();
     try {
       const found = await this.spec.fetch(group, chunk, signal);
       this.spec.onFetched?.(group, found.size);
       const storedAt = await this.runner.cache.setMany(
-        chunk.flatMap((item) => {
-          const value = found.get(this.spec.itemId(item));
-          return value === undefined ? [] : [{ key: this.spec.cacheKey(group, item), value }];
-        }),
+        chunk.map((item) => ({
+          key: this.spec.cacheKey(group, item),
+          value: found.get(this.spec.itemId(item)) ?? null,
+        })),
       );
       for (const item of chunk) {
         const id = this.spec.itemId(item);
@@ -179,12 +187,7 @@ export class BatchedQuery<G, I, V> {
         const last = cached.get(this.spec.cacheKey(group, item));
         if (last && isUnreachable(error)) {
           this.runner.cache.noteStaleServed();
-          byId.set(this.spec.itemId(item), {
-            value: last.value,
-            source: "stale",
-            storedAt: last.storedAt,
-            claim: unclaimable,
-          });
+          byId.set(this.spec.itemId(item), this.fromCache(group, item, last, "stale"));
         } else {
           byId.set(this.spec.itemId(item), error);
         }

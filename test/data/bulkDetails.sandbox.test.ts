@@ -48,7 +48,7 @@ describe("bulk details batching", () => {
     );
   });
 
-  it("fails only the callers of a missing id and never asks again for cached properties", async () => {
+  it("fails only the callers of a missing id and never asks again for cached or missing properties", async () => {
     const { layer } = layerFor(sandbox);
     const ids = propertyIds(sandbox, 3);
     const missing = 99_999_999;
@@ -61,10 +61,15 @@ describe("bulk details batching", () => {
     expect(failure).toMatchObject({ kind: "not_found" });
     for (const id of ids) expect(first.records.get(id)).toMatchObject({ source: "network" });
 
-    const again = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID });
-    expect(countSince(sandbox, BULK, before)).toBe(1);
+    const again = await layer.propertyDetails([...ids, missing], { accountId: ACCOUNT_ID });
+    expect(countSince(sandbox, BULK, before)).toBe(1); // the missing id is known missing: not asked again
     expect(again.quotaAdded).toBe(0);
     for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
+    expect(again.records.get(missing)).toMatchObject({ kind: "not_found" });
+    await expect(layer.property(missing, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    expect(countSince(sandbox, BULK, before)).toBe(1);
   });
 
   it("never asks for properties a property search already returned", async () => {

@@ -64,6 +64,11 @@ describe("market metrics through /explore_markets", () => {
     expect(asMsa.get(submarket.id)).toBeInstanceOf(ApiError);
     expect(asMsa.get(submarket.id)).toMatchObject({ kind: "not_found" });
     expect(asSubmarket.get(submarket.id)).toMatchObject({ value: { id: submarket.id } });
+
+    // Asked again (a recalculation that tries MSA first, then submarket): both answers are known, no call.
+    const again = await layer.marketMetrics([submarket.id], {}, { accountId: ACCOUNT_ID });
+    expect(again.get(submarket.id)).toMatchObject({ kind: "not_found" });
+    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(2);
   });
 });
 
