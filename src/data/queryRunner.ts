@@ -1,16 +1,17 @@
 import type { ServiceClient, TypedSend } from "../api/client";
+import { ApiError } from "../api/errors";
 import { requestKey, type RequestIdentity } from "./cacheKey";
 import { isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
 import { RequestCoalescer } from "./requestCoalescer";
 import type { RequestExecutor } from "./requestExecutor";
-import type { ResponseCache } from "./responseCache";
+import type { CachedValue, ResponseCache } from "./responseCache";
 
 /** A request described by everything but the caller, who is the runner's. */
 export type QueryIdentity = Omit<RequestIdentity, "caller">;
 
 /**
  * The path of every read: fresh cache entry, else one coalesced network call (paced, retried) whose answer is
- * cached, else, when the service cannot be reached, the last known value flagged as stale.
+ * cached (a "not found" too), else, when the service cannot be reached, the last known value flagged as stale.
  */
 export class QueryRunner {
   private readonly coalescer = new RequestCoalescer();
@@ -47,24 +48,42 @@ export class QueryRunner {
   ): Promise<Fetched<T>> {
     const key = this.key(identity);
     const since = oldestAccepted(options);
-    const hot = this.cache.peekFresh<T>(key, since);
-    if (hot) return { value: hot.value, source: "cache", storedAt: hot.storedAt };
+    const hot = this.cache.peekFresh<T | NotFoundRecord>(key, since);
+    if (hot) return answerFrom(hot, "cache");
     const flightKey = `${since}|${key}`;
     return this.coalescer.run(flightKey, options.signal, async (signal) => {
-      const cached = await this.cache.get<T>(key);
-      if (cached?.fresh && cached.storedAt >= since)
-        return { value: cached.value, source: "cache", storedAt: cached.storedAt };
+      const cached = await this.cache.get<T | NotFoundRecord>(key);
+      if (cached?.fresh && cached.storedAt >= since) return answerFrom(cached, "cache");
       try {
         const value = await this.network(send, signal);
         const storedAt = await this.cache.setMany([{ key, value }]);
         return { value, source: "network", storedAt };
       } catch (error) {
-        if (cached && isUnreachable(error)) {
+        if (error instanceof ApiError && error.kind === "not_found") {
+          await this.cache.setMany([{ key, value: { [NOT_FOUND]: error.message } satisfies NotFoundRecord }]);
+        } else if (cached && isUnreachable(error)) {
           this.cache.noteStaleServed();
-          return { value: cached.value, source: "stale", storedAt: cached.storedAt };
+          return answerFrom(cached, "stale");
         }
         throw error;
       }
     });
   }
+}
+
+/**
+ * What the cache holds for a request the service answered with "not found": asking again before the TTL
+ * passes would only spend a request on the same answer. The member name cannot occur in a service body.
+ */
+const NOT_FOUND = "rent-market:not-found";
+type NotFoundRecord = { [NOT_FOUND]: string };
+
+function isNotFoundRecord(value: unknown): value is NotFoundRecord {
+  return typeof value === "object" && value !== null && NOT_FOUND in value;
+}
+
+/** A cached entry as the caller's answer, or the not-found error it records. */
+function answerFrom<T>(entry: CachedValue<T | NotFoundRecord>, source: "cache" | "stale"): Fetched<T> {
+  if (isNotFoundRecord(entry.value)) throw new ApiError("not_found", entry.value[NOT_FOUND]);
+  return { value: entry.value, source, storedAt: entry.storedAt };
 }

@@ -67,6 +67,23 @@ describe("offline", () => {
   });
 });
 
+describe("a request the service answers with 'not found'", () => {
+  it("is not sent again while the answer is fresh", async () => {
+    const { layer } = layerFor(sandbox);
+    const before = sandbox.counters.get("/v1/markets/narratives");
+    for (let round = 0; round < 3; round++) {
+      await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+        kind: "not_found",
+      });
+    }
+    expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(1);
+    await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID, fresh: true })).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(2);
+  });
+});
+
 describe("clearing", () => {
   it("clears one kind so that only its requests go to the network again", async () => {
     const { layer } = layerFor(sandbox);
