@@ -17,7 +17,16 @@ function typeScriptFiles(directory: string): string[] {
   });
 }
 
-export function officeMembersUsed(sourceDirectory: string, tsconfigPath: string): Set<string> {
+export interface AddInSourceAnalysis {
+  /** Qualified names of the Office, Excel and CustomFunctions members the source reads, writes or calls. */
+  members: Set<string>;
+  /** Type errors in the source, checked against the real Office typings. */
+  errors: string[];
+  /** The file that declares `Excel.Range` for the checker: proof the real @types/office-js was used. */
+  excelTypesFile: string | undefined;
+}
+
+export function analyseAddInSource(sourceDirectory: string, tsconfigPath: string): AddInSourceAnalysis {
   const config = ts.getParsedCommandLineOfConfigFile(
     tsconfigPath,
     {},
@@ -34,8 +43,7 @@ export function officeMembersUsed(sourceDirectory: string, tsconfigPath: string)
   const checker = program.getTypeChecker();
   const used = new Set<string>();
 
-  const record = (name: ts.Node, receiver: ts.Node): void => {
-    const symbol = checker.getSymbolAtLocation(name);
+  const record = (symbol: ts.Symbol | undefined, receiver: ts.Node): void => {
     if (!symbol) return;
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     const declarations = target.declarations ?? [];
@@ -72,12 +80,16 @@ export function officeMembersUsed(sourceDirectory: string, tsconfigPath: string)
 
   const visit = (node: ts.Node): void => {
     if (ts.isPropertyAccessExpression(node)) {
-      record(node.name, node.expression);
+      record(checker.getSymbolAtLocation(node.name), node.expression);
     } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
       // `const { ErrorCode } = CustomFunctions;` reads a member too.
       const declaration = node.parent.parent;
       if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
-        record(node.propertyName ?? node.name, declaration.initializer);
+        const key = node.propertyName ?? node.name;
+        const member = ts.isIdentifier(key)
+          ? checker.getTypeAtLocation(declaration.initializer).getProperty(key.text)
+          : undefined;
+        record(member, declaration.initializer);
       }
     }
     ts.forEachChild(node, visit);
@@ -86,5 +98,15 @@ export function officeMembersUsed(sourceDirectory: string, tsconfigPath: string)
     const source = program.getSourceFile(file);
     if (source) visit(source);
   }
-  return used;
+  const errors = ts
+    .getPreEmitDiagnostics(program)
+    .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
+    .map((diagnostic) => {
+      const where = diagnostic.file ? `${diagnostic.file.fileName}: ` : "";
+      return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+    });
+  const excel = checker.resolveName("Excel", undefined, ts.SymbolFlags.Namespace, false);
+  const range = excel && checker.getExportsOfModule(excel).find((symbol) => symbol.name === "Range");
+  const excelTypesFile = range?.declarations?.[0]?.getSourceFile().fileName;
+  return { members: used, errors, excelTypesFile };
 }

@@ -147,6 +147,7 @@ export class GridView {
     add.textContent = "+";
     add.addEventListener("click", () => this.workbook.activate(this.workbook.addSheet().name));
     this.tabs.replaceChildren(...tabs, add);
+    this.tabs.querySelector(".tab.active")?.scrollIntoView({ inline: "nearest", block: "nearest" });
   }
 
   private showSelection(): void {

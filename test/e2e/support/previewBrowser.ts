@@ -1,0 +1,165 @@
+/**
+ * One e2e test file's world: the preview (host page + the real add-in build + a sandbox on free ports) and a
+ * headless Chromium (Debian's, driven by playwright-core) on it, with what a person does there: sign in
+ * through the pane, type formulas into cells, read what the cells show.
+ */
+import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import type { SandboxOptions } from "../../../sandbox/server";
+import { parseCellAddress } from "../../../src/excel/a1";
+import type { HostBridge } from "../../host/standin/hostBridge";
+import type { CellValue } from "../../host/workbook/workbook";
+import { startPreview, type RunningPreview } from "../../host/previewServer";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
+export const SETUP_TIMEOUT_MS = 180_000;
+/** Long enough for a formula's requests through the data layer, and for errors to tell what is wrong. */
+export const CELL_TIMEOUT_MS = 20_000;
+
+/** The host page's window: its bridge holds the workbook the grid draws. */
+export type HostWindow = Window & { rentMarketHost: HostBridge };
+
+export interface ShownCell {
+  value: CellValue;
+  errorMessage?: string;
+}
+
+export interface PreviewBrowser {
+  preview: RunningPreview;
+  browser: Browser;
+  page: Page;
+  pane: FrameLocator;
+  close(): Promise<void>;
+}
+
+export async function openPreviewBrowser(sandbox: Partial<SandboxOptions> = {}): Promise<PreviewBrowser> {
+  // The tests' own raw requests must not eat into the pane's rate limit.
+  const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    await page.goto(preview.url);
+    const pane = page.frameLocator("#taskpane-frame");
+    await pane.locator("#sign-in-button").waitFor();
+    const opened = browser;
+    return {
+      preview,
+      browser: opened,
+      page,
+      pane,
+      close: async () => {
+        await opened.close();
+        await preview.close();
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    await preview.close();
+    throw error;
+  }
+}
+
+/** Signs in through the pane's form, pointing it at this run's sandbox. */
+export async function signIn(world: PreviewBrowser, clientId: string, clientSecret: string): Promise<void> {
+  const { pane, preview } = world;
+  await pane.locator("#client-id").fill(clientId);
+  await pane.locator("#client-secret").fill(clientSecret);
+  const settings = pane.locator("details", { has: pane.locator("#service-url") });
+  if ((await settings.getAttribute("open")) === null) await settings.locator("summary").click();
+  await pane.locator("#service-url").fill(preview.sandbox.url);
+  // Leaving the field fills in the token URL of that service, as a person sees it happen.
+  await pane.locator("#service-url").press("Tab");
+  const tokenUrl = await pane.locator("#token-url").inputValue();
+  if (tokenUrl !== `${preview.sandbox.url}/oauth/token`)
+    throw new Error(`The pane derived the token URL ${tokenUrl}`);
+  await pane.locator("#sign-in-button").click();
+  const outcome = await Promise.race([
+    pane
+      .locator("#signed-in-section")
+      .waitFor({ state: "visible", timeout: CELL_TIMEOUT_MS })
+      .then(() => "signed in"),
+    pane
+      .locator("#status.error")
+      .waitFor({ timeout: CELL_TIMEOUT_MS })
+      .then(() => "error"),
+  ]);
+  if (outcome !== "signed in")
+    throw new Error(`Sign-in failed: ${await pane.locator("#status").textContent()}`);
+}
+
+/** Opens a new sheet (the "+" tab) so a formula's spill has room; returns its name. */
+export async function newSheet(page: Page): Promise<string> {
+  await page.locator("#add-sheet").click();
+  const name = await page.evaluate(
+    () => (window as unknown as HostWindow).rentMarketHost.workbook.activeSheetName,
+  );
+  await page.locator("#sheet-tabs .tab.active", { hasText: name }).waitFor();
+  return name;
+}
+
+/** Types into a cell as a person does: select it, type, press Enter. */
+export async function typeInto(page: Page, address: string, input: string): Promise<void> {
+  await page.locator(`#grid td[data-address="${address}"]`).click();
+  await page.locator("#formula-input").fill(input);
+  await page.locator("#formula-input").press("Enter");
+}
+
+/**
+ * What a formula cell shows once calculated: its spilled array (or its one value), each cell with its error
+ * message if any. Read from the host's workbook, which is what the grid draws.
+ */
+export async function shownAt(page: Page, sheet: string, address: string): Promise<ShownCell[][]> {
+  const { row, column } = parseCellAddress(address);
+  const where = { sheet, row, column };
+  await page.waitForFunction(
+    ({ sheet, row, column }) => {
+      const cell = (window as unknown as HostWindow).rentMarketHost.workbook
+        .findSheet(sheet)
+        ?.cell(row, column);
+      return cell !== undefined && cell.value !== "#BUSY!";
+    },
+    where,
+    { timeout: CELL_TIMEOUT_MS },
+  );
+  return page.evaluate(({ sheet, row, column }) => {
+    const target = (window as unknown as HostWindow).rentMarketHost.workbook.sheet(sheet);
+    const rect = target.spills.get(`${row},${column}`) ?? { row, column, rowCount: 1, columnCount: 1 };
+    return Array.from({ length: rect.rowCount }, (_, r) =>
+      Array.from({ length: rect.columnCount }, (_, c) => {
+        const cell = target.cells.get(`${rect.row + r},${rect.column + c}`);
+        const shown: ShownCell = { value: cell?.value ?? "" };
+        if (cell?.errorMessage !== undefined) shown.errorMessage = cell.errorMessage;
+        return shown;
+      }),
+    );
+  }, where);
+}
+
+/** Just the values of a shown array. */
+export const valuesOf = (shown: ShownCell[][]): CellValue[][] =>
+  shown.map((row) => row.map((cell) => cell.value));
+
+/** Types a formula into A1 of a new sheet and gives back what it shows. */
+export async function calculate(page: Page, formula: string): Promise<ShownCell[][]> {
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", formula);
+  return shownAt(page, sheet, "A1");
+}
+
+/** The column of a spilled table (header row first) by its header. */
+export function column(table: CellValue[][], name: string): CellValue[] {
+  const index = (table[0] ?? []).indexOf(name);
+  if (index < 0) throw new Error(`no column ${name} in ${String(table[0])}`);
+  return table.slice(1).map((row) => row[index] ?? "");
+}

@@ -1,0 +1,35 @@
+/**
+ * The sandbox's own answers over plain HTTP, signed in as a demo client: the e2e tests compare what the
+ * cells show with these.
+ */
+export interface RawService {
+  get<T = unknown>(path: string, query?: Record<string, string | number>): Promise<T>;
+  post<T = unknown>(path: string, body: unknown): Promise<T>;
+}
+
+export async function rawService(url: string, clientId: string, clientSecret: string): Promise<RawService> {
+  const tokenResponse = await fetch(`${url}/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+  if (!tokenResponse.ok) throw new Error(`token: ${tokenResponse.status} ${await tokenResponse.text()}`);
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const answer = async <T>(response: Response): Promise<T> => {
+    if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    get: async (path, query = {}) => {
+      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      return answer(await fetch(`${url}/v1${path}?${search}`, { headers }));
+    },
+    post: async (path, body) =>
+      answer(await fetch(`${url}/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) })),
+  };
+}

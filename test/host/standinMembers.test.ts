@@ -1,0 +1,76 @@
+/**
+ * The stand-in is honest only if it plays exactly the part of Office the add-in uses: a member the add-in
+ * starts to use must be added to the stand-in (else the preview and the e2e tests would fail in confusing
+ * ways), and a member the add-in stops using must go (else the stand-in grows untested pretend-Excel).
+ * The add-in's use is read with the TypeScript checker, against the real @types/office-js.
+ */
+import { join } from "node:path";
+import { analyseAddInSource } from "./addInSourceAnalysis";
+import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
+import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
+import type { HostBridge } from "./standin/hostBridge";
+import { StandInReadyInfo, officeNamespace } from "./standin/office";
+
+const ROOT = join(__dirname, "..", "..");
+
+/** Calls the build adds to the add-in: custom-functions-metadata-plugin appends one associate per function. */
+const ADDED_BY_THE_BUILD = ["CustomFunctions.associate"];
+
+type StandInClass = { officeName: string; prototype: object };
+
+function classMembers(standIn: StandInClass): string[] {
+  return Object.getOwnPropertyNames(standIn.prototype)
+    .filter((name) => name !== "constructor")
+    .map((name) => `${standIn.officeName}.${name}`);
+}
+
+/** Members of a namespace object, and of the enum-like plain objects in it ("Excel.CalculationType.full"). */
+function namespaceMembers(prefix: string, namespace: object): string[] {
+  return Object.entries(namespace).flatMap(([key, value]: [string, unknown]) => {
+    const name = `${prefix}.${key}`;
+    const isPlainObject =
+      typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+    return isPlainObject ? [name, ...namespaceMembers(name, value)] : [name];
+  });
+}
+
+function standInMembers(): string[] {
+  const host: HostBridge = {
+    workbook: undefined as never,
+    calculateAll: () => undefined,
+    registerFunction: () => undefined,
+  };
+  const classes: StandInClass[] = [
+    ...EXCEL_STAND_INS,
+    StandInInvocation,
+    StandInReadyInfo,
+    CustomFunctionsError,
+  ];
+  return [
+    ...namespaceMembers("Office", officeNamespace),
+    ...namespaceMembers("Excel", excelNamespace(host)),
+    ...namespaceMembers("CustomFunctions", customFunctionsNamespace(host)),
+    ...classes.flatMap(classMembers),
+  ];
+}
+
+const analysis = analyseAddInSource(join(ROOT, "src"), join(ROOT, "tsconfig.json"));
+
+describe("the Office host stand-in", () => {
+  it("checks the add-in against the real Office typings, which it compiles with", () => {
+    expect(analysis.excelTypesFile).toMatch(/node_modules[\\/]@types[\\/]office-js[\\/]index\.d\.ts$/);
+    expect(analysis.errors).toEqual([]);
+  });
+
+  it("implements exactly the Office, Excel and CustomFunctions members the add-in uses", () => {
+    const used = [...analysis.members, ...ADDED_BY_THE_BUILD].sort();
+    const implemented = standInMembers().sort();
+    expect(used.length).toBeGreaterThan(40);
+    expect({ missingFromTheStandIn: used.filter((member) => !implemented.includes(member)) }).toEqual({
+      missingFromTheStandIn: [],
+    });
+    expect({ unusedByTheAddIn: implemented.filter((member) => !used.includes(member)) }).toEqual({
+      unusedByTheAddIn: [],
+    });
+  });
+});
