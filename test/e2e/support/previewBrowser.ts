@@ -6,7 +6,7 @@
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
-import type { HostBridge } from "../../host/standin/hostBridge";
+import type { HostPageBridge } from "../../host/page/main";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
 
@@ -26,7 +26,7 @@ export const SETUP_TIMEOUT_MS = 180_000;
 export const CELL_TIMEOUT_MS = 20_000;
 
 /** The host page's window: its bridge holds the workbook the grid draws. */
-export type HostWindow = Window & { rentMarketHost: HostBridge };
+export type HostWindow = Window & { rentMarketHost: HostPageBridge };
 
 export interface ShownCell {
   value: CellValue;
@@ -162,4 +162,18 @@ export function column(table: CellValue[][], name: string): CellValue[] {
   const index = (table[0] ?? []).indexOf(name);
   if (index < 0) throw new Error(`no column ${name} in ${String(table[0])}`);
   return table.slice(1).map((row) => row[index] ?? "");
+}
+
+/** Waits until no formula of the workbook is calculating. */
+export async function allCalculated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const host = (window as unknown as HostWindow).rentMarketHost;
+      return host.workbook.sheets.every((sheet) =>
+        [...sheet.cells.values()].every((cell) => cell.value !== "#BUSY!"),
+      );
+    },
+    undefined,
+    { timeout: CELL_TIMEOUT_MS },
+  );
 }

@@ -17,6 +17,9 @@ export interface HostConfig {
   functionsMetadataUrl: string;
 }
 
+/** The bridge, and the calculator for people and tests who want to see what recalculation did. */
+export type HostPageBridge = HostBridge & { calculator: Calculator };
+
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (!found) throw new Error(`The host page lacks #${id}.`);
@@ -36,10 +39,10 @@ async function start(): Promise<void> {
   const workbook = new Workbook();
   const saved = loadSaved(localStorage);
   if (saved) restoreInto(workbook, saved);
-  keepSaved(workbook, localStorage);
+  keepSaved(workbook, localStorage, window);
   const calculator = new Calculator(workbook, config.namespace, metadata.functions);
 
-  const bridge: HostBridge & { calculator: Calculator } = {
+  const bridge: HostPageBridge = {
     workbook,
     calculator,
     calculateAll: () => calculator.calculateAll(),

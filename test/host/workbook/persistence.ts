@@ -65,19 +65,23 @@ export function loadSaved(storage: Storage): WorkbookSnapshot | undefined {
   return snapshot.version === 1 && snapshot.sheets.length > 0 ? snapshot : undefined;
 }
 
-/** Saves after each burst of changes (a big export is one save, not one per chunk). */
-export function keepSaved(workbook: Workbook, storage: Storage): void {
-  let scheduled = false;
+/**
+ * Saves after each burst of changes (a big export is one save, not one per chunk), and at once when the
+ * page goes away, so a reload never finds a result older than what was on screen.
+ */
+export function keepSaved(workbook: Workbook, storage: Storage, page: Window): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const save = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    try {
+      storage.setItem(STORAGE_KEY, JSON.stringify(snapshotOf(workbook)));
+    } catch {
+      // Over the storage quota (a very large export): the page works on, unsaved.
+    }
+  };
   workbook.onChange(() => {
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(() => {
-      scheduled = false;
-      try {
-        storage.setItem(STORAGE_KEY, JSON.stringify(snapshotOf(workbook)));
-      } catch {
-        // Over the storage quota (a very large export): the page works on, unsaved.
-      }
-    }, 200);
+    timer ??= setTimeout(save, 200);
   });
+  page.addEventListener("pagehide", save);
 }
