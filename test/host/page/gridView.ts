@@ -47,6 +47,7 @@ export class GridView {
   private readonly formulaInput = element<HTMLInputElement>("formula-input");
   private readonly tabs = element<HTMLElement>("sheet-tabs");
   private readonly note = element<HTMLElement>("grid-note");
+  private readonly cellMessage = element<HTMLElement>("cell-message");
   private drawScheduled = false;
 
   constructor(private readonly workbook: Workbook) {
@@ -153,8 +154,10 @@ export class GridView {
   private showSelection(): void {
     const { rect } = this.workbook.selection;
     this.nameBox.value = rectAddress(rect);
-    if (document.activeElement === this.formulaInput) return;
     const cell = this.sheet.cell(rect.row, rect.column);
+    // Excel shows an error's message when the cell is selected; so does the host, under the formula bar.
+    this.cellMessage.textContent = cell?.errorMessage ? `${String(cell.value)}: ${cell.errorMessage}` : "";
+    if (document.activeElement === this.formulaInput) return;
     this.formulaInput.value = cell?.formula ?? (cell ? displayText({ value: cell.value }) : "");
   }
 
