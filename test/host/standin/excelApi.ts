@@ -37,8 +37,9 @@ class Batch {
   async run(): Promise<void> {
     // Excel answers a batch after a round trip: never within the caller's own turn.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const operations = this.#operations.splice(0);
-    for (const operation of operations) operation();
+    // Operations may queue more (a collection's items load their properties): those run in this batch too.
+    for (let operation = this.#operations.shift(); operation; operation = this.#operations.shift())
+      operation();
   }
 }
 
@@ -249,8 +250,10 @@ export class StandInRange {
     return this.#format;
   }
 
-  clear(): void {
-    this.#batch.queue(() => this.#batch.workbook.clear(resolveSheet(this.#sheet).name, this.#rect()));
+  clear(applyTo?: "All" | "Contents" | "Formats"): void {
+    this.#batch.queue(() =>
+      this.#batch.workbook.clear(resolveSheet(this.#sheet).name, this.#rect(), applyTo),
+    );
   }
 
   getSpillingToRangeOrNullObject(): StandInRange {

@@ -214,29 +214,35 @@ export class Workbook {
    */
   write(sheetName: string, rect: CellRect, inputAt: (r: number, c: number) => CellValue | null): void {
     const sheet = this.sheet(sheetName);
-    const anchorsChanged: string[] = [];
+    const anchorsChanged = new Set<string>();
     for (let r = 0; r < rect.rowCount; r++) {
       for (let c = 0; c < rect.columnCount; c++) {
         const input = inputAt(r, c);
         if (input !== null) this.put(sheet, rect.row + r, rect.column + c, input, anchorsChanged);
       }
     }
-    if (anchorsChanged.length > 0)
-      this.notify({ kind: "formulas", sheet: sheet.name, anchors: anchorsChanged });
+    if (anchorsChanged.size > 0)
+      this.notify({ kind: "formulas", sheet: sheet.name, anchors: [...anchorsChanged] });
     this.notify({ kind: "cells", sheet: sheet.name, rect });
   }
 
-  private put(sheet: Sheet, row: number, column: number, input: CellValue, anchorsChanged: string[]): void {
+  private put(
+    sheet: Sheet,
+    row: number,
+    column: number,
+    input: CellValue,
+    anchorsChanged: Set<string>,
+  ): void {
     const key = cellKey(row, column);
     const previous = sheet.cells.get(key);
     if (previous?.formula !== undefined) {
       this.clearSpill(sheet, key);
-      anchorsChanged.push(key);
+      anchorsChanged.add(key);
     }
     const numberFormat = previous?.numberFormat;
     if (typeof input === "string" && input.startsWith("=") && input.length > 1) {
       sheet.cells.set(key, { value: "#BUSY!", formula: input, numberFormat });
-      anchorsChanged.push(key);
+      anchorsChanged.add(key);
       return;
     }
     const value = typeof input === "string" && input.startsWith("'") ? input.slice(1) : input;
@@ -263,18 +269,27 @@ export class Workbook {
     this.notify({ kind: "layout" });
   }
 
-  /** Empties a rectangle: contents and formats, like Range.clear(). */
-  clear(sheetName: string, rect: CellRect): void {
+  /** Empties a rectangle like Range.clear(applyTo): "All" (the default), "Contents" or "Formats". */
+  clear(sheetName: string, rect: CellRect, applyTo: "All" | "Contents" | "Formats" = "All"): void {
     const sheet = this.sheet(sheetName);
     const anchors: string[] = [];
     for (let row = rect.row; row < rect.row + rect.rowCount; row++) {
       for (let column = rect.column; column < rect.column + rect.columnCount; column++) {
         const key = cellKey(row, column);
-        if (sheet.cells.get(key)?.formula !== undefined) {
+        const cell = sheet.cells.get(key);
+        if (!cell) continue;
+        if (applyTo === "Formats") {
+          delete cell.numberFormat;
+          continue;
+        }
+        if (cell.formula !== undefined) {
           this.clearSpill(sheet, key);
           anchors.push(key);
         }
-        sheet.cells.delete(key);
+        const { numberFormat } = cell;
+        if (applyTo === "Contents" && numberFormat !== undefined)
+          sheet.cells.set(key, { value: "", numberFormat });
+        else sheet.cells.delete(key);
       }
     }
     if (anchors.length > 0) this.notify({ kind: "formulas", sheet: sheet.name, anchors });

@@ -1,0 +1,114 @@
+/**
+ * The stand-in behaves like Excel where the add-in depends on it: the add-in's own workbook code
+ * (src/excel: table export, freeze, restore, refresh) runs against the stand-in and the host's calculator
+ * here, in Node, with fake RENT functions, and the workbook ends up as it would in Excel.
+ */
+import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
+import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
+import { refreshRentFormulas } from "../../src/excel/refresh";
+import { shapeTable } from "../../src/excel/tableData";
+import { writeTable } from "../../src/excel/tableWriter";
+import { Calculator } from "./page/calculator";
+import { excelNamespace, type StandInRequestContext } from "./standin/excelApi";
+import { Workbook, cellKey } from "./workbook/workbook";
+
+const UNITS = [
+  ["unit", "rent"],
+  ["U1", 1500],
+  ["U2", 1525],
+];
+
+function host() {
+  const workbook = new Workbook();
+  const calculator = new Calculator(workbook, "RENT", [
+    { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
+  ]);
+  calculator.registerFunction("UNITS", async () => UNITS);
+  const excel = excelNamespace({
+    workbook,
+    calculateAll: () => calculator.calculateAll(),
+    registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
+  });
+  const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>
+    excel.run((context: StandInRequestContext) => batch(context as unknown as Excel.RequestContext));
+  const calculated = async () => {
+    while (calculator.busyCells().length > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+  const shown = (sheet: string, row: number, column: number) =>
+    workbook.sheet(sheet).cell(row, column)?.value;
+  return { workbook, calculator, run, calculated, shown };
+}
+
+describe("the stand-in under the add-in's workbook code", () => {
+  it("exports a table to a new sheet: values, number formats, a table, a frozen header, the sheet shown", async () => {
+    const { workbook, run, shown } = host();
+    const data = shapeTable(
+      ["id", "asking_rent", "collected_at"],
+      [
+        [1, 1500, "2026-01-31"],
+        [2, 1525.5, "2026-02-28"],
+      ],
+    );
+    const result = await run((context) => writeTable(context, data, { sheetName: "Comps: Austin" }));
+
+    const sheet = workbook.sheet(result.sheetName);
+    expect(workbook.activeSheetName).toBe(result.sheetName);
+    expect(sheet.tables).toEqual([{ name: "Table1", address: result.address, hasHeaders: true }]);
+    expect(sheet.frozenRows).toBe(1);
+    expect([0, 1, 2].map((row) => shown(result.sheetName, row, 1))).toEqual([
+      data.columns[1]?.header,
+      1500,
+      1525.5,
+    ]);
+    expect(sheet.cell(1, 2)?.numberFormat).toMatch(/y/);
+  });
+
+  it("freezes a spilled RENT formula to its values, then restores it and calculates it again", async () => {
+    const { workbook, calculator, run, calculated, shown } = host();
+    workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
+    await calculated();
+    expect(workbook.sheet("Sheet1").spills.get(cellKey(0, 0))).toEqual({
+      row: 0,
+      column: 0,
+      rowCount: 3,
+      columnCount: 2,
+    });
+
+    const frozen = await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
+    expect(frozen.frozen).toHaveLength(1);
+    expect(workbook.sheet("Sheet1").cell(0, 0)?.formula).toBeUndefined();
+    expect(shown("Sheet1", 2, 1)).toBe(1525);
+    expect(workbook.sheet(FROZEN_STORE_SHEET_NAME).visibility).toBe("VeryHidden");
+
+    const restored = await run((context) => restoreRentFormulas(context, { kind: "workbook" }));
+    expect(restored.restored).toHaveLength(1);
+    await calculated();
+    expect(workbook.sheet("Sheet1").cell(0, 0)?.formula).toBe("=RENT.UNITS(3)");
+    expect(shown("Sheet1", 2, 1)).toBe(1525);
+    expect(calculator.invocationCounts.get("UNITS")).toBe(2);
+  });
+
+  it("refreshes by entering each RENT formula again, which invokes it again", async () => {
+    const { workbook, calculator, run, calculated } = host();
+    workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
+    workbook.enter("Sheet1", 0, 4, "plain text");
+    await calculated();
+    const refreshed = await run((context) => refreshRentFormulas(context, { kind: "sheet" }));
+    await calculated();
+    expect(refreshed.cells.map((cell) => cell.address)).toEqual(["A1"]);
+    expect(calculator.invocationCounts.get("UNITS")).toBe(2);
+  });
+
+  it("keeps Excel's batch rules: load and sync before reading, a missing sheet fails the sync", async () => {
+    const { run } = host();
+    await run(async (context) => {
+      const range = context.workbook.worksheets.getActiveWorksheet().getRangeByIndexes(0, 0, 1, 1);
+      expect(() => range.values).toThrow(/not available/);
+      range.load("values");
+      await context.sync();
+      expect(range.values).toEqual([[""]]);
+      context.workbook.worksheets.getItem("Nowhere");
+      await expect(context.sync()).rejects.toMatchObject({ code: "ItemNotFound" });
+    });
+  });
+});
