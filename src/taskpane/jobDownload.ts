@@ -1,0 +1,157 @@
+import type { ServiceClient, TypedAnswer } from "../api/client";
+import { ApiError } from "../api/errors";
+import { DownloadBlockedError } from "./downloadBlockedError";
+
+export interface DownloadProgress {
+  bytesReceived: number;
+  /** From Content-Length, when the download host sends it. */
+  totalBytes: number | undefined;
+}
+
+export interface DownloadOptions {
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+}
+
+/** Where the results endpoint sent us. */
+type Located =
+  { kind: "link"; link: string } | { kind: "followed"; response: Response } | { kind: "unreadable" };
+
+/**
+ * `ServiceClient.call` treats any answer that is not 2xx as a failure of the call. For the results endpoint a
+ * redirect is the success, so the send reports it to `call` as a plain 200 and hands over what it found.
+ */
+function accepted(found: Located): TypedAnswer<Located> {
+  return { data: found, response: new Response(null, { status: 200 }) };
+}
+
+function isRedirect(response: Response): boolean {
+  return response.status >= 300 && response.status < 400;
+}
+
+function abortedError(signal: AbortSignal | undefined): ApiError | undefined {
+  return signal?.aborted ? new ApiError("cancelled", "The download was cancelled.") : undefined;
+}
+
+/**
+ * Asks the results endpoint (with the bearer token) where the file is. In Node, and wherever the redirect is
+ * readable, `redirect: "manual"` shows the signed link and the token never leaves the service's origin. A
+ * browser hides a manual redirect (an "opaqueredirect" with no Location), so there the redirect is followed
+ * instead: the Fetch standard has browsers drop the Authorization header when a redirect changes origin, so
+ * the download host still never receives the token. If the browser then may not read the file (CORS), the
+ * link stays unknown to the page.
+ */
+async function locate(client: ServiceClient, jobId: string, options: DownloadOptions): Promise<Located> {
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const resultsUrl = `${client.config.serviceUrl}/v1/bulk_api/jobs/${encodeURIComponent(jobId)}/results`;
+  const serviceOrigin = new URL(resultsUrl).origin;
+  return client.call<Located>(async (context) => {
+    const init = { headers: context.headers, credentials: "omit", signal: context.signal } as const;
+    const answer = await fetchImpl(resultsUrl, { ...init, redirect: "manual" });
+    const location = answer.headers.get("location");
+    if (isRedirect(answer) && location)
+      return accepted({ kind: "link", link: new URL(location, resultsUrl).href });
+    if (answer.type !== "opaqueredirect") return { error: await answer.text(), response: answer };
+    let followed: Response;
+    try {
+      followed = await fetchImpl(resultsUrl, { ...init, redirect: "follow" });
+    } catch (error) {
+      if (context.signal?.aborted) throw error;
+      return accepted({ kind: "unreadable" });
+    }
+    if (new URL(followed.url || resultsUrl).origin === serviceOrigin)
+      return { error: await followed.text(), response: followed };
+    return accepted({ kind: "followed", response: followed });
+  }, options.signal);
+}
+
+/** Fetches the signed link as object storage wants it: no Authorization header, no cookies. */
+async function fetchSignedLink(link: string, options: DownloadOptions): Promise<Response> {
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  try {
+    return await fetchImpl(link, { credentials: "omit", redirect: "follow", signal: options.signal });
+  } catch {
+    // A fetch that fails with no answer, right after the service answered, is the download host refusing
+    // the browser a cross-origin read (or unreachable): either way the person can fetch the link themselves.
+    throw abortedError(options.signal) ?? new DownloadBlockedError(link);
+  }
+}
+
+function downloadHostError(status: number): ApiError {
+  if (status === 403)
+    return new ApiError(
+      "forbidden",
+      "The download link has expired or was refused. Choose Load into sheet again for a fresh link.",
+      { status },
+    );
+  if (status === 404)
+    return new ApiError(
+      "not_found",
+      "The export file is no longer on the download host. Submit the job again.",
+      {
+        status,
+      },
+    );
+  return new ApiError("server", `The download host answered HTTP ${status}. Try again later.`, { status });
+}
+
+/** The body, chunk by chunk, reporting progress; one buffer at the end. */
+async function readBody(response: Response, options: DownloadOptions): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length"));
+  const totalBytes = Number.isFinite(declared) && declared > 0 ? declared : undefined;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytesReceived = 0;
+  options.onProgress?.({ bytesReceived, totalBytes });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytesReceived += value.byteLength;
+    options.onProgress?.({ bytesReceived, totalBytes });
+  }
+  const whole = new Uint8Array(bytesReceived);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
+}
+
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  /** The signed link, when the pane could read it (for "Open download link"). */
+  link: string | undefined;
+  /** The file name the download host gave, if any. */
+  fileName: string | undefined;
+}
+
+function fileNameOf(response: Response): string | undefined {
+  const disposition = response.headers.get("content-disposition") ?? "";
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+}
+
+/**
+ * Downloads a succeeded job's export file: follows the results redirect without ever sending the bearer token
+ * to the download host, with progress from the response stream. When the browser may not read the download
+ * host, throws DownloadBlockedError carrying the link (when known) for "Open download link".
+ */
+export async function downloadJobResults(
+  client: ServiceClient,
+  jobId: string,
+  options: DownloadOptions = {},
+): Promise<DownloadedFile> {
+  const located = await locate(client, jobId, options);
+  if (located.kind === "unreadable") throw new DownloadBlockedError(undefined);
+  const link = located.kind === "link" ? located.link : located.response.url;
+  const response = located.kind === "link" ? await fetchSignedLink(located.link, options) : located.response;
+  if (!response.ok) throw downloadHostError(response.status);
+  try {
+    return { bytes: await readBody(response, options), link, fileName: fileNameOf(response) };
+  } catch {
+    throw abortedError(options.signal) ?? new DownloadBlockedError(link);
+  }
+}

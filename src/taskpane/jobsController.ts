@@ -1,0 +1,122 @@
+import type { components } from "../api/schema";
+import type { WriteProgress } from "../excel/tableWriter";
+import type { Session } from "../session/session";
+import type { ExcelRunner } from "./excelRunner";
+import { downloadJobResults, type DownloadedFile, type DownloadOptions } from "./jobDownload";
+import { formatOfPickedFile, loadExportFile, type LoadResult } from "./jobLoader";
+import { pollUntil, type PollOptions } from "./jobPoller";
+import { jobRequestOf, propertyIdsFromCells, type JobForm } from "./jobRequest";
+
+/** A bulk export job as the service describes it. */
+export type BatchJob = components["schemas"]["BatchJob"];
+
+const REPORT_LABEL: Readonly<Record<BatchJob["report_type"], string>> = {
+  property: "Properties",
+  units: "Units",
+  floorplans: "Floor plans",
+};
+
+/** "Units export 1a2b3c4d": what the sheet holds and which job it came from. */
+export function jobSheetName(job: Pick<BatchJob, "report_type" | "job_id">): string {
+  return `${REPORT_LABEL[job.report_type]} export ${job.job_id.slice(0, 8)}`;
+}
+
+export function isFinished(job: Pick<BatchJob, "status">): boolean {
+  return job.status !== "submitted";
+}
+
+export interface LoadJobOptions {
+  onDownloadProgress?: DownloadOptions["onProgress"];
+  onWriteProgress?: (progress: WriteProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** How many jobs the list shows: the newest page. */
+const LISTED_JOBS = 50;
+
+/**
+ * Bulk export jobs: submit, list, watch until finished (polling with backoff), cancel, and load a succeeded
+ * job's file into a new sheet (or a file the person downloaded themselves).
+ */
+export class JobsController {
+  constructor(
+    private readonly session: Session,
+    private readonly runExcel: ExcelRunner,
+    private readonly fetchImpl?: typeof fetch,
+  ) {}
+
+  async submit(form: JobForm, signal?: AbortSignal): Promise<BatchJob> {
+    const body = jobRequestOf(form);
+    return await this.session.requireSignedIn().data.submitJob(body, signal);
+  }
+
+  /**
+   * The caller's newest jobs. The data layer has no job list yet, so this one request goes through the
+   * signed-in client directly (not through the data layer's request pacing).
+   */
+  async list(signal?: AbortSignal): Promise<BatchJob[]> {
+    const { client } = this.session.requireSignedIn();
+    const answer = await client.call(
+      (context) =>
+        client.api.GET("/bulk_api/jobs", {
+          ...context,
+          params: { query: { page: 1, per_page: LISTED_JOBS } },
+        }),
+      signal,
+    );
+    return answer.jobs;
+  }
+
+  /** Looks at the job until it leaves "submitted", waiting longer between looks the longer it takes. */
+  watch(jobId: string, options: PollOptions<BatchJob> = {}): Promise<BatchJob> {
+    const { data } = this.session.requireSignedIn();
+    return pollUntil((signal) => data.job(jobId, signal), isFinished, options);
+  }
+
+  cancel(jobId: string, signal?: AbortSignal): Promise<BatchJob> {
+    return this.session.requireSignedIn().data.cancelJob(jobId, signal);
+  }
+
+  /** Property ids from the selected cells, for the job form. */
+  propertyIdsFromSelection(): Promise<number[]> {
+    return this.runExcel(async (context) => {
+      const selection = context.workbook.getSelectedRange();
+      selection.load("values");
+      await context.sync();
+      return propertyIdsFromCells(selection.values);
+    });
+  }
+
+  /** The job's export file, downloaded (for "Save file" and "Load into sheet"). */
+  download(job: BatchJob, options: Omit<DownloadOptions, "fetch"> = {}): Promise<DownloadedFile> {
+    return downloadJobResults(this.session.requireSignedIn().client, job.job_id, {
+      ...options,
+      fetch: this.fetchImpl,
+    });
+  }
+
+  async load(job: BatchJob, options: LoadJobOptions = {}): Promise<LoadResult> {
+    const file = await this.download(job, { signal: options.signal, onProgress: options.onDownloadProgress });
+    return loadExportFile(this.runExcel, file.bytes, job.output_format, {
+      sheetName: jobSheetName(job),
+      onProgress: options.onWriteProgress,
+      signal: options.signal,
+    });
+  }
+
+  /** "Load from file": a file the person saved from the download link, loaded the same way. */
+  async loadFile(
+    bytes: Uint8Array,
+    fileName: string,
+    job: BatchJob | undefined,
+    options: Omit<LoadJobOptions, "onDownloadProgress"> = {},
+  ): Promise<LoadResult> {
+    const format = formatOfPickedFile(fileName, job?.output_format);
+    const sheetName = job ? jobSheetName(job) : fileName.replace(/\.[^.]+$/, "");
+    return await loadExportFile(this.runExcel, bytes, format, {
+      sheetName,
+      onProgress: options.onWriteProgress,
+      signal: options.signal,
+    });
+  }
+}

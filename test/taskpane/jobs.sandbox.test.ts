@@ -1,0 +1,242 @@
+import { readFileSync } from "node:fs";
+import { parquetMetadata } from "hyparquet";
+import Papa from "papaparse";
+import type { RunningSandbox } from "../../sandbox/server";
+import { Session } from "../../src/session/session";
+import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
+import { JobsController, jobSheetName, type BatchJob } from "../../src/taskpane/jobsController";
+import type { JobForm } from "../../src/taskpane/jobRequest";
+import { describeError } from "../../src/taskpane/messages";
+import { SignInController } from "../../src/taskpane/signInController";
+import { MockExcel } from "../excel/support/mockExcel";
+import { browserLikeFetch, type BrowserLikeFetch } from "./support/browserLikeFetch";
+import { clientForm, newSession, newSettings, newVault, startPaneSandbox } from "./support/paneHarness";
+
+const PAGE_ORIGIN = "https://localhost:3000";
+
+interface Pane {
+  sandbox: RunningSandbox;
+  session: Session;
+  jobs: JobsController;
+  excel: MockExcel;
+  browser: BrowserLikeFetch;
+}
+
+const open: Pane[] = [];
+
+/** A pane signed in as demo-pro to a sandbox whose jobs run only when the test says so (worker.flush). */
+async function openPane(
+  sandboxOptions: Parameters<typeof startPaneSandbox>[0] = {},
+  hideManualRedirects = false,
+): Promise<Pane> {
+  const sandbox = await startPaneSandbox({ jobStartDelayMs: 600_000, ...sandboxOptions });
+  const browser = browserLikeFetch(PAGE_ORIGIN, { hideManualRedirects });
+  const session = newSession(browser.fetch);
+  await new SignInController({ session, ...newSettings(), vault: newVault().vault }).signIn(
+    clientForm(sandbox, "demo-pro"),
+  );
+  const excel = new MockExcel();
+  excel.addSheet("Model");
+  const pane = {
+    sandbox,
+    session,
+    jobs: new JobsController(session, excel.excel.run, browser.fetch),
+    excel,
+    browser,
+  };
+  open.push(pane);
+  return pane;
+}
+
+afterAll(async () => {
+  await Promise.all(open.map((pane) => pane.sandbox.close()));
+});
+
+function daysAgo(sandbox: RunningSandbox, days: number): string {
+  const today = new Date(`${sandbox.clock.today()}T00:00:00Z`);
+  return new Date(today.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function form(sandbox: RunningSandbox, overrides: Partial<JobForm> = {}): JobForm {
+  const ids = [...sandbox.context.dataset().propertyById.keys()].slice(0, 3);
+  return {
+    reportType: "units",
+    outputFormat: "csv",
+    startDate: daysAgo(sandbox, 6),
+    endDate: daysAgo(sandbox, 1),
+    propertyIds: ids.join(", "),
+    callbackUrl: "",
+    ...overrides,
+  };
+}
+
+/** Rows of the file the sandbox wrote, counted from the file itself (not by the add-in's parsers). */
+function rowsInSourceFile(sandbox: RunningSandbox, job: BatchJob): number {
+  const file = sandbox.context.jobs.get(job.job_id)?.file;
+  if (!file) throw new Error(`Job ${job.job_id} has no file`);
+  const bytes = readFileSync(file.path);
+  switch (job.output_format) {
+    case "csv":
+      return Papa.parse(bytes.toString("utf8"), { header: true, skipEmptyLines: true }).data.length;
+    case "jsonl":
+      return bytes
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "").length;
+    case "parquet":
+      return Number(
+        parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).num_rows,
+      );
+  }
+}
+
+/** Submits and runs a job to completion, watching it as the pane does; the waits are recorded, not slept. */
+async function finishedJob(pane: Pane, overrides: Partial<JobForm> = {}) {
+  const submitted = await pane.jobs.submit(form(pane.sandbox, overrides));
+  const waits: number[] = [];
+  const seen: string[] = [];
+  const finished = await pane.jobs.watch(submitted.job_id, {
+    onUpdate: (job) => seen.push(job.status),
+    sleep: async (ms) => {
+      waits.push(ms);
+      await pane.sandbox.context.worker.flush();
+    },
+  });
+  return { submitted, finished, waits, seen };
+}
+
+function downloadRequests(pane: Pane) {
+  return pane.browser.sent.filter((request) => request.url.startsWith(pane.sandbox.downloadUrl));
+}
+
+describe("bulk export jobs from the pane", () => {
+  it("submits a job and polls it until it succeeds, waiting before each new look", async () => {
+    const pane = await openPane();
+
+    const { submitted, finished, waits, seen } = await finishedJob(pane);
+
+    expect(submitted.status).toBe("submitted");
+    expect(finished.job_id).toBe(submitted.job_id);
+    expect(finished.status).toBe("succeeded");
+    expect(seen).toEqual(["submitted", "succeeded"]);
+    expect(waits).toEqual([2_000]);
+  });
+
+  it("lists the client's jobs, newest first", async () => {
+    const pane = await openPane();
+    const first = await pane.jobs.submit(form(pane.sandbox));
+    const second = await pane.jobs.submit(form(pane.sandbox, { outputFormat: "jsonl" }));
+
+    const listed = await pane.jobs.list();
+
+    expect(listed.map((job) => job.job_id)).toEqual([second.job_id, first.job_id]);
+  });
+
+  it("cancels a submitted job; its results then cannot load, and the pane says why", async () => {
+    const pane = await openPane();
+    const submitted = await pane.jobs.submit(form(pane.sandbox));
+
+    const cancelled = await pane.jobs.cancel(submitted.job_id);
+    const failure = await pane.jobs.load(cancelled).catch((error: unknown) => error);
+
+    expect(cancelled.status).toBe("cancelled");
+    expect((await pane.jobs.list())[0]?.status).toBe("cancelled");
+    expect(describeError(failure)).toMatch(/is cancelled.*results exist only for succeeded jobs/);
+    expect(pane.excel.sheets.map((sheet) => sheet.name)).toEqual(["Model"]);
+  });
+
+  it("refuses a bad form before asking the service", async () => {
+    const pane = await openPane();
+    const before = pane.sandbox.counters.total();
+    await expect(pane.jobs.submit(form(pane.sandbox, { startDate: "2026-02-30" }))).rejects.toThrow(
+      /Start date must be a date/,
+    );
+    await expect(pane.jobs.submit(form(pane.sandbox, { propertyIds: "100001, abc" }))).rejects.toThrow(
+      /"abc" is not a property id/,
+    );
+    expect(pane.sandbox.counters.total()).toBe(before);
+  });
+
+  it.each(["csv", "jsonl", "parquet"] as const)(
+    "loads a succeeded %s job into a new sheet: every row of the sandbox's file, no token to the download host",
+    async (outputFormat) => {
+      const pane = await openPane();
+      const { finished } = await finishedJob(pane, { outputFormat });
+      const expectedRows = rowsInSourceFile(pane.sandbox, finished);
+      const received: number[] = [];
+
+      const loaded = await pane.jobs.load(finished, {
+        onDownloadProgress: (progress) => received.push(progress.bytesReceived),
+      });
+
+      expect(expectedRows).toBeGreaterThan(0);
+      expect(loaded.rowsWritten).toBe(expectedRows);
+      expect(loaded.sheetName).toBe(jobSheetName(finished));
+      expect(pane.excel.sheet(loaded.sheetName).values).toHaveLength(expectedRows + 1);
+      expect(received.at(-1)).toBe(
+        readFileSync(pane.sandbox.context.jobs.get(finished.job_id)?.file?.path ?? "").length,
+      );
+      const downloads = downloadRequests(pane);
+      expect(downloads).toHaveLength(1);
+      for (const request of downloads) expect(request.headers.has("authorization")).toBe(false);
+      expect(pane.sandbox.counters.get("download:/download/:jobId/:fileName")).toBe(1);
+    },
+  );
+
+  it("when the download host refuses the browser, says so, offers the link, and loads the saved file", async () => {
+    const pane = await openPane({ downloadCors: false });
+    const { finished } = await finishedJob(pane, { outputFormat: "parquet" });
+
+    const failure = await pane.jobs.load(finished).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(DownloadBlockedError);
+    const link = (failure as DownloadBlockedError).link ?? "";
+    expect(link.startsWith(`${pane.sandbox.downloadUrl}/download/${finished.job_id}/`)).toBe(true);
+    expect(describeError(failure)).toMatch(/Open download link.*Load from file/);
+    expect(link).not.toMatch(/token|bearer/i);
+    for (const request of downloadRequests(pane)) expect(request.headers.has("authorization")).toBe(false);
+
+    // The person opens the link in a browser (no token, no CORS there), then picks the saved file.
+    const saved = new Uint8Array(await (await fetch(link)).arrayBuffer());
+    const loaded = await pane.jobs.loadFile(saved, "units.parquet", finished);
+    expect(loaded.rowsWritten).toBe(rowsInSourceFile(pane.sandbox, finished));
+  });
+
+  it("in a browser that hides the redirect, follows it; the token is dropped at the download host", async () => {
+    const pane = await openPane({ corsOrigins: [PAGE_ORIGIN, "null"] }, true);
+    const { finished } = await finishedJob(pane, { outputFormat: "jsonl" });
+
+    const loaded = await pane.jobs.load(finished);
+
+    expect(loaded.rowsWritten).toBe(rowsInSourceFile(pane.sandbox, finished));
+    const downloads = downloadRequests(pane);
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]?.headers.has("authorization")).toBe(false);
+  });
+
+  it("in a browser that hides the redirect and may not read the download host, offers Load from file", async () => {
+    const pane = await openPane({}, true);
+    const { finished } = await finishedJob(pane, { outputFormat: "csv" });
+
+    const failure = await pane.jobs.load(finished).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(DownloadBlockedError);
+    expect((failure as DownloadBlockedError).link).toBeUndefined();
+    expect(describeError(failure)).toMatch(/Load from file/);
+  });
+
+  it("takes property ids from the selected cells", async () => {
+    const pane = await openPane();
+    pane.excel.setValues("Model", "B2", [["property_id"], [100005], [""], [100007]]);
+    pane.excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 4, columnCount: 1 } };
+
+    expect(await pane.jobs.propertyIdsFromSelection()).toEqual([100005, 100007]);
+  });
+
+  it("refuses a picked file that is not an export", async () => {
+    const pane = await openPane();
+    await expect(pane.jobs.loadFile(new Uint8Array([1, 2, 3]), "notes.txt", undefined)).rejects.toThrow(
+      /not an export file/,
+    );
+  });
+});
