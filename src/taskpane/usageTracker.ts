@@ -1,0 +1,62 @@
+import { ApiError } from "../api/errors";
+import type { DataLayerStats } from "../data/dataLayer";
+
+interface RateLimitSeen {
+  at: number;
+  retryAfterSeconds: number | undefined;
+}
+
+interface QuotaSeen {
+  at: number;
+  limit: number | undefined;
+  usage: number | undefined;
+}
+
+/**
+ * The last rate-limit and quota answers the pane's own requests met. (The data layer counts its rate-limit
+ * waits but does not say when the last one was or how long it was; cells' errors never reach the pane.)
+ */
+export class UsageTracker {
+  private rateLimit: RateLimitSeen | undefined;
+  private quota: QuotaSeen | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  note(error: unknown): void {
+    if (!(error instanceof ApiError)) return;
+    if (error.kind === "rate_limited")
+      this.rateLimit = { at: this.now(), retryAfterSeconds: error.details.retryAfterSeconds };
+    if (error.kind === "quota_exceeded")
+      this.quota = { at: this.now(), limit: error.details.quotaLimit, usage: error.details.quotaUsage };
+  }
+
+  /** Lines for the Usage section: quota use of the account, rate-limit waits and the last limit met. */
+  lines(stats: DataLayerStats, accountId: number): string[] {
+    const used = stats.bulkExportUsage[accountId] ?? 0;
+    const lines = [
+      `Bulk export quota: ${used} properties counted for account ${accountId} since sign-in.`,
+      stats.requests.rateLimitWaits === 0
+        ? "Rate limit: no waits so far."
+        : `Rate limit: requests waited ${stats.requests.rateLimitWaits} times for the service's limit.`,
+    ];
+    if (this.quota) {
+      const of =
+        this.quota.limit === undefined
+          ? ""
+          : ` (${this.quota.usage ?? this.quota.limit} of ${this.quota.limit})`;
+      lines.push(`The quota was used up${of} ${this.ago(this.quota.at)}.`);
+    }
+    if (this.rateLimit) {
+      const wait = this.rateLimit.retryAfterSeconds;
+      const until = wait === undefined ? "" : `; the service asked to wait ${Math.ceil(wait)} s`;
+      lines.push(`The request limit was last reached ${this.ago(this.rateLimit.at)}${until}.`);
+    }
+    return lines;
+  }
+
+  private ago(at: number): string {
+    const seconds = Math.max(0, Math.round((this.now() - at) / 1000));
+    if (seconds < 60) return `${seconds} s ago`;
+    return `${Math.round(seconds / 60)} min ago`;
+  }
+}

@@ -1,0 +1,132 @@
+import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
+import type { RunningSandbox } from "../../sandbox/server";
+import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
+import { endFreshData, freshSince } from "../../src/functions/freshness";
+import type { Session } from "../../src/session/session";
+import { FreezeController, freezeSummary, restoreSummary } from "../../src/taskpane/freezeController";
+import { RefreshController, statsLines } from "../../src/taskpane/refreshController";
+import { SignInController } from "../../src/taskpane/signInController";
+import { underwritingWorkbook } from "../excel/support/rentWorkbook";
+import { clientForm, newSession, newSettings, newVault, startPaneSandbox } from "./support/paneHarness";
+
+let sandbox: RunningSandbox;
+let session: Session;
+
+beforeAll(async () => {
+  sandbox = await startPaneSandbox();
+  session = newSession();
+  await new SignInController({ session, ...newSettings(), vault: newVault().vault }).signIn(
+    clientForm(sandbox, "demo-pro"),
+  );
+  session.selectAccount(SHARED_ACCOUNT_ID);
+});
+
+afterAll(async () => {
+  endFreshData();
+  await sandbox.close();
+});
+
+afterEach(() => endFreshData());
+
+const compSetsRoute = "/v1/accounts/:account_id/comp_sets";
+
+describe("Refresh in the pane", () => {
+  it("re-enters the sheet's RENT formulas and makes them fetch fresh data, not the cached answer", async () => {
+    const excel = underwritingWorkbook();
+    const refresh = new RefreshController(session, excel.excel.run);
+    const data = session.requireSignedIn().data;
+    await data.compSets({ accountId: SHARED_ACCOUNT_ID });
+    const sent = () => sandbox.counters.get(compSetsRoute);
+    const before = sent();
+
+    // A recalculation outside a refresh is served from the cache.
+    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    expect(sent()).toBe(before);
+
+    const count = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
+
+    expect(count).toBe(2);
+    const rewritten = excel.requests
+      .flatMap((r) => r.operations)
+      .filter((op) => op.startsWith("range.formulas"));
+    expect(rewritten).toHaveLength(2);
+    // The cells Excel now recalculates ask the service once, then share that answer.
+    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    expect(sent()).toBe(before + 1);
+  });
+
+  it("does nothing, and asks for nothing fresh, where there are no RENT formulas", async () => {
+    const excel = underwritingWorkbook();
+    excel.addSheet("Notes");
+    expect(
+      await new RefreshController(session, excel.excel.run).refresh({ kind: "sheet", sheetName: "Notes" }),
+    ).toBe(0);
+    expect(freshSince()).toBeUndefined();
+  });
+
+  it("shows cache figures and clears the cache", async () => {
+    const refresh = new RefreshController(session, underwritingWorkbook().excel.run);
+    await session.requireSignedIn().data.compSets({ accountId: SHARED_ACCOUNT_ID });
+    const filled = await refresh.stats();
+    expect(filled.cache.entries).toBeGreaterThan(0);
+    expect(statsLines(filled)[0]).toMatch(new RegExp(`^Cache: ${filled.cache.entries} answers, `));
+
+    await refresh.clearCache();
+
+    const cleared = await refresh.stats();
+    expect(cleared.cache.entries).toBe(0);
+    expect(statsLines(cleared)[0]).toMatch(/^Cache: 0 answers, 0 bytes/);
+  });
+});
+
+describe("Freeze to values in the pane", () => {
+  it("freezes the selection only, then restores it", async () => {
+    const excel = underwritingWorkbook();
+    excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };
+    const freeze = new FreezeController(excel.excel.run);
+
+    const frozen = await freeze.freeze({ kind: "selection" });
+
+    expect(freezeSummary(frozen)).toBe(
+      "Replaced 1 RENT formula with its value. Restore formulas puts it back.",
+    );
+    expect(excel.cellFormula("Model", "B2")).toBeUndefined();
+    expect(excel.cellValue("Model", "B2")).toBe(1850);
+    expect(excel.cellFormula("Model", "B3")).toBe('=IFERROR(rent.property(456,"asking_rent"),0)');
+    expect(excel.findSheet(FROZEN_STORE_SHEET_NAME)?.visibility).toBe("VeryHidden");
+
+    const restored = await freeze.restore({ kind: "selection" });
+
+    expect(restoreSummary(restored)).toBe("Restored 1 RENT formula.");
+    expect(excel.cellFormula("Model", "B2")).toBe('=RENT.PROPERTY(123,"asking_rent")');
+  });
+
+  it("freezes the workbook, spills included, and names the formulas still calculating", async () => {
+    const excel = underwritingWorkbook();
+    excel.setFormula("Model", "F3", "=RENT.FORECAST(2)");
+    const freeze = new FreezeController(excel.excel.run);
+
+    const frozen = await freeze.freeze({ kind: "workbook" });
+
+    expect(frozen.frozen).toHaveLength(4);
+    expect(freezeSummary(frozen)).toMatch(/^Replaced 4 RENT formulas with their values\./);
+    expect(excel.cellFormula("Comps", "A1")).toBeUndefined();
+    expect(excel.cellValue("Comps", "A2")).toBe("U1");
+    expect(freezeSummary(frozen)).toMatch(/1 formula was still calculating and stayed as it is \(Model!F3\)/);
+    expect(restoreSummary(await freeze.restore({ kind: "workbook" }))).toBe("Restored 4 RENT formulas.");
+    expect(excel.cellFormula("Comps", "A1")).toBe("=RENT.UNITS(3)");
+  });
+
+  it("says when there is nothing to freeze or restore", async () => {
+    const excel = underwritingWorkbook();
+    excel.addSheet("Notes");
+    const freeze = new FreezeController(excel.excel.run);
+    expect(freezeSummary(await freeze.freeze({ kind: "sheet", sheetName: "Notes" }))).toBe(
+      "No RENT formulas here to freeze.",
+    );
+    expect(restoreSummary(await freeze.restore({ kind: "sheet", sheetName: "Notes" }))).toBe(
+      "No frozen RENT formulas here to restore.",
+    );
+  });
+});
