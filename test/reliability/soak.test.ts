@@ -119,7 +119,8 @@ describe("the reference workbook under faults", () => {
         sandbox.context.faults.reset();
       };
     });
-  });
+    // Retries back off for up to seconds each, with the product's delays; a loaded CI machine needs room.
+  }, 120_000);
 
   it("met every kind of fault", () => {
     const answered = Object.values(soaked.statuses).reduce((sum, count) => sum + count, 0);
