@@ -1,96 +1,52 @@
-import { defaultTokenUrl, SANDBOX_CONFIG } from "../api/config";
 import { recalculateWorkbook } from "../excel/recalculate";
-import { session, type SignedIn } from "../session/session";
-import { describeError } from "./messages";
+import { session } from "../session/session";
+import { CompSetsController } from "./compSetsController";
+import { wireCompSetsPanel } from "./compSetsPanel";
+import { element, StatusLine } from "./dom";
+import { outsideExcel, runInExcel } from "./excelRunner";
+import { FreezeController } from "./freezeController";
+import { JobsController } from "./jobsController";
+import { wireJobsPanel } from "./jobsPanel";
+import { RefreshController } from "./refreshController";
+import { wireFreezePanel } from "./freezePanel";
+import { wireRefreshPanel } from "./refreshPanel";
+import { wireUsagePanel } from "./usagePanel";
+import { SecretVault } from "./secretVault";
+import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
+import { wireSignInPanel } from "./signInPanel";
+import { SignInController } from "./signInController";
+import { UsageTracker } from "./usageTracker";
 
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`The task pane page lacks #${id}.`);
-  return found as T;
+/** localStorage, or memory where the host forbids it (then settings last until the pane closes). */
+function runtimeStorage(): KeyValueStorage {
+  try {
+    const storage = window.localStorage;
+    storage.getItem("rent-market.probe");
+    return storage;
+  } catch {
+    return new MemoryStorage();
+  }
 }
 
-function showStatus(text: string, isError = false): void {
-  const status = element<HTMLParagraphElement>("status");
-  status.textContent = text;
-  status.classList.toggle("error", isError);
-}
-
-function render(state: SignedIn | undefined): void {
-  element("sign-in-section").hidden = state !== undefined;
-  element("signed-in-section").hidden = state === undefined;
-  if (!state) return;
-  element("signed-in-identity").textContent = state.identity;
-  const picker = element<HTMLSelectElement>("account-picker");
-  picker.replaceChildren(
-    ...state.accounts.map((account) => new Option(`${account.name} (${account.id})`, String(account.id))),
-  );
-  picker.value = String(state.accountId);
-}
-
-async function recalculateIfInExcel(inExcel: boolean): Promise<void> {
-  if (inExcel) await recalculateWorkbook();
-}
-
-function wire(inExcel: boolean): void {
-  const serviceUrl = element<HTMLInputElement>("service-url");
-  const tokenUrl = element<HTMLInputElement>("token-url");
-  serviceUrl.value = SANDBOX_CONFIG.serviceUrl;
-  tokenUrl.value = SANDBOX_CONFIG.tokenUrl;
-  serviceUrl.addEventListener("change", () => {
-    try {
-      tokenUrl.value = defaultTokenUrl(serviceUrl.value);
-    } catch {
-      // Not a URL yet: sign-in will say so.
-    }
+/** The page's entry: builds the controllers over the shared session and wires each section of the pane. */
+function start(inExcel: boolean): void {
+  const usage = new UsageTracker();
+  const status = new StatusLine(element("status"), (error) => usage.note(error));
+  const settings = new SettingsStore(runtimeStorage());
+  const runExcel = inExcel ? runInExcel : outsideExcel;
+  const signIn = new SignInController({
+    session,
+    settings,
+    vault: new SecretVault(),
+    // A new sign-in or account changes what every RENT cell shows.
+    afterChange: () => (inExcel ? recalculateWorkbook() : Promise.resolve()),
   });
-
-  const form = element<HTMLFormElement>("sign-in-form");
-  const button = element<HTMLButtonElement>("sign-in-button");
-  const secret = element<HTMLInputElement>("client-secret");
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const clientId = element<HTMLInputElement>("client-id").value.trim();
-    if (clientId === "" || secret.value === "") {
-      showStatus("Enter the client ID and the client secret.", true);
-      return;
-    }
-    button.disabled = true;
-    showStatus("Signing in…");
-    session
-      .signIn(
-        { serviceUrl: serviceUrl.value, tokenUrl: tokenUrl.value },
-        { kind: "client", clientId, clientSecret: secret.value },
-      )
-      .then(async () => {
-        secret.value = "";
-        showStatus("Signed in. RENT formulas use the account chosen here.");
-        await recalculateIfInExcel(inExcel);
-      })
-      .catch((error: unknown) => showStatus(describeError(error), true))
-      .finally(() => {
-        button.disabled = false;
-      });
-  });
-
-  element<HTMLSelectElement>("account-picker").addEventListener("change", (event) => {
-    const accountId = Number((event.target as HTMLSelectElement).value);
-    try {
-      session.selectAccount(accountId);
-      showStatus(`Formulas now use account ${accountId}.`);
-      void recalculateIfInExcel(inExcel).catch((error: unknown) => showStatus(describeError(error), true));
-    } catch (error) {
-      showStatus(describeError(error), true);
-    }
-  });
-
-  element("sign-out-button").addEventListener("click", () => {
-    session.signOut();
-    showStatus("Signed out.");
-    void recalculateIfInExcel(inExcel).catch((error: unknown) => showStatus(describeError(error), true));
-  });
-
-  session.onChange(render);
-  render(session.current);
+  wireSignInPanel({ session, controller: signIn, settings, status });
+  wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);
+  wireJobsPanel(session, new JobsController(session, runExcel), status);
+  wireRefreshPanel(session, new RefreshController(session, runExcel), status);
+  wireFreezePanel(new FreezeController(runExcel), status);
+  wireUsagePanel(session, usage, status);
 }
 
-void Office.onReady((info) => wire(info.host === Office.HostType.Excel));
+void Office.onReady((info) => start(info.host === Office.HostType.Excel));

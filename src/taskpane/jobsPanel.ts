@@ -1,0 +1,304 @@
+import type { Session, SignedIn } from "../session/session";
+import { DownloadBlockedError } from "./downloadBlockedError";
+import { element, openInBrowser, showProgress, whileBusy, type StatusLine } from "./dom";
+import type { DownloadProgress } from "./jobDownload";
+import { jobSheetName, type BatchJob, type JobsController } from "./jobsController";
+import type { JobForm, OutputFormat, ReportType } from "./jobRequest";
+import { describeError } from "./messages";
+
+const STATUS_WORDS: Readonly<Record<BatchJob["status"], string>> = {
+  submitted: "Running",
+  succeeded: "Ready",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+const REPORT_WORDS: Readonly<Record<BatchJob["report_type"], string>> = {
+  property: "Properties",
+  units: "Units",
+  floorplans: "Floor plans",
+};
+
+const DAY_MS = 86_400_000;
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function readJobForm(): JobForm {
+  return {
+    reportType: element<HTMLSelectElement>("job-report-type").value as ReportType,
+    outputFormat: element<HTMLSelectElement>("job-format").value as OutputFormat,
+    startDate: element<HTMLInputElement>("job-start-date").value,
+    endDate: element<HTMLInputElement>("job-end-date").value,
+    propertyIds: element<HTMLTextAreaElement>("job-property-ids").value,
+    callbackUrl: element<HTMLInputElement>("job-callback-url").value,
+  };
+}
+
+function describeJob(job: BatchJob): string {
+  const count = job.property_ids.length;
+  return `${REPORT_WORDS[job.report_type]}, ${job.output_format}, ${job.start_date} to ${job.end_date}, ${count} ${count === 1 ? "property" : "properties"}`;
+}
+
+function button(id: string, text: string, onClick: (self: HTMLButtonElement) => void): HTMLButtonElement {
+  const created = document.createElement("button");
+  created.type = "button";
+  created.id = id;
+  created.textContent = text;
+  created.addEventListener("click", () => onClick(created));
+  return created;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Hands downloaded bytes to the browser's own "save" (an object URL on a temporary link). */
+function saveBytes(bytes: Uint8Array<ArrayBuffer>, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([bytes]));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The bulk export form, the list of jobs with polling, and loading or saving their files. */
+export function wireJobsPanel(session: Session, controller: JobsController, status: StatusLine): void {
+  const list = element<HTMLUListElement>("jobs-list");
+  const jobs = new Map<string, BatchJob>();
+  const watches = new Map<string, AbortController>();
+  let transfer: AbortController | undefined;
+  let fallbackJob: BatchJob | undefined;
+  let fallbackLink: string | undefined;
+
+  const yesterday = Date.now() - DAY_MS;
+  element<HTMLInputElement>("job-end-date").value = isoDay(yesterday);
+  element<HTMLInputElement>("job-start-date").value = isoDay(yesterday - 30 * DAY_MS);
+
+  const progressArea = element("job-progress-area");
+  const progressBar = element<HTMLProgressElement>("job-progress");
+  const progressLabel = element("job-progress-label");
+  const onDownload = ({ bytesReceived, totalBytes }: DownloadProgress) => {
+    progressLabel.textContent =
+      totalBytes === undefined
+        ? `Downloading: ${megabytes(bytesReceived)}`
+        : `Downloading: ${megabytes(bytesReceived)} of ${megabytes(totalBytes)}`;
+    showProgress(progressBar, bytesReceived, totalBytes);
+  };
+  const onWrite = ({ rowsWritten, totalRows }: { rowsWritten: number; totalRows: number }) => {
+    progressLabel.textContent = `Writing rows: ${rowsWritten} of ${totalRows}`;
+    showProgress(progressBar, rowsWritten, totalRows);
+  };
+
+  const showFallback = (job: BatchJob, blocked: DownloadBlockedError) => {
+    fallbackJob = job;
+    fallbackLink = blocked.link;
+    element("download-fallback").hidden = false;
+    element("download-fallback-message").textContent = blocked.message;
+    element("open-download-link-button").hidden = blocked.link === undefined;
+    status.show(`The export of job ${job.job_id.slice(0, 8)} is ready; see below how to get it.`);
+  };
+
+  /** Runs a download-and-use of a job's file with the progress bar and the fallback on a refused read. */
+  const transferring = async (job: BatchJob, work: (signal: AbortSignal) => Promise<void>) => {
+    transfer = new AbortController();
+    progressArea.hidden = false;
+    showProgress(progressBar, 0, undefined);
+    element("download-fallback").hidden = true;
+    try {
+      await work(transfer.signal);
+    } catch (error) {
+      if (error instanceof DownloadBlockedError) showFallback(job, error);
+      else throw error;
+    } finally {
+      progressArea.hidden = true;
+    }
+  };
+
+  const load = (job: BatchJob, self: HTMLButtonElement) =>
+    whileBusy(self, status, () =>
+      transferring(job, async (signal) => {
+        const loaded = await controller.load(job, {
+          signal,
+          onDownloadProgress: onDownload,
+          onWriteProgress: onWrite,
+        });
+        status.show(`Wrote ${loaded.rowsWritten} rows to the sheet "${loaded.sheetName}".`);
+      }),
+    );
+
+  const save = (job: BatchJob, self: HTMLButtonElement) =>
+    whileBusy(self, status, () =>
+      transferring(job, async (signal) => {
+        const file = await controller.download(job, { signal, onProgress: onDownload });
+        const fileName = file.fileName ?? `${jobSheetName(job)}.${job.output_format}`;
+        saveBytes(new Uint8Array(file.bytes), fileName);
+        status.show(`Saved ${fileName}.`);
+      }),
+    );
+
+  const render = () => {
+    list.replaceChildren(
+      ...[...jobs.values()].map((job) => {
+        const item = document.createElement("li");
+        item.id = `job-${job.job_id}`;
+        item.dataset.status = job.status;
+        const title = document.createElement("span");
+        title.id = `job-title-${job.job_id}`;
+        title.className = "job-title";
+        title.textContent = describeJob(job);
+        const state = document.createElement("span");
+        state.className = `job-status status-${job.status}`;
+        state.textContent = STATUS_WORDS[job.status];
+        item.append(title, state);
+        if (job.status === "failed" && job.error_message) {
+          const reason = document.createElement("p");
+          reason.className = "job-error";
+          reason.textContent = job.error_message;
+          item.append(reason);
+        }
+        const actions = document.createElement("div");
+        actions.className = "actions";
+        if (job.status === "succeeded") {
+          actions.append(
+            button(`job-load-${job.job_id}`, "Load into sheet", (self) => void load(job, self)),
+            button(`job-save-${job.job_id}`, "Save file", (self) => void save(job, self)),
+          );
+        }
+        if (job.status === "submitted") {
+          actions.append(
+            button(`job-cancel-${job.job_id}`, "Cancel job", (self) => {
+              void whileBusy(self, status, async () => {
+                watches.get(job.job_id)?.abort();
+                update(await controller.cancel(job.job_id));
+                status.show("The export job was cancelled.");
+              });
+            }),
+          );
+        }
+        // Each button's name says what it does; the job it acts on is read out as its description.
+        for (const action of actions.querySelectorAll("button"))
+          action.setAttribute("aria-describedby", title.id);
+        item.append(actions);
+        return item;
+      }),
+    );
+  };
+
+  const update = (job: BatchJob) => {
+    jobs.set(job.job_id, job);
+    render();
+  };
+
+  const watch = (job: BatchJob) => {
+    if (job.status !== "submitted" || watches.has(job.job_id)) return;
+    const stop = new AbortController();
+    watches.set(job.job_id, stop);
+    controller
+      .watch(job.job_id, { signal: stop.signal, onUpdate: update })
+      .then(
+        (finished) => {
+          if (finished.status === "succeeded")
+            status.show(`Export ${describeJob(finished)} is ready to load.`);
+          if (finished.status === "failed") status.show(`Export ${describeJob(finished)} failed.`);
+        },
+        (error: unknown) => {
+          if (!stop.signal.aborted) status.error(error);
+        },
+      )
+      .finally(() => watches.delete(job.job_id));
+  };
+
+  const reload = async () => {
+    const listed = await controller.list();
+    jobs.clear();
+    for (const job of listed) jobs.set(job.job_id, job);
+    render();
+    listed.forEach(watch);
+  };
+
+  let listedFor: string | undefined;
+  session.onChange((state: SignedIn | undefined) => {
+    element("jobs-section").hidden = state === undefined;
+    if (state) {
+      // Jobs belong to the signed-in client, not to an account: list them once per sign-in.
+      if (listedFor === state.identity) return;
+      listedFor = state.identity;
+      reload().catch((error: unknown) => {
+        const note = document.createElement("li");
+        note.className = "job-error";
+        note.textContent = describeError(error);
+        list.replaceChildren(note);
+      });
+      return;
+    }
+    listedFor = undefined;
+    for (const stop of watches.values()) stop.abort();
+    transfer?.abort();
+    jobs.clear();
+    render();
+  });
+
+  element<HTMLButtonElement>("jobs-reload-button").addEventListener("click", () => {
+    void whileBusy(element("jobs-reload-button"), status, reload);
+  });
+
+  element<HTMLButtonElement>("job-use-selection-button").addEventListener("click", () => {
+    void whileBusy(element("job-use-selection-button"), status, async () => {
+      const ids = await controller.propertyIdsFromSelection();
+      element<HTMLTextAreaElement>("job-property-ids").value = ids.join(", ");
+      status.show(
+        ids.length === 0
+          ? "The selection holds no property ids."
+          : `Took ${ids.length} property ids from the selection.`,
+      );
+    });
+  });
+
+  element<HTMLFormElement>("job-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    void whileBusy(element("job-submit-button"), status, async () => {
+      const job = await controller.submit(readJobForm());
+      update(job);
+      watch(job);
+      status.show("Export submitted. The list shows when it is ready.");
+    });
+  });
+
+  element<HTMLButtonElement>("job-transfer-cancel-button").addEventListener("click", () => transfer?.abort());
+
+  element<HTMLButtonElement>("open-download-link-button").addEventListener("click", () => {
+    if (fallbackLink) openInBrowser(fallbackLink);
+  });
+
+  const fileInput = element<HTMLInputElement>("load-from-file-input");
+  fileInput.addEventListener("change", () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    status.show(`Loading ${file.name}…`);
+    progressArea.hidden = false;
+    file
+      .arrayBuffer()
+      .then((buffer) =>
+        controller.loadFile(new Uint8Array(buffer), file.name, fallbackJob, { onWriteProgress: onWrite }),
+      )
+      .then(
+        (loaded) => {
+          element("download-fallback").hidden = true;
+          status.show(
+            `Wrote ${loaded.rowsWritten} rows from ${file.name} to the sheet "${loaded.sheetName}".`,
+          );
+        },
+        (error: unknown) => status.error(error),
+      )
+      .finally(() => {
+        progressArea.hidden = true;
+        fileInput.value = "";
+      });
+  });
+}

@@ -1,0 +1,119 @@
+import { defaultTokenUrl } from "../api/config";
+import type { Session, SignedIn } from "../session/session";
+import { element, whileBusy, type StatusLine } from "./dom";
+import type { SettingsStore } from "./settingsStore";
+import type { SignInController, SignInForm } from "./signInController";
+
+export interface SignInPanelDependencies {
+  session: Session;
+  controller: SignInController;
+  settings: SettingsStore;
+  status: StatusLine;
+}
+
+function selectedMethod(): SignInForm["method"] {
+  return element<HTMLInputElement>("method-manual").checked ? "manual" : "client";
+}
+
+function showMethodFields(): void {
+  const manual = selectedMethod() === "manual";
+  element("client-fields").hidden = manual;
+  element("manual-fields").hidden = !manual;
+}
+
+function readForm(): SignInForm {
+  return {
+    serviceUrl: element<HTMLInputElement>("service-url").value,
+    tokenUrl: element<HTMLInputElement>("token-url").value,
+    method: selectedMethod(),
+    clientId: element<HTMLInputElement>("client-id").value,
+    clientSecret: element<HTMLInputElement>("client-secret").value,
+    accessToken: element<HTMLInputElement>("access-token").value,
+    remember: element<HTMLInputElement>("remember-secret").checked,
+  };
+}
+
+/** Secrets leave the form as soon as they have been used, kept or refused. */
+function clearSecrets(): void {
+  element<HTMLInputElement>("client-secret").value = "";
+  element<HTMLInputElement>("access-token").value = "";
+}
+
+function render(state: SignedIn | undefined): void {
+  element("sign-in-section").hidden = state !== undefined;
+  element("signed-in-section").hidden = state === undefined;
+  if (!state) return;
+  element("signed-in-identity").textContent = state.identity;
+  element("signed-in-service").textContent = state.client.config.serviceUrl;
+  const picker = element<HTMLSelectElement>("account-picker");
+  picker.replaceChildren(
+    ...state.accounts.map((account) => new Option(`${account.name} (${account.id})`, String(account.id))),
+  );
+  picker.value = String(state.accountId);
+}
+
+function accountName(state: SignedIn): string {
+  const account = state.accounts.find((candidate) => candidate.id === state.accountId);
+  return account ? `${account.name} (${account.id})` : String(state.accountId);
+}
+
+/** The sign-in form, the signed-in state with the account picker, and sign-out. */
+export function wireSignInPanel({ session, controller, settings, status }: SignInPanelDependencies): void {
+  const saved = settings.load();
+  element<HTMLInputElement>("service-url").value = saved.serviceUrl;
+  element<HTMLInputElement>("token-url").value = saved.tokenUrl;
+  element<HTMLInputElement>("client-id").value = saved.clientId;
+  element<HTMLInputElement>(saved.method === "manual" ? "method-manual" : "method-client").checked = true;
+  showMethodFields();
+
+  for (const id of ["method-client", "method-manual"])
+    element(id).addEventListener("change", showMethodFields);
+  element<HTMLInputElement>("service-url").addEventListener("change", (event) => {
+    try {
+      element<HTMLInputElement>("token-url").value = defaultTokenUrl(
+        (event.target as HTMLInputElement).value,
+      );
+    } catch {
+      // Not a URL yet: signing in will say what is wrong with it.
+    }
+  });
+
+  element<HTMLFormElement>("sign-in-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    status.show("Signing in…");
+    void whileBusy(element("sign-in-button"), status, async () => {
+      try {
+        const state = await controller.signIn(readForm());
+        status.show(`Signed in. RENT formulas use ${accountName(state)}.`);
+      } finally {
+        clearSecrets();
+      }
+    });
+  });
+
+  element<HTMLSelectElement>("account-picker").addEventListener("change", (event) => {
+    const accountId = Number((event.target as HTMLSelectElement).value);
+    controller.selectAccount(accountId).then(
+      () => status.show(`RENT formulas now use ${accountName(session.requireSignedIn())}.`),
+      (error: unknown) => status.error(error),
+    );
+  });
+
+  element<HTMLButtonElement>("sign-out-button").addEventListener("click", () => {
+    void whileBusy(element("sign-out-button"), status, async () => {
+      await controller.signOut();
+      status.show("Signed out. Any kept secret was deleted from this computer.");
+    });
+  });
+
+  session.onChange(render);
+  render(session.current);
+  status.show(session.current ? "Signed in." : "Sign in to use RENT formulas.");
+  controller.resume().then(
+    (state) => {
+      if (state)
+        status.show(`Signed in again with the kept secret. RENT formulas use ${accountName(state)}.`);
+    },
+    (error: unknown) => status.error(error),
+  );
+}
