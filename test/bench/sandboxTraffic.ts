@@ -34,6 +34,10 @@ export function difference(before: Counts, after: Counts): Counts {
   return changed;
 }
 
+export function total(counts: Counts): number {
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
 /** Data API requests: everything but the token endpoint. */
 export function dataRequests(counts: Counts): number {
   return Object.entries(counts).reduce((sum, [path, count]) => (path === TOKEN_PATH ? sum : sum + count), 0);

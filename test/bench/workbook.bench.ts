@@ -25,6 +25,7 @@ import {
   dataRequests,
   difference,
   TOKEN_PATH,
+  total,
   watchTraffic,
   type Counts,
   type SandboxTraffic,
@@ -76,11 +77,8 @@ async function runOurs(
   const byEndpoint = difference(before.requests, after.requests);
   return {
     ms,
-    signInRequests: Object.values(difference(beforeSignIn.requests, before.requests)).reduce(
-      (a, b) => a + b,
-      0,
-    ),
-    requests: Object.values(byEndpoint).reduce((sum, count) => sum + count, 0),
+    signInRequests: total(difference(beforeSignIn.requests, before.requests)),
+    requests: dataRequests(byEndpoint),
     byEndpoint,
     statuses: difference(beforeSignIn.statuses, after.statuses),
     outcomes,

@@ -15,6 +15,7 @@ import { formulaOf, referenceWorkbook, WORKBOOK_CLIENT, type Workbook } from "..
 import {
   difference,
   TOKEN_PATH,
+  total,
   watchTraffic,
   type Counts,
   type SandboxTraffic,
@@ -84,8 +85,12 @@ async function evaluateCold(faults: () => () => void = () => () => undefined): P
   await new Promise((resolve) => setImmediate(resolve));
   const after = traffic.snapshot();
   const requests = difference(before.requests, after.requests);
-  const total = Object.values(requests).reduce((sum, count) => sum + count, 0);
-  return { outcomes, requests, statuses: difference(before.statuses, after.statuses), total };
+  return {
+    outcomes,
+    requests,
+    statuses: difference(before.statuses, after.statuses),
+    total: total(requests),
+  };
 }
 
 function cellsThatDiffer(run: Run, reference: Run): string[] {
@@ -123,7 +128,7 @@ describe("the reference workbook under faults", () => {
   }, 120_000);
 
   it("met every kind of fault", () => {
-    const answered = Object.values(soaked.statuses).reduce((sum, count) => sum + count, 0);
+    const answered = total(soaked.statuses);
     expect(soaked.statuses["500"]).toBeGreaterThan(0);
     expect(soaked.statuses["429"]).toBeGreaterThan(0);
     expect(soaked.statuses["401"]).toBeGreaterThan(0);
@@ -136,7 +141,7 @@ describe("the reference workbook under faults", () => {
   });
 
   it("spends one more request per injected failure, and one token renewal for the revocation", () => {
-    const answered = Object.values(soaked.statuses).reduce((sum, count) => sum + count, 0);
+    const answered = total(soaked.statuses);
     const dropped = soaked.total - answered;
     const refused =
       (soaked.statuses["500"] ?? 0) + (soaked.statuses["429"] ?? 0) + (soaked.statuses["401"] ?? 0);
