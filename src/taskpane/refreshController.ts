@@ -45,7 +45,7 @@ export function statsLines(stats: DataLayerStats): string[] {
   const lookups = cache.hits + cache.misses;
   const where = cache.persistent ? "kept on this computer" : "in memory only";
   return [
-    `Cache: ${cache.entries} answers, ${size(cache.bytes)} (${where}).`,
+    `Cache: ${cache.entries} ${cache.entries === 1 ? "answer" : "answers"}, ${size(cache.bytes)} (${where}).`,
     lookups === 0
       ? "Hit rate: no lookups yet."
       : `Hit rate: ${Math.round(cache.hitRate * 100)} % (${cache.hits} of ${lookups} from the cache).`,
