@@ -38,8 +38,10 @@ function start(inExcel: boolean): void {
     session,
     settings,
     vault: new SecretVault(),
-    // A new sign-in or account changes what every RENT cell shows.
-    afterChange: () => (inExcel ? recalculateWorkbook() : Promise.resolve()),
+    // A new sign-in or account changes what every RENT cell shows. A failed recalculation is reported, but the
+    // sign-in itself stands: the cells recalculate with the next edit or Refresh.
+    afterChange: () =>
+      inExcel ? recalculateWorkbook().catch((error: unknown) => status.error(error)) : Promise.resolve(),
   });
   wireSignInPanel({ session, controller: signIn, settings, status });
   wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);

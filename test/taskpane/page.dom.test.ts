@@ -1,0 +1,218 @@
+/**
+ * @jest-environment ./test/taskpane/support/jsdomWithFetch.ts
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Session } from "../../src/session/session";
+import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
+import { element, StatusLine } from "../../src/taskpane/dom";
+import type { BatchJob, JobsController } from "../../src/taskpane/jobsController";
+import { wireJobsPanel } from "../../src/taskpane/jobsPanel";
+import type { SecretVault } from "../../src/taskpane/secretVault";
+import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
+import { SignInController } from "../../src/taskpane/signInController";
+import { wireSignInPanel } from "../../src/taskpane/signInPanel";
+
+const PAGE = readFileSync(join(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
+const SERVICE = "http://127.0.0.1:4010";
+const SECRET = "page-test-secret";
+
+function loadPage(): void {
+  const body = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
+  document.body.innerHTML = body;
+}
+
+function flush(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** The service as far as signing in needs it: the token endpoint and the account list. */
+const fakeService: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  if (request.url === `${SERVICE}/oauth/token`) {
+    const form = new URLSearchParams(await request.text());
+    return form.get("client_secret") === SECRET
+      ? json({ access_token: "t-1", token_type: "Bearer", expires_in: 7200 })
+      : json({ error: "invalid_client" }, 401);
+  }
+  if (request.url.startsWith(`${SERVICE}/v1/accounts`))
+    return json({
+      data: [
+        { id: 100, name: "Shared Portfolio" },
+        { id: 102, name: "Pro Residential" },
+      ],
+      pagination: { page: 1, per_page: 100, total_pages: 1, total_count: 2 },
+    });
+  return json({ error: "Not Found" }, 404);
+};
+
+/** A vault that holds in memory what it is given (its encryption has its own tests). */
+function memoryVault(): SecretVault {
+  let kept: unknown;
+  return {
+    keep: async (credentials: unknown) => void (kept = credentials),
+    recall: async () => kept,
+    forget: async () => void (kept = undefined),
+  } as unknown as SecretVault;
+}
+
+describe("taskpane.html", () => {
+  const doc = new DOMParser().parseFromString(PAGE, "text/html");
+
+  it("labels every control and names every button", () => {
+    for (const control of doc.querySelectorAll("input, select, textarea")) {
+      const labelled =
+        doc.querySelector(`label[for="${control.id}"]`) !== null || control.hasAttribute("aria-label");
+      expect(`${control.id}: ${labelled}`).toBe(`${control.id}: true`);
+    }
+    for (const button of doc.querySelectorAll("button")) expect(button.textContent?.trim()).not.toBe("");
+  });
+
+  it("has unique ids, no inline scripts, styles or handlers", () => {
+    const ids = [...doc.querySelectorAll("[id]")].map((node) => node.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const script of doc.querySelectorAll("script")) {
+      expect(script.getAttribute("src")).toBeTruthy();
+      expect(script.textContent?.trim()).toBe("");
+    }
+    expect(doc.querySelectorAll("style, [style]")).toHaveLength(0);
+    const handlers = [...doc.querySelectorAll("*")].flatMap((node) =>
+      [...node.attributes].filter((attribute) => attribute.name.startsWith("on")).map((a) => a.name),
+    );
+    expect(handlers).toEqual([]);
+  });
+});
+
+describe("the sign-in section", () => {
+  let session: Session;
+  let storage: MemoryStorage;
+  let status: StatusLine;
+
+  beforeEach(() => {
+    loadPage();
+    session = new Session(fakeService);
+    storage = new MemoryStorage();
+    status = new StatusLine(element("status"));
+    const settings = new SettingsStore(storage);
+    const controller = new SignInController({ session, settings, vault: memoryVault() });
+    wireSignInPanel({ session, controller, settings, status });
+  });
+
+  const submit = async () => {
+    element<HTMLFormElement>("sign-in-form").dispatchEvent(new Event("submit", { cancelable: true }));
+    for (let i = 0; i < 20 && element<HTMLButtonElement>("sign-in-button").disabled; i++) await flush();
+  };
+
+  it("starts with the sandbox settings and the client fields; the token field when chosen", () => {
+    expect(element<HTMLInputElement>("service-url").value).toBe(SERVICE);
+    expect(element("client-fields").hidden).toBe(false);
+    expect(element("manual-fields").hidden).toBe(true);
+
+    element<HTMLInputElement>("method-manual").checked = true;
+    element("method-manual").dispatchEvent(new Event("change"));
+
+    expect(element("client-fields").hidden).toBe(true);
+    expect(element("manual-fields").hidden).toBe(false);
+  });
+
+  it("signs in: shows who and the account picker, and clears the secret from the form", async () => {
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = SECRET;
+
+    await submit();
+
+    expect(element("sign-in-section").hidden).toBe(true);
+    expect(element("signed-in-section").hidden).toBe(false);
+    expect(element("signed-in-identity").textContent).toBe("demo-pro");
+    expect([...element<HTMLSelectElement>("account-picker").options].map((o) => o.value)).toEqual([
+      "100",
+      "102",
+    ]);
+    expect(element("status").textContent).toBe("Signed in. RENT formulas use Shared Portfolio (100).");
+    expect(element<HTMLInputElement>("client-secret").value).toBe("");
+    expect(JSON.stringify([storage.getItem("rent-market.settings")])).not.toContain(SECRET);
+
+    element<HTMLSelectElement>("account-picker").value = "102";
+    element("account-picker").dispatchEvent(new Event("change"));
+    await flush();
+    expect(session.current?.accountId).toBe(102);
+
+    element("sign-out-button").click();
+    await flush();
+    expect(element("sign-in-section").hidden).toBe(false);
+    expect(session.current).toBeUndefined();
+  });
+
+  it("shows a refused sign-in as an error in words, and forgets the typed secret", async () => {
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = "wrong";
+
+    await submit();
+
+    expect(element("status").classList.contains("error")).toBe(true);
+    expect(element("status").textContent).toMatch(/client id or secret was not accepted/i);
+    expect(element<HTMLInputElement>("client-secret").value).toBe("");
+    expect(element("signed-in-section").hidden).toBe(true);
+  });
+});
+
+describe("the bulk exports section", () => {
+  const job = (id: string, status: BatchJob["status"]): BatchJob => ({
+    job_id: id,
+    report_type: "units",
+    output_format: "csv",
+    property_ids: [100001],
+    start_date: "2026-01-01",
+    end_date: "2026-01-31",
+    status,
+    callback_url: null,
+    error_message: null,
+    created_at: "2026-02-01T00:00:00Z",
+    updated_at: "2026-02-01T00:00:00Z",
+  });
+
+  it("lists jobs with their actions and, when the download is refused, offers the link and Load from file", async () => {
+    loadPage();
+    const link = "http://downloads.example/export.csv?signature=abc";
+    const controller = {
+      list: async () => [
+        job("aaaa1111-0000-4000-8000-000000000001", "succeeded"),
+        job("bbbb2222-0000-4000-8000-000000000002", "failed"),
+      ],
+      watch: async (id: string) => job(id, "succeeded"),
+      load: async () => {
+        throw new DownloadBlockedError(link);
+      },
+    } as unknown as JobsController;
+    const session = new Session(fakeService);
+    wireJobsPanel(session, controller, new StatusLine(element("status")));
+    await session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      {
+        kind: "client",
+        clientId: "demo-pro",
+        clientSecret: SECRET,
+      },
+    );
+    await flush();
+
+    expect(element("jobs-section").hidden).toBe(false);
+    expect([...element("jobs-list").children].map((item) => item.id)).toEqual([
+      "job-aaaa1111-0000-4000-8000-000000000001",
+      "job-bbbb2222-0000-4000-8000-000000000002",
+    ]);
+    expect(document.getElementById("job-save-aaaa1111-0000-4000-8000-000000000001")).not.toBeNull();
+    expect(document.getElementById("job-load-bbbb2222-0000-4000-8000-000000000002")).toBeNull();
+
+    element("job-load-aaaa1111-0000-4000-8000-000000000001").click();
+    await flush();
+    await flush();
+
+    expect(element("download-fallback").hidden).toBe(false);
+    expect(element("open-download-link-button").hidden).toBe(false);
+    expect(element("download-fallback-message").textContent).toMatch(/Open download link.*Load from file/);
+    expect(element("job-progress-area").hidden).toBe(true);
+  });
+});
