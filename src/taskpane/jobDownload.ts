@@ -50,8 +50,11 @@ async function locate(client: ServiceClient, jobId: string, options: DownloadOpt
     const init = { headers: context.headers, credentials: "omit", signal: context.signal } as const;
     const answer = await fetchImpl(resultsUrl, { ...init, redirect: "manual" });
     const location = answer.headers.get("location");
-    if (isRedirect(answer) && location)
+    if (isRedirect(answer) && location) {
+      // The redirect's body is never read: release the connection.
+      await answer.body?.cancel();
       return accepted({ kind: "link", link: new URL(location, resultsUrl).href });
+    }
     if (answer.type !== "opaqueredirect") return { error: await answer.text(), response: answer };
     let followed: Response;
     try {

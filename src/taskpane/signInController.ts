@@ -61,7 +61,8 @@ export class SignInController {
     this.deps.settings.save({
       serviceUrl: config.serviceUrl,
       tokenUrl: config.tokenUrl,
-      clientId: credentials.kind === "client" ? credentials.clientId : "",
+      // A sign-in with a token keeps the client id remembered from before for the next client sign-in.
+      clientId: credentials.kind === "client" ? credentials.clientId : this.deps.settings.load().clientId,
       method: credentials.kind,
     });
     if (form.remember) await this.deps.vault.keep(credentials);

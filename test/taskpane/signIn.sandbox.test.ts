@@ -152,6 +152,18 @@ describe("signing in from the pane", () => {
     expect(await get("key", store)).toBeUndefined();
   });
 
+  it("a token sign-in keeps the client id remembered for the next client sign-in", async () => {
+    const { controller, settings } = pane();
+    await controller.signIn(clientForm(sandbox, "demo-pro"));
+    const token = sandbox.context.tokens.issueManualToken("demo-pro").accessToken;
+
+    await controller.signIn(
+      clientForm(sandbox, "demo-pro", { method: "manual", clientId: "", accessToken: token }),
+    );
+
+    expect(settings.load()).toMatchObject({ clientId: "demo-pro", method: "manual" });
+  });
+
   it("signing in without 'remember' forgets a secret kept earlier", async () => {
     const { controller, vault } = pane();
     await controller.signIn(clientForm(sandbox, "demo-pro", { remember: true }));
