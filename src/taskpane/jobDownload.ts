@@ -126,8 +126,6 @@ async function readBody(response: Response, options: DownloadOptions): Promise<U
 
 export interface DownloadedFile {
   bytes: Uint8Array;
-  /** The signed link, when the pane could read it (for "Open download link"). */
-  link: string | undefined;
   /** The file name the download host gave, if any. */
   fileName: string | undefined;
 }
@@ -153,7 +151,7 @@ export async function downloadJobResults(
   const response = located.kind === "link" ? await fetchSignedLink(located.link, options) : located.response;
   if (!response.ok) throw downloadHostError(response.status);
   try {
-    return { bytes: await readBody(response, options), link, fileName: fileNameOf(response) };
+    return { bytes: await readBody(response, options), fileName: fileNameOf(response) };
   } catch {
     throw abortedError(options.signal) ?? new DownloadBlockedError(link);
   }

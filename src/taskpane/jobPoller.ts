@@ -12,7 +12,7 @@ export interface PollOptions<T> {
 }
 
 /** Jobs usually finish in seconds, some in many minutes: start quick, then back off to spare the request budget. */
-export const DEFAULT_POLL = { initialDelayMs: 2_000, maxDelayMs: 60_000, factor: 2 } as const;
+const DEFAULT_POLL = { initialDelayMs: 2_000, maxDelayMs: 60_000, factor: 2 } as const;
 
 /**
  * Looks at something until it is done: `look` again after a wait that doubles each time (up to a ceiling), so

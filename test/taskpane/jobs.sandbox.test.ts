@@ -183,6 +183,17 @@ describe("bulk export jobs from the pane", () => {
     },
   );
 
+  it("downloads a job's file byte for byte, with its name, for Save file", async () => {
+    const pane = await openPane();
+    const { finished } = await finishedJob(pane, { outputFormat: "parquet", reportType: "floorplans" });
+    const source = pane.sandbox.context.jobs.get(finished.job_id)?.file;
+
+    const file = await pane.jobs.download(finished);
+
+    expect(file.fileName).toBe(source?.name);
+    expect(Buffer.from(file.bytes).equals(readFileSync(source?.path ?? ""))).toBe(true);
+  });
+
   it("when the download host refuses the browser, says so, offers the link, and loads the saved file", async () => {
     const pane = await openPane({ downloadCors: false });
     const { finished } = await finishedJob(pane, { outputFormat: "parquet" });
