@@ -7,8 +7,8 @@
  * - Market metrics: /explore_markets compares one geo type per call (MSAs or submarkets) and up to
  *   MAX_EXPLORE_MARKETS boundaries, so one call per geo type per that many distinct boundaries. The floor
  *   knows each boundary's geo type; a formula given only an id does not (see the benchmark's findings).
- * - Forecasts: one call per target (property or boundary) and options, carrying up to
- *   MAX_FORECAST_AGGREGATIONS distinct fields.
+ * - Forecasts: one call per target (property or boundary) carrying up to MAX_FORECAST_AGGREGATIONS distinct
+ *   fields (the description's forecast cells all use the default aggregation, interval and window).
  * - Units, market surveys and narratives: one call per distinct request; the contract batches none of them.
  */
 import {
