@@ -142,57 +142,65 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
       }),
     );
 
-  const render = () => {
-    list.replaceChildren(
-      ...[...jobs.values()].map((job) => {
-        const item = document.createElement("li");
-        item.id = `job-${job.job_id}`;
-        item.dataset.status = job.status;
-        const title = document.createElement("span");
-        title.id = `job-title-${job.job_id}`;
-        title.className = "job-title";
-        title.textContent = describeJob(job);
-        const state = document.createElement("span");
-        state.className = `job-status status-${job.status}`;
-        state.textContent = STATUS_WORDS[job.status];
-        item.append(title, state);
-        if (job.status === "failed" && job.error_message) {
-          const reason = document.createElement("p");
-          reason.className = "job-error";
-          reason.textContent = job.error_message;
-          item.append(reason);
-        }
-        const actions = document.createElement("div");
-        actions.className = "actions";
-        if (job.status === "succeeded") {
-          actions.append(
-            button(`job-load-${job.job_id}`, "Load into sheet", (self) => void load(job, self)),
-            button(`job-save-${job.job_id}`, "Save file", (self) => void save(job, self)),
-          );
-        }
-        if (job.status === "submitted") {
-          actions.append(
-            button(`job-cancel-${job.job_id}`, "Cancel job", (self) => {
-              void whileBusy(self, status, async () => {
-                watches.get(job.job_id)?.abort();
-                update(await controller.cancel(job.job_id));
-                status.show("The export job was cancelled.");
-              });
-            }),
-          );
-        }
-        // Each button's name says what it does; the job it acts on is read out as its description.
-        for (const action of actions.querySelectorAll("button"))
-          action.setAttribute("aria-describedby", title.id);
-        item.append(actions);
-        return item;
-      }),
-    );
+  const itemFor = (job: BatchJob): HTMLLIElement => {
+    const item = document.createElement("li");
+    item.id = `job-${job.job_id}`;
+    item.dataset.status = job.status;
+    const title = document.createElement("span");
+    title.id = `job-title-${job.job_id}`;
+    title.className = "job-title";
+    title.textContent = describeJob(job);
+    const state = document.createElement("span");
+    state.className = `job-status status-${job.status}`;
+    state.textContent = STATUS_WORDS[job.status];
+    item.append(title, state);
+    if (job.status === "failed" && job.error_message) {
+      const reason = document.createElement("p");
+      reason.className = "job-error";
+      reason.textContent = job.error_message;
+      item.append(reason);
+    }
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    if (job.status === "succeeded") {
+      actions.append(
+        button(`job-load-${job.job_id}`, "Load into sheet", (self) => void load(job, self)),
+        button(`job-save-${job.job_id}`, "Save file", (self) => void save(job, self)),
+      );
+    }
+    if (job.status === "submitted") {
+      actions.append(
+        button(`job-cancel-${job.job_id}`, "Cancel job", (self) => {
+          void whileBusy(self, status, async () => {
+            const cancelled = await controller.cancel(job.job_id);
+            watches.get(job.job_id)?.abort();
+            update(cancelled);
+            status.show("The export job was cancelled.");
+          });
+        }),
+      );
+    }
+    // Each button's name says what it does; the job it acts on is read out as its description.
+    for (const action of actions.querySelectorAll("button"))
+      action.setAttribute("aria-describedby", title.id);
+    item.append(actions);
+    return item;
   };
 
+  const render = () => list.replaceChildren(...[...jobs.values()].map(itemFor));
+
+  /** Redraws one job in place (newest first when new), keeping keyboard focus on the same button if it remains. */
   const update = (job: BatchJob) => {
     jobs.set(job.job_id, job);
-    render();
+    const fresh = itemFor(job);
+    const shown = document.getElementById(fresh.id);
+    if (!shown) {
+      list.prepend(fresh);
+      return;
+    }
+    const focusedId = shown.contains(document.activeElement) ? document.activeElement?.id : undefined;
+    shown.replaceWith(fresh);
+    if (focusedId) document.getElementById(focusedId)?.focus();
   };
 
   const watch = (job: BatchJob) => {

@@ -215,4 +215,45 @@ describe("the bulk exports section", () => {
     expect(element("download-fallback-message").textContent).toMatch(/Open download link.*Load from file/);
     expect(element("job-progress-area").hidden).toBe(true);
   });
+  it("submits the form, shows the job as running, and redraws it when the poll sees it ready", async () => {
+    loadPage();
+    const id = "cccc3333-0000-4000-8000-000000000003";
+    let finish: (job: BatchJob) => void = () => undefined;
+    const submitted: unknown[] = [];
+    const controller = {
+      list: async () => [],
+      submit: async (form: unknown) => {
+        submitted.push(form);
+        return job(id, "submitted");
+      },
+      watch: (_id: string, options: { onUpdate: (job: BatchJob) => void }) =>
+        new Promise<BatchJob>((resolve) => {
+          finish = (done) => {
+            options.onUpdate(done);
+            resolve(done);
+          };
+        }),
+    } as unknown as JobsController;
+    const session = new Session(fakeService);
+    wireJobsPanel(session, controller, new StatusLine(element("status")));
+    await session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      { kind: "client", clientId: "demo-pro", clientSecret: SECRET },
+    );
+    element<HTMLTextAreaElement>("job-property-ids").value = "100001";
+
+    element("job-form").dispatchEvent(new Event("submit", { cancelable: true }));
+    await flush();
+
+    expect(submitted).toEqual([expect.objectContaining({ propertyIds: "100001", reportType: "property" })]);
+    expect(element(`job-${id}`).dataset.status).toBe("submitted");
+    expect(document.getElementById(`job-cancel-${id}`)).not.toBeNull();
+
+    finish(job(id, "succeeded"));
+    await flush();
+
+    expect(element(`job-${id}`).dataset.status).toBe("succeeded");
+    expect(document.getElementById(`job-load-${id}`)).not.toBeNull();
+    expect(element("status").textContent).toMatch(/is ready to load/);
+  });
 });
