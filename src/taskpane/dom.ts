@@ -55,11 +55,9 @@ export function showProgress(bar: HTMLProgressElement, done: number, total: numb
   bar.value = Math.min(done, total);
 }
 
-/** Opens a link in the person's browser: Office's own window where there is one, a new tab otherwise. */
+/** Opens a link in the person's browser (Office hosts open a task pane's new windows there). */
 export function openInBrowser(link: string): void {
-  const ui = typeof Office === "undefined" ? undefined : Office.context?.ui;
-  if (ui && typeof ui.openBrowserWindow === "function") ui.openBrowserWindow(link);
-  else window.open(link, "_blank", "noopener");
+  window.open(link, "_blank", "noopener");
 }
 
 /** Replaces a list's items with one per line of text. */

@@ -4,7 +4,6 @@ import { element, openInBrowser, showProgress, whileBusy, type StatusLine } from
 import type { DownloadProgress } from "./jobDownload";
 import { jobSheetName, type BatchJob, type JobsController } from "./jobsController";
 import type { JobForm, OutputFormat, ReportType } from "./jobRequest";
-import { describeError } from "./messages";
 
 const STATUS_WORDS: Readonly<Record<BatchJob["status"], string>> = {
   submitted: "Running",
@@ -230,22 +229,11 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     listed.forEach(watch);
   };
 
-  let listedFor: string | undefined;
+  // The list is fetched when asked for, never on sign-in or reload: the service allows ~100 requests per 5
+  // minutes, and opening the pane should cost none of them.
   session.onChange((state: SignedIn | undefined) => {
     element("jobs-section").hidden = state === undefined;
-    if (state) {
-      // Jobs belong to the signed-in client, not to an account: list them once per sign-in.
-      if (listedFor === state.identity) return;
-      listedFor = state.identity;
-      reload().catch((error: unknown) => {
-        const note = document.createElement("li");
-        note.className = "job-error";
-        note.textContent = describeError(error);
-        list.replaceChildren(note);
-      });
-      return;
-    }
-    listedFor = undefined;
+    if (state) return;
     for (const stop of watches.values()) stop.abort();
     transfer?.abort();
     jobs.clear();

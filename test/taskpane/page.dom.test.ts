@@ -176,11 +176,15 @@ describe("the bulk exports section", () => {
   it("lists jobs with their actions and, when the download is refused, offers the link and Load from file", async () => {
     loadPage();
     const link = "http://downloads.example/export.csv?signature=abc";
+    let listed = 0;
     const controller = {
-      list: async () => [
-        job("aaaa1111-0000-4000-8000-000000000001", "succeeded"),
-        job("bbbb2222-0000-4000-8000-000000000002", "failed"),
-      ],
+      list: async () => {
+        listed += 1;
+        return [
+          job("aaaa1111-0000-4000-8000-000000000001", "succeeded"),
+          job("bbbb2222-0000-4000-8000-000000000002", "failed"),
+        ];
+      },
       watch: async (id: string) => job(id, "succeeded"),
       load: async () => {
         throw new DownloadBlockedError(link);
@@ -197,7 +201,13 @@ describe("the bulk exports section", () => {
       },
     );
     await flush();
+    // Signing in costs no request for the list; it comes when asked for.
+    expect(listed).toBe(0);
+    expect(element("jobs-list").children).toHaveLength(0);
+    element("jobs-reload-button").click();
+    await flush();
 
+    expect(listed).toBe(1);
     expect(element("jobs-section").hidden).toBe(false);
     expect([...element("jobs-list").children].map((item) => item.id)).toEqual([
       "job-aaaa1111-0000-4000-8000-000000000001",
