@@ -54,7 +54,11 @@ function guardOperation(
   const decision = context.rateLimiter.consume(caller.token.accessToken);
   if (!decision.allowed) return sendRateLimited(reply, decision);
   if (operation.requiredTier && !tierAtLeast(caller.client.tier, operation.requiredTier)) {
-    return sendForbidden(reply, `This endpoint requires the ${operation.requiredTier} tier`);
+    const message = operation.extensions["x-tier-message"];
+    return sendForbidden(
+      reply,
+      typeof message === "string" ? message : `This endpoint requires the ${operation.requiredTier} tier`,
+    );
   }
   request.caller = caller;
   return undefined;

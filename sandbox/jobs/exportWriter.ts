@@ -37,7 +37,8 @@ export async function writeExportFile(
       fields: columns,
       data: rows.map((row) => columns.map((column) => row[column] ?? null)),
     });
-    await writeFile(path, `${csv}\n`);
+    // RFC 4180: every record, the last included, ends with CRLF (papaparse joins records with CRLF).
+    await writeFile(path, `${csv}\r\n`);
   } else if (format === "jsonl") {
     const ordered = rows.map((row) =>
       JSON.stringify(Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))),

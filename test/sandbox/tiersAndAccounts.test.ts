@@ -48,6 +48,17 @@ describe("tiers", () => {
     expect(narrative.status).toBe(200);
   });
 
+  it("says the base tier has no permission to create batch jobs", async () => {
+    const response = await t.client.as("demo-base", "POST", "/v1/bulk_api/jobs", {
+      json: { property_ids: [100001], start_date: "2026-03-01", end_date: "2026-03-01" },
+    });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
+      error: "Forbidden",
+      message: "No permission to create batch jobs (the pro tier is required)",
+    });
+  });
+
   it("returns ownership and sale fields only to pro-plus", async () => {
     const fetchAttributes = async (clientId: string, account: number) => {
       const response = await t.client.as<{ data: { attributes: Record<string, unknown> }[] }>(
