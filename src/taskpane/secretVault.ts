@@ -1,5 +1,13 @@
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
 import type { Credentials } from "../api/tokens";
+import { PaneInputError } from "./paneInputError";
+
+/** Where a sign-in's secret may be kept between sessions of the runtime. */
+export interface CredentialVault {
+  keep(credentials: Credentials): Promise<void>;
+  recall(): Promise<Credentials | undefined>;
+  forget(): Promise<void>;
+}
 
 interface SealedCredentials {
   iv: Uint8Array<ArrayBuffer>;
@@ -23,7 +31,7 @@ function isCredentials(value: unknown): value is Credentials {
  * non-extractable: the key object lives in this origin's IndexedDB, but its bytes can never be read out, so
  * the stored ciphertext is useless anywhere else. Nothing of this ever goes into the document.
  */
-export class SecretVault {
+export class SecretVault implements CredentialVault {
   constructor(
     private readonly store: UseStore = createStore("rent-market-vault", "secrets"),
     private readonly subtle: SubtleCrypto = globalThis.crypto.subtle,
@@ -70,4 +78,23 @@ export class SecretVault {
     await set(KEY_ENTRY, created, this.store);
     return created;
   }
+}
+
+/** Where the runtime has no IndexedDB or WebCrypto (some locked-down hosts): nothing can be kept, and it says so. */
+class UnavailableVault implements CredentialVault {
+  async keep(): Promise<void> {
+    throw new PaneInputError(
+      "Signed in, but this computer's add-in storage is unavailable, so the secret cannot be remembered. Sign in without Remember.",
+    );
+  }
+  async recall(): Promise<undefined> {
+    return undefined;
+  }
+  async forget(): Promise<void> {}
+}
+
+/** The runtime's vault: the encrypted one where IndexedDB and WebCrypto exist. */
+export function openCredentialVault(): CredentialVault {
+  if (typeof indexedDB === "undefined" || !globalThis.crypto?.subtle) return new UnavailableVault();
+  return new SecretVault();
 }

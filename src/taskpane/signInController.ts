@@ -3,7 +3,7 @@ import { ApiError } from "../api/errors";
 import type { Credentials } from "../api/tokens";
 import type { Session, SignedIn } from "../session/session";
 import { PaneInputError } from "./paneInputError";
-import type { SecretVault } from "./secretVault";
+import type { CredentialVault } from "./secretVault";
 import type { SettingsStore } from "./settingsStore";
 
 /** What the sign-in form holds. */
@@ -21,7 +21,7 @@ export interface SignInForm {
 export interface SignInDependencies {
   session: Session;
   settings: SettingsStore;
-  vault: SecretVault;
+  vault: CredentialVault;
   /** Runs after every change of sign-in or account: recalculates the RENT cells in Excel. */
   afterChange?: () => Promise<void>;
 }
@@ -65,10 +65,11 @@ export class SignInController {
       clientId: credentials.kind === "client" ? credentials.clientId : this.deps.settings.load().clientId,
       method: credentials.kind,
     });
-    if (form.remember) await this.deps.vault.keep(credentials);
-    else await this.deps.vault.forget();
     this.useRememberedAccount(config.serviceUrl, signedIn);
     await this.deps.afterChange?.();
+    // Last: a vault that cannot keep the secret reports it, but the sign-in stands.
+    if (form.remember) await this.deps.vault.keep(credentials);
+    else await this.deps.vault.forget();
     return this.deps.session.requireSignedIn();
   }
 

@@ -11,7 +11,7 @@ import { RefreshController } from "./refreshController";
 import { wireFreezePanel } from "./freezePanel";
 import { wireRefreshPanel } from "./refreshPanel";
 import { wireUsagePanel } from "./usagePanel";
-import { SecretVault } from "./secretVault";
+import { openCredentialVault } from "./secretVault";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
 import { wireSignInPanel } from "./signInPanel";
 import { SignInController } from "./signInController";
@@ -37,7 +37,7 @@ function start(inExcel: boolean): void {
   const signIn = new SignInController({
     session,
     settings,
-    vault: new SecretVault(),
+    vault: openCredentialVault(),
     // A new sign-in or account changes what every RENT cell shows. A failed recalculation is reported, but the
     // sign-in itself stands: the cells recalculate with the next edit or Refresh.
     afterChange: () =>

@@ -3,12 +3,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Credentials } from "../../src/api/tokens";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
 import { element, StatusLine } from "../../src/taskpane/dom";
 import type { BatchJob, JobsController } from "../../src/taskpane/jobsController";
 import { wireJobsPanel } from "../../src/taskpane/jobsPanel";
-import type { SecretVault } from "../../src/taskpane/secretVault";
+import { openCredentialVault, type CredentialVault } from "../../src/taskpane/secretVault";
 import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { SignInController } from "../../src/taskpane/signInController";
 import { wireSignInPanel } from "../../src/taskpane/signInPanel";
@@ -49,13 +50,13 @@ const fakeService: typeof fetch = async (input, init) => {
 };
 
 /** A vault that holds in memory what it is given (its encryption has its own tests). */
-function memoryVault(): SecretVault {
-  let kept: unknown;
+function memoryVault(): CredentialVault {
+  let kept: Credentials | undefined;
   return {
-    keep: async (credentials: unknown) => void (kept = credentials),
+    keep: async (credentials) => void (kept = credentials),
     recall: async () => kept,
     forget: async () => void (kept = undefined),
-  } as unknown as SecretVault;
+  };
 }
 
 describe("taskpane.html", () => {
@@ -155,6 +156,27 @@ describe("the sign-in section", () => {
     expect(element("status").textContent).toMatch(/client id or secret was not accepted/i);
     expect(element<HTMLInputElement>("client-secret").value).toBe("");
     expect(element("signed-in-section").hidden).toBe(true);
+  });
+});
+
+describe("signing in where the runtime has no IndexedDB", () => {
+  it("signs in with Remember ticked and says that the secret could not be kept", async () => {
+    loadPage();
+    expect(typeof indexedDB).toBe("undefined");
+    const session = new Session(fakeService);
+    const settings = new SettingsStore(new MemoryStorage());
+    const controller = new SignInController({ session, settings, vault: openCredentialVault() });
+    wireSignInPanel({ session, controller, settings, status: new StatusLine(element("status")) });
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = SECRET;
+    element<HTMLInputElement>("remember-secret").checked = true;
+
+    element<HTMLFormElement>("sign-in-form").dispatchEvent(new Event("submit", { cancelable: true }));
+    for (let i = 0; i < 20 && element<HTMLButtonElement>("sign-in-button").disabled; i++) await flush();
+
+    expect(session.current?.identity).toBe("demo-pro");
+    expect(element("signed-in-section").hidden).toBe(false);
+    expect(element("status").textContent).toMatch(/secret cannot be remembered/);
   });
 });
 
