@@ -14,8 +14,14 @@ export interface RetryOptions {
   attemptTimeoutMs: number;
 }
 
+/**
+ * Six attempts: with a fifth of attempts failing (a bad spell of the service) four would still leave about
+ * one request in 400 failed, which a workbook of a few dozen requests shows as a cell at #N/A; six make it
+ * about one in 10,000. Retries only happen on failures, and the worst-case backoff (about 15 s) stays far
+ * inside a cell's time bound.
+ */
 export const DEFAULT_RETRY: RetryOptions = {
-  maxAttempts: 4,
+  maxAttempts: 6,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxRateLimitWaits: 3,

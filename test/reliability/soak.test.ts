@@ -25,12 +25,6 @@ import { countAnswers, NO_ANSWER, type AnswersSeen } from "./support/answersSeen
 import { scheduleFaults } from "./support/faultSchedule";
 
 const UNPACED = { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 };
-/**
- * Six attempts per request instead of the product's four. With 22 % of attempts failing, four attempts
- * leave a request failed about once in 400 (0.22^4), which in this run of ~75 requests showed as a cell
- * at #N/A in half the runs (a finding reported in test/bench/RESULTS.md); six make it about once in 10,000.
- */
-const RETRY = { maxAttempts: 6 };
 const FAULTS = { latencyMs: 5, errorRate: 0.2, dropRate: 0.02, rateLimitBurst: 3 };
 /** The token revocation and a second 429 burst land mid-run, while cells wait for answers. */
 const REVOKE_AFTER_REQUESTS = 12;
@@ -72,7 +66,6 @@ async function evaluateCold(faults: () => () => void = () => () => undefined): P
   session.useDataOptions({
     databaseName: `soak-${process.pid}-${++databaseCount}`,
     pacing: UNPACED,
-    retry: RETRY,
   });
   await session.signIn(
     { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}${TOKEN_PATH}` },
