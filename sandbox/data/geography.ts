@@ -56,12 +56,17 @@ export function msaOrigin(msa: MsaSeed): { lat: number; lng: number } {
   return { lat: msa.latitude - HALF_HEIGHT_DEG, lng: msa.longitude - HALF_WIDTH_DEG };
 }
 
+/** Coordinates to a millionth of a degree (about 10 cm): clean output, no floating-point noise. */
+function micro(degrees: number): number {
+  return Math.round(degrees * 1e6) / 1e6;
+}
+
 function rectangle(msa: MsaSeed, span: CellSpan): Polygon {
   const origin = msaOrigin(msa);
-  const south = origin.lat + span.row0 * CELL_HEIGHT + INSET_DEG;
-  const north = origin.lat + span.row1 * CELL_HEIGHT - INSET_DEG;
-  const west = origin.lng + span.col0 * CELL_WIDTH + INSET_DEG;
-  const east = origin.lng + span.col1 * CELL_WIDTH - INSET_DEG;
+  const south = micro(origin.lat + span.row0 * CELL_HEIGHT + INSET_DEG);
+  const north = micro(origin.lat + span.row1 * CELL_HEIGHT - INSET_DEG);
+  const west = micro(origin.lng + span.col0 * CELL_WIDTH + INSET_DEG);
+  const east = micro(origin.lng + span.col1 * CELL_WIDTH - INSET_DEG);
   return {
     type: "Polygon",
     coordinates: [
@@ -93,18 +98,14 @@ export function diamondOf(
 
 function diamond(msa: MsaSeed, row: number, col: number): Polygon {
   const { lat, lng, dLat, dLng } = diamondOf(msa, row, col);
-  return {
-    type: "Polygon",
-    coordinates: [
-      [
-        [lng, lat - dLat],
-        [lng + dLng, lat],
-        [lng, lat + dLat],
-        [lng - dLng, lat],
-        [lng, lat - dLat],
-      ],
-    ],
-  };
+  const ring = [
+    [lng, lat - dLat],
+    [lng + dLng, lat],
+    [lng, lat + dLat],
+    [lng - dLng, lat],
+    [lng, lat - dLat],
+  ];
+  return { type: "Polygon", coordinates: [ring.map(([x = 0, y = 0]) => [micro(x), micro(y)])] };
 }
 
 function bboxOf(polygon: Polygon): [number, number, number, number] {
@@ -115,10 +116,7 @@ function bboxOf(polygon: Polygon): [number, number, number, number] {
 }
 
 function centroidOf(bbox: [number, number, number, number]): [number, number] {
-  return [
-    Math.round(((bbox[1] + bbox[3]) / 2) * 1e6) / 1e6,
-    Math.round(((bbox[0] + bbox[2]) / 2) * 1e6) / 1e6,
-  ];
+  return [micro((bbox[1] + bbox[3]) / 2), micro((bbox[0] + bbox[2]) / 2)];
 }
 
 export const SUBMARKET_QUADRANTS = ["Southwest", "Southeast", "Northwest", "Northeast"] as const;
