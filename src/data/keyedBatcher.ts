@@ -56,7 +56,9 @@ export class KeyedBatcher<G, K, V> {
 
   private dispatch(groupKey: string, batch: Pending<G, K, V>): void {
     if (this.pending.get(groupKey) === batch) this.pending.delete(groupKey);
-    this.options.load(batch.group, [...batch.keys.values()], batch.abort.signal).then(
+    const loading = this.options.load(batch.group, [...batch.keys.values()], batch.abort.signal);
+    loading.finally(() => batch.abort.release()).catch(() => undefined);
+    loading.then(
       (answer) => {
         for (const [id, waiters] of batch.waiters) {
           const value = answer.get(id);

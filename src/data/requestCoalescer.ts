@@ -26,6 +26,7 @@ export class RequestCoalescer {
     } else {
       const abort = new SharedAbort();
       const promise = start(abort.signal).finally(() => {
+        abort.release();
         if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
       });
       // Marks the rejection handled: callers that cancelled stop listening, yet the failure is theirs, not global.
