@@ -7,7 +7,7 @@ export const USAGE = `Usage: tsx sandbox/main.ts [options]
 
 Server
   --port <n>              API port (default ${CLI_DEFAULT_PORT}; 0 = any free port)
-  --download-port <n>     port of the download origin for export files (default: any free port)
+  --download-port <n>     port of the download origin for export files (default: the API port + 1)
   --host <addr>           interface to listen on (default 127.0.0.1)
   --cors-origin <url>     allowed browser origin; repeatable (default https://localhost:3000)
   --no-download-cors      the download origin sends no CORS headers (like plain object storage)
@@ -94,12 +94,14 @@ export function parseArguments(argv: string[]): CliArguments {
   };
   if (values.now !== undefined && Number.isNaN(Date.parse(values.now)))
     throw new Error("--now must be an ISO 8601 instant");
+  const port = integer("port") ?? CLI_DEFAULT_PORT;
   return {
     help: values.help === true,
     printManualTokens: values["manual-tokens"] === true,
     options: {
-      port: integer("port") ?? CLI_DEFAULT_PORT,
-      downloadPort: integer("download-port"),
+      port,
+      // A fixed download origin (the API port + 1) so the add-in's Content-Security-Policy can name it.
+      downloadPort: integer("download-port") ?? (port === 0 ? 0 : port + 1),
       host: values.host,
       corsOrigins: values["cors-origin"],
       downloadCors: values["no-download-cors"] ? false : undefined,

@@ -17,8 +17,14 @@ function plain(reply: import("fastify").FastifyReply, status: number, text: stri
  */
 export async function buildDownloadServer(context: SandboxContext): Promise<FastifyInstance> {
   const app = Fastify({ logger: context.options.logger, forceCloseConnections: true });
+  // Object storage set up for browser downloads answers any origin: a signed URL is its own credential and no
+  // cookie or token goes with it. A browser that followed the API's redirect even sends `Origin: null`.
   if (context.options.downloadCors) {
-    await app.register(cors, { origin: context.options.corsOrigins, methods: ["GET"] });
+    await app.register(cors, {
+      origin: "*",
+      methods: ["GET"],
+      exposedHeaders: ["Content-Length", "Content-Disposition", "Content-Type"],
+    });
   }
   app.get<{
     Params: { jobId: string; fileName: string };

@@ -12,6 +12,7 @@ import { sendBadRequest, sendForbidden, sendNotFound } from "../http/errors";
 /** Collection days kept by the sandbox (daily collection). */
 export const COLLECTION_RETENTION_DAYS = 90;
 
+/** A comma-separated filter value (already checked by the contract's pattern) as a set of numbers. */
 function numberList(value: unknown): Set<number> | undefined {
   return typeof value === "string" ? new Set(value.split(",").map(Number)) : undefined;
 }
@@ -35,6 +36,7 @@ function compSetFor(
   return { compSet };
 }
 
+/** The subject's average rent and size per bedroom count: what the trucomp differentials compare with. */
 function subjectAverages(
   units: ListedUnit[],
   subjectIds: number[],
