@@ -1,5 +1,5 @@
 import { accountsForClient, DEMO_CLIENTS, SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { buildSandbox, startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { SandboxClient } from "./support/sandboxClient";
 
 let sandbox: RunningSandbox;
@@ -154,5 +154,27 @@ describe("CORS", () => {
       headers: { origin: "https://evil.example" },
     });
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("buildSandbox", () => {
+  it("builds an app that serves the contract once it listens", async () => {
+    const app = await buildSandbox({ seed: 3, propertyCount: 100 });
+    try {
+      const url = await app.listen({ host: "127.0.0.1", port: 0 });
+      const response = await fetch(`${url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          grant_type: "client_credentials",
+          client_id: "demo-pro",
+          client_secret: "sandbox-secret-pro",
+        }),
+      });
+      expect(response.status).toBe(200);
+      expect(app.sandbox.dataset().properties).toHaveLength(100);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -36,6 +36,11 @@ describe("command-line options", () => {
       faults: { latencyMs: 50, errorRate: 0.1, rateLimitBurst: 0, dropRate: 0 },
     });
     expect(parseArguments([]).options.port).toBe(4010);
+    // The download origin sits beside the API, where the add-in's Content-Security-Policy expects it.
+    expect(parseArguments([]).options.downloadPort).toBe(4011);
+    expect(parseArguments(["--port", "4020"]).options.downloadPort).toBe(4021);
+    expect(parseArguments(["--port", "0"]).options.downloadPort).toBe(0);
+    expect(parseArguments(["--download-port", "5000"]).options.downloadPort).toBe(5000);
   });
 
   it("rejects bad values with a readable message", () => {

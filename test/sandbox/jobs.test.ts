@@ -296,9 +296,12 @@ describe("signed download URLs", () => {
     t.sandbox.clock.set("2026-03-15T12:00:00Z");
   });
 
-  it("answers CORS for the add-in origin unless told not to", async () => {
-    const response = await fetch(location, { headers: { origin: "https://localhost:3000" } });
-    expect(response.headers.get("access-control-allow-origin")).toBe("https://localhost:3000");
+  it("lets any browser origin read a signed file (even the null origin after a redirect) unless told not to", async () => {
+    for (const origin of ["https://localhost:3000", "null"]) {
+      const response = await fetch(location, { headers: { origin } });
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(response.headers.get("access-control-expose-headers")).toContain("Content-Disposition");
+    }
     const plain = await startTestSandbox({ downloadCors: false });
     try {
       const created = await plain.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
