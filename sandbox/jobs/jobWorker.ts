@@ -10,6 +10,9 @@ import { FILE_EXTENSIONS, writeExportFile } from "./exportWriter";
 import { jobResource, type BulkJob, type JobStore } from "./jobStore";
 import { deliverWebhook, type WebhookSettings } from "./webhook";
 
+/** Days of one property generated between two yields to the event loop. */
+const YIELD_EVERY_DAYS = 7;
+
 export interface WebhookDelivery {
   jobId: string;
   url: string;
@@ -104,17 +107,21 @@ export class JobWorker {
     for (const propertyId of job.propertyIds) {
       const property = dataset.propertyById.get(propertyId);
       if (!property) continue;
-      for (let day = first; day <= last; day++)
+      for (let day = first; day <= last; day++) {
         rows.push(...exportRowsFor(dataset, job.reportType, property, day, today));
-      if (rows.length > this.settings.maxRows) {
-        return this.finish(
-          job,
-          "failed",
-          `Export too large: more than ${this.settings.maxRows} rows; narrow the date range or the property list`,
-        );
+        if (rows.length > this.settings.maxRows) {
+          return this.finish(
+            job,
+            "failed",
+            `Export too large: more than ${this.settings.maxRows} rows; narrow the date range or the property list`,
+          );
+        }
+        // Yield every few days of data so the API stays responsive and a cancellation lands quickly.
+        if ((day - first) % YIELD_EVERY_DAYS === YIELD_EVERY_DAYS - 1 || day === last) {
+          await yieldToEventLoop();
+          if (job.status !== "submitted" || this.closed) return;
+        }
       }
-      await yieldToEventLoop();
-      if (job.status !== "submitted" || this.closed) return;
     }
     try {
       const directory = path.join(await this.exportDirectory(), job.jobId);
