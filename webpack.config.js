@@ -13,7 +13,14 @@ const DEV_SERVER_PORT = 3000;
 /** Service origins the pane may call: the local sandbox, the live service, and any extra ones for a deployment. */
 function serviceOrigins() {
   const extra = (process.env.RENT_SERVICE_ORIGINS || "").split(/[\s,]+/).filter(Boolean);
-  return ["http://127.0.0.1:4010", "http://localhost:4010", "https://data.apartmentiq.io", ...extra];
+  // The sandbox's API (4010) and its download origin (4011, where export files are served by signed URL).
+  const sandbox = [
+    "http://127.0.0.1:4010",
+    "http://localhost:4010",
+    "http://127.0.0.1:4011",
+    "http://localhost:4011",
+  ];
+  return [...sandbox, "https://data.apartmentiq.io", ...extra];
 }
 
 function contentSecurityPolicy() {
