@@ -449,6 +449,15 @@ export class DataLayer {
     );
   }
 
+  /** One page of the caller's export jobs, newest first (never cached: they move). */
+  jobs(page = 1, perPage = 50, signal?: AbortSignal) {
+    return this.runner.network(
+      (context) =>
+        this.api.GET("/bulk_api/jobs", { ...context, params: { query: { page, per_page: perPage } } }),
+      signal ?? new AbortController().signal,
+    );
+  }
+
   /** A job's current state (never cached: it moves). */
   job(jobId: string, signal?: AbortSignal) {
     return this.runner.network(

@@ -50,20 +50,9 @@ export class JobsController {
     return await this.session.requireSignedIn().data.submitJob(body, signal);
   }
 
-  /**
-   * The caller's newest jobs. The data layer has no job list yet, so this one request goes through the
-   * signed-in client directly (not through the data layer's request pacing).
-   */
+  /** The caller's newest jobs, through the data layer's request gate like every other request. */
   async list(signal?: AbortSignal): Promise<BatchJob[]> {
-    const { client } = this.session.requireSignedIn();
-    const answer = await client.call(
-      (context) =>
-        client.api.GET("/bulk_api/jobs", {
-          ...context,
-          params: { query: { page: 1, per_page: LISTED_JOBS } },
-        }),
-      signal,
-    );
+    const answer = await this.session.requireSignedIn().data.jobs(1, LISTED_JOBS, signal);
     return answer.jobs;
   }
 

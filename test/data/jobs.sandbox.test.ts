@@ -42,6 +42,20 @@ describe("export jobs through the data layer", () => {
     for (const id of ids) expect(rows.some((row) => row.includes(String(id)))).toBe(true);
   });
 
+  it("lists the caller's jobs, newest first, one request a page", async () => {
+    const { layer } = layerFor(sandbox);
+    const today = sandbox.clock.today();
+    const body = { property_ids: propertyIds(sandbox, 1), start_date: today, end_date: today };
+    const first = await layer.submitJob({ ...body, output_format: "csv" });
+    const second = await layer.submitJob({ ...body, output_format: "jsonl" });
+    const before = sandbox.counters.get("/v1/bulk_api/jobs");
+    const page = await layer.jobs(1, 2);
+    expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
+    expect(page.jobs.map((job) => job.job_id)).toEqual([second.job_id, first.job_id]);
+    expect(page.pagination).toMatchObject({ current_page: 1, per_page: 2 });
+    expect(page.pagination.total_count).toBeGreaterThanOrEqual(2);
+  });
+
   it("says 'not available yet' for the results of a job that has not finished", async () => {
     const slow = await startSandbox({ port: 0, propertyCount: 2000, jobStartDelayMs: 60_000 });
     try {
