@@ -15,7 +15,7 @@ export interface SandboxOptions {
   propertyCount: number;
   /** Browser origins allowed by CORS on the API (the add-in's origin). */
   corsOrigins: string[];
-  /** Whether the download origin answers CORS (object storage often does not). */
+  /** Whether the download origin answers CORS for any origin (storage set up for browsers) or not at all. */
   downloadCors: boolean;
   /** Lifetime of client-credentials tokens in seconds (live service: 7200). */
   tokenLifetimeSeconds: number;
