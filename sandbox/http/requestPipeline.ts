@@ -17,13 +17,15 @@ function countRequest(context: SandboxContext, request: FastifyRequest): void {
 /**
  * Injected faults, applied to the data API before anything else (like a failing proxy in front).
  * The token endpoint is spared: its contract names no 429 or 500, and sign-in stays usable.
+ * Returns whether the request was answered (or dropped) here. A boolean, not the reply: a fastify
+ * reply is thenable, so awaiting a function that returns it would yield undefined.
  */
 async function injectFaults(
   context: SandboxContext,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  if (!request.routeOptions.config.operation?.requiresAuth) return undefined;
+): Promise<boolean> {
+  if (!request.routeOptions.config.operation?.requiresAuth) return false;
   const { latencyMs } = context.faults.settings();
   // Unreferenced, so a delayed request does not keep a closing process (or a jest worker) alive.
   if (latencyMs > 0) await sleep(latencyMs, undefined, { ref: false });
@@ -31,13 +33,15 @@ async function injectFaults(
     case "drop":
       reply.hijack();
       request.raw.socket.destroy();
-      return reply;
+      return true;
     case "error":
-      return reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
+      reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
+      return true;
     case "rate-limit":
-      return sendRateLimited(reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
+      sendRateLimited(reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
+      return true;
     case "pass":
-      return undefined;
+      return false;
   }
 }
 
@@ -115,7 +119,8 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
 
   app.addHook("onRequest", async (request, reply) => {
     countRequest(context, request);
-    return (await injectFaults(context, request, reply)) ?? guardOperation(context, request, reply);
+    if (await injectFaults(context, request, reply)) return reply;
+    return guardOperation(context, request, reply);
   });
 
   app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));

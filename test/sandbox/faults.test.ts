@@ -29,6 +29,26 @@ describe("fault injection set at startup", () => {
     }
   });
 
+  it("answers a fault instead of the request: no rate limit spent, no other check run", async () => {
+    const t = await startTestSandbox({ rateLimit: 3 });
+    try {
+      const token = await t.client.token("demo-pro");
+      t.sandbox.context.faults.update({ errorRate: 1 });
+      for (let n = 0; n < 5; n++)
+        expect((await t.client.request("GET", "/v1/accounts", { token })).status).toBe(500);
+      t.sandbox.context.faults.update({ errorRate: 0, rateLimitBurst: 2 });
+      for (let n = 0; n < 2; n++)
+        expect((await t.client.request("GET", "/v1/accounts", { token })).status).toBe(429);
+      t.sandbox.context.faults.reset();
+      const statuses: number[] = [];
+      for (let n = 0; n < 4; n++)
+        statuses.push((await t.client.request("GET", "/v1/accounts", { token })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await t.sandbox.close();
+    }
+  });
+
   it("answers a burst of 429s, then recovers", async () => {
     const t = await startTestSandbox({
       faults: { latencyMs: 0, errorRate: 0, rateLimitBurst: 3, dropRate: 0 },
