@@ -159,6 +159,21 @@ function messagesFrom(errors: ErrorObject[] | null | undefined): string[] {
   return [chosen?.message ?? "The request is invalid"];
 }
 
+/** Deeper bodies are refused before anything recursive (structuredClone, ajv) walks them. */
+export const MAX_BODY_DEPTH = 64;
+
+/** Whether a parsed JSON value nests objects or arrays deeper than the limit; iterative, so any depth is safe. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let entry = pending.pop(); entry; entry = pending.pop()) {
+    const [node, depth] = entry;
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export interface ValidatedInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
@@ -231,6 +246,13 @@ export function validateRequest(
       const validateBody = validators.bodies.get(mediaType);
       if (!validateBody)
         return { ok: false, status: 415, errors: [`Unsupported content type: ${mediaType || "none"}`] };
+      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+        return {
+          ok: false,
+          status: 400,
+          errors: [`The request body is nested more than ${MAX_BODY_DEPTH} levels deep`],
+        };
+      }
       body = structuredClone(body);
       if (!validateBody(body)) return { ok: false, status: 400, errors: messagesFrom(validateBody.errors) };
     }

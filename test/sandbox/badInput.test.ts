@@ -72,6 +72,19 @@ describe("bad input never crashes the sandbox", () => {
     await stillServing();
   });
 
+  it("answers bodies nested thousands of levels deep with 400, on every JSON endpoint and the token endpoint", async () => {
+    const deepArrays = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
+    const deepObjects = `{"account_id":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}`;
+    for (const path of [...POST_ENDPOINTS, "/oauth/token"]) {
+      for (const rawBody of [deepArrays, deepObjects]) {
+        const response = await t.client.as("demo-proplus", "POST", path, { rawBody });
+        expect({ path, status: response.status }).toEqual({ path, status: 400 });
+        expect((response.body as { message: string }).message).toMatch(/nested more than 64 levels deep/);
+      }
+    }
+    await stillServing();
+  });
+
   it("answers a body over the size limit with 413 and a message", async () => {
     const response = await t.client.as("demo-proplus", "POST", "/v1/explore_markets", {
       rawBody: JSON.stringify({ padding: "x".repeat(6 * 1024 * 1024) }),
