@@ -8,7 +8,7 @@ import { TokenStore } from "./auth/tokenStore";
 import { SandboxClock } from "./clock";
 import type { OperationHandlers, SandboxContext } from "./context";
 import { contractOperations } from "./contract/operations";
-import { datasetFor } from "./data/dataset";
+import { datasetFor, type Dataset } from "./data/dataset";
 import { FaultController } from "./faults/faultController";
 import { RequestCounters } from "./faults/requestCounters";
 import { installRequestPipeline } from "./http/requestPipeline";
@@ -54,6 +54,10 @@ export interface RunningSandbox {
   context: SandboxContext;
   clock: SandboxClock;
   counters: RequestCounters;
+  /** Fault injection (same object as context.faults). */
+  faults: FaultController;
+  /** The synthetic data this sandbox serves (same as context.dataset()). */
+  dataset(): Dataset;
   close(): Promise<void>;
 }
 
@@ -172,6 +176,8 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
     context,
     clock: context.clock,
     counters: context.counters,
+    faults: context.faults,
+    dataset: context.dataset,
     close: async () => {
       await Promise.all([app.close(), downloads.close()]);
     },
