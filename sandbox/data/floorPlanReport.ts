@@ -116,3 +116,37 @@ export function floorPlanRows(
   }
   return rows;
 }
+
+/** Rows grouped by bedroom and bathroom count, fewest bedrooms first, as the endpoint returns them. */
+export function groupByBedBath(rows: FloorPlanRow[]) {
+  const groups = new Map<string, FloorPlanRow[]>();
+  for (const row of rows) {
+    const key = `${row.bedroom_count}x${row.bathroom_count}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()]
+    .map((plans) => ({
+      bedroom_count: plans[0]?.bedroom_count ?? 0,
+      bathroom_count: plans[0]?.bathroom_count ?? 0,
+      floor_plans: plans,
+    }))
+    .sort((a, b) => a.bedroom_count - b.bedroom_count || a.bathroom_count - b.bathroom_count);
+}
+
+function meanOf(rows: FloorPlanRow[], pick: (row: FloorPlanRow) => number | null): number | null {
+  const values = rows.map(pick).filter((value): value is number => value !== null);
+  return values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0) / values.length, 2);
+}
+
+/** The floor_plan_summary of one collection day's rows. */
+export function summarize(rows: FloorPlanRow[]) {
+  return {
+    floor_plan_count: rows.length,
+    unit_count: rows.reduce((sum, row) => sum + row.unit_count, 0),
+    available_unit_count: rows.reduce((sum, row) => sum + row.available_unit_count, 0),
+    asking_rent_avg: meanOf(rows, (row) => row.asking_rent),
+    net_effective_rent_avg: meanOf(rows, (row) => row.net_effective_rent),
+    all_in_rent_avg: meanOf(rows, (row) => row.all_in_rent),
+    all_in_ner_avg: meanOf(rows, (row) => row.all_in_ner),
+  };
+}

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { clientMayActFor } from "../data/clients";
 import { compSetsOf, type CompSet } from "../data/compSets";
-import { floorPlanRows, type FloorPlanRow } from "../data/floorPlanReport";
+import { floorPlanRows, groupByBedBath, summarize, type FloorPlanRow } from "../data/floorPlanReport";
 import { marketSurvey } from "../data/marketSurvey";
 import { dayNumber, isoDate } from "../data/propertyRecord";
 import { unitEnvelope } from "../data/unitRecord";
@@ -201,16 +201,6 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
           ),
         ),
       );
-      const groups = new Map<string, FloorPlanRow[]>();
-      for (const row of rows) {
-        const key = `${row.bedroom_count}x${row.bathroom_count}`;
-        groups.set(key, [...(groups.get(key) ?? []), row]);
-      }
-      const mean = (values: number[]) =>
-        values.length === 0
-          ? null
-          : Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
-      const latest = rows.filter((row) => row.collected_at === isoDate(last));
       return {
         data: {
           id: String(compSet.id),
@@ -218,30 +208,8 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
           attributes: {
             comp_set_id: compSet.id,
             collected_at_dates: days.map(isoDate),
-            floor_plans_by_bed_bath: [...groups.values()]
-              .map((plans) => ({
-                bedroom_count: plans[0]?.bedroom_count ?? 0,
-                bathroom_count: plans[0]?.bathroom_count ?? 0,
-                floor_plans: plans,
-              }))
-              .sort((a, b) => a.bedroom_count - b.bedroom_count || a.bathroom_count - b.bathroom_count),
-            floor_plan_summary: {
-              floor_plan_count: latest.length,
-              unit_count: latest.reduce((sum, row) => sum + row.unit_count, 0),
-              available_unit_count: latest.reduce((sum, row) => sum + row.available_unit_count, 0),
-              asking_rent_avg: mean(
-                latest.flatMap((row) => (row.asking_rent === null ? [] : [row.asking_rent])),
-              ),
-              net_effective_rent_avg: mean(
-                latest.flatMap((row) => (row.net_effective_rent === null ? [] : [row.net_effective_rent])),
-              ),
-              all_in_rent_avg: mean(
-                latest.flatMap((row) => (row.all_in_rent === null ? [] : [row.all_in_rent])),
-              ),
-              all_in_ner_avg: mean(
-                latest.flatMap((row) => (row.all_in_ner === null ? [] : [row.all_in_ner])),
-              ),
-            },
+            floor_plans_by_bed_bath: groupByBedBath(rows),
+            floor_plan_summary: summarize(rows.filter((row) => row.collected_at === isoDate(last))),
           },
         },
       };
