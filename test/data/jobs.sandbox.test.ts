@@ -45,7 +45,12 @@ describe("export jobs through the data layer", () => {
   it("lists the caller's jobs, newest first, one request a page", async () => {
     const { layer } = layerFor(sandbox);
     const today = sandbox.clock.today();
-    const body = { property_ids: propertyIds(sandbox, 1), start_date: today, end_date: today };
+    const body = {
+      report_type: "property" as const,
+      property_ids: propertyIds(sandbox, 1),
+      start_date: today,
+      end_date: today,
+    };
     const first = await layer.submitJob({ ...body, output_format: "csv" });
     const second = await layer.submitJob({ ...body, output_format: "jsonl" });
     const before = sandbox.counters.get("/v1/bulk_api/jobs");
