@@ -2,10 +2,7 @@
  * The answers the add-in received, counted where it receives them: a wrapper around the global fetch that
  * tallies each response's status, and "network" for a request that got no answer (a dropped connection).
  *
- * Counted at the client because the sandbox's own response objects cannot be trusted for this: after an
- * injected fault has been answered, the sandbox still runs its token and rate-limit checks, which rewrite
- * the response's status code (the client got the 500; the server's statusCode then reads 401 or 429) and
- * spend the token's rate limit. Reported to the sandbox's owner.
+ * Counted at the client: what matters is what the add-in received and retried, whatever the server counted.
  */
 import type { Counts } from "../../bench/sandboxTraffic";
 
