@@ -48,7 +48,8 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       const dataset = context.dataset();
       const today = context.clock.today();
       const marketFilters = body.market_filters ?? {};
-      const geoType = marketFilters.geo_type ?? "MSA";
+      // Named boundaries are returned whatever their market type; otherwise the type defaults to MSA.
+      const geoType = marketFilters.geo_type ?? (marketFilters.geo_boundary_ids ? undefined : "MSA");
       let msaIndex: number | undefined;
       if (marketFilters.msa_geo_boundary_id !== undefined) {
         const msa = dataset.boundary(marketFilters.msa_geo_boundary_id);
@@ -64,7 +65,9 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       const states = marketFilters.states ? new Set(marketFilters.states) : undefined;
       const markets = dataset.geography.boundaries.filter(
         (boundary: Boundary) =>
-          boundary.geoType === geoType &&
+          (geoType === undefined
+            ? boundary.geoType === "MSA" || boundary.geoType === "BespokeSubmarket"
+            : boundary.geoType === geoType) &&
           (!ids || ids.has(boundary.id)) &&
           (msaIndex === undefined || boundary.msaIndex === msaIndex) &&
           (!states || boundary.states.some((state) => states.has(state))),

@@ -1691,8 +1691,7 @@ export interface operations {
                     /** @description Decision: market-level filters; metric bounds (`<metric>_gte`, `<metric>_lte`) are inclusive and exclude markets where the metric is null. */
                     market_filters?: {
                         /**
-                         * @description Which markets to compare: MSAs or submarkets.
-                         * @default MSA
+                         * @description Which markets to compare: MSAs or submarkets. Decision: when omitted, MSAs; but with `geo_boundary_ids`, the boundaries named are returned whatever their type (MSA or submarket), so a client asking for known ids needs no type and one call.
                          * @enum {string}
                          */
                         geo_type?: "MSA" | "BespokeSubmarket";

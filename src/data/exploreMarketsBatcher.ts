@@ -12,7 +12,10 @@ export type MarketGeoType = MarketAttributes["geo_type"];
 
 /** What must be equal for boundaries to share one /explore_markets call. */
 export interface MarketOptions {
-  /** The boundaries' type: the contract compares MSAs or submarkets, one type per call (default MSA). */
+  /**
+   * The boundaries' type, when the caller knows it. Without it the contract returns named boundaries of
+   * either market type (MSA or submarket), so boundaries of both kinds share one call.
+   */
   geoType?: MarketGeoType;
   /** Restricts which properties feed the aggregates. */
   propertyFilters?: ExploreMarketsBody["property_filters"];
@@ -20,19 +23,19 @@ export interface MarketOptions {
 
 export interface MarketGroup {
   accountId: number;
-  geoType: MarketGeoType;
+  geoType: MarketGeoType | undefined;
   propertyFilters: ExploreMarketsBody["property_filters"];
 }
 
 export function marketGroup(accountId: number, options: MarketOptions): { key: string; group: MarketGroup } {
-  const group = { accountId, geoType: options.geoType ?? "MSA", propertyFilters: options.propertyFilters };
+  const group = { accountId, geoType: options.geoType, propertyFilters: options.propertyFilters };
   return { key: canonicalJson(group), group };
 }
 
 /**
  * Market metrics for many boundaries with the same options go out as one /explore_markets call per
  * `maxMarkets` boundaries (`market_filters.geo_boundary_ids`, `limit` = their count). A boundary the service
- * does not return (unknown, or of another geo type) fails its own callers with not_found.
+ * does not return (unknown, not a market, or not of the type asked) fails its own callers with not_found.
  */
 export function exploreMarketsBatcher(
   runner: QueryRunner,
@@ -69,7 +72,12 @@ export function exploreMarketsBatcher(
         return new Map(answer.data.map((market) => [String(market.attributes.id), market.attributes]));
       },
       notFound: (group, id) =>
-        new ApiError("not_found", `Boundary ${id} has no market metrics as a ${group.geoType} market.`),
+        new ApiError(
+          "not_found",
+          group.geoType
+            ? `Boundary ${id} has no market metrics as a ${group.geoType} market.`
+            : `Boundary ${id} has no market metrics (markets are MSAs and submarkets).`,
+        ),
     },
     runner,
   );

@@ -1,5 +1,5 @@
 import { ApiError } from "../api/errors";
-import type { DataLayer, MarketAttributes, MarketOptions } from "../data/dataLayer";
+import type { MarketAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
@@ -38,32 +38,6 @@ async function resolveBoundary(
   return { id: best.attributes.id, geoType: best.attributes.geo_type as MarketGeoType };
 }
 
-/** One boundary's metrics. Without a known geo type, MSA first, then submarket (each batched with other cells). */
-async function marketOf(
-  data: DataLayer,
-  boundaryId: number,
-  geoType: MarketGeoType | undefined,
-  propertyFilters: MarketOptions["propertyFilters"],
-  call: CellContext["call"],
-): Promise<MarketAttributes> {
-  const types = geoType ? [geoType] : MARKET_GEO_TYPES;
-  let lastError: unknown;
-  for (const type of types) {
-    try {
-      return (await data.market(boundaryId, { geoType: type, propertyFilters }, call)).value;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.kind === "not_found")) throw error;
-      lastError = error;
-    }
-  }
-  if (!geoType)
-    throw new ApiError(
-      "not_found",
-      `Boundary ${boundaryId} has no market metrics (markets are MSAs and submarkets).`,
-    );
-  throw lastError;
-}
-
 function checkMetric(metric: string, record: Record<string, unknown>): void {
   if (metric in record) return;
   const removed = REMOVED_METRICS[metric];
@@ -99,13 +73,8 @@ export async function market(
     const propertyFilters = readPropertyFilters(option);
     const context = cellContext(signal, option.get("account"));
     const target = await resolveBoundary(boundary, context);
-    const record = await marketOf(
-      context.data,
-      target.id,
-      geoType ?? target.geoType,
-      propertyFilters,
-      context.call,
-    );
+    const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
+    const record = (await context.data.market(target.id, marketOptions, context.call)).value;
     checkMetric(metricName, record);
     return outputValue(record[metricName as keyof MarketAttributes]);
   });

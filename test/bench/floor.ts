@@ -64,7 +64,8 @@ export function requestFloor(workbook: Workbook): RequestFloor {
         for (const id of cell.ids) collect(propertyIds, account, String(id));
         break;
       case "MARKET":
-        collect(marketIds, cell.boundary.geoType, String(cell.boundary.id));
+        // Boundaries given by id need no type: MSAs and submarkets share a call (openapi.yaml, explore_markets).
+        collect(marketIds, account, String(cell.boundary.id));
         break;
       case "FORECAST":
         for (const field of cell.fields) collect(propertyForecasts, String(cell.propertyId), field);

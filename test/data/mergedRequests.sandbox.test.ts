@@ -49,26 +49,37 @@ describe("market metrics through /explore_markets", () => {
     }
   });
 
-  it("keeps different options apart and fails a boundary of another type on its own", async () => {
+  it("asks for MSAs and submarkets named by id in one call; a stated type or other options make their own", async () => {
     const { layer } = layerFor(sandbox);
     const [msa] = boundariesOf("MSA", 1);
     const [submarket] = boundariesOf("BespokeSubmarket", 1);
-    if (!msa || !submarket) throw new Error("The sandbox has no MSA or submarket");
+    const [county] = boundariesOf("County", 1);
+    if (!msa || !submarket || !county) throw new Error("The sandbox lacks an MSA, a submarket or a county");
     const before = sandbox.counters.snapshot();
-    const [asMsa, asSubmarket] = await Promise.all([
-      layer.marketMetrics([msa.id, submarket.id], {}, { accountId: ACCOUNT_ID }),
-      layer.marketMetrics([submarket.id], { geoType: "BespokeSubmarket" }, { accountId: ACCOUNT_ID }),
+    const [anyType, asMsa, classA] = await Promise.all([
+      layer.marketMetrics([msa.id, submarket.id, county.id], {}, { accountId: ACCOUNT_ID }),
+      layer.marketMetrics([submarket.id], { geoType: "MSA" }, { accountId: ACCOUNT_ID }),
+      layer.marketMetrics(
+        [msa.id],
+        { propertyFilters: { property_class: ["A"] } },
+        { accountId: ACCOUNT_ID },
+      ),
     ]);
-    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(2);
-    expect(asMsa.get(msa.id)).toMatchObject({ value: { id: msa.id, geo_type: "MSA" } });
-    expect(asMsa.get(submarket.id)).toBeInstanceOf(ApiError);
+    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(3);
+    expect(anyType.get(msa.id)).toMatchObject({ value: { id: msa.id, geo_type: "MSA" } });
+    expect(anyType.get(submarket.id)).toMatchObject({
+      value: { id: submarket.id, geo_type: "BespokeSubmarket" },
+    });
+    expect(anyType.get(county.id)).toBeInstanceOf(ApiError);
+    expect(anyType.get(county.id)).toMatchObject({ kind: "not_found" });
     expect(asMsa.get(submarket.id)).toMatchObject({ kind: "not_found" });
-    expect(asSubmarket.get(submarket.id)).toMatchObject({ value: { id: submarket.id } });
+    expect(classA.get(msa.id)).toMatchObject({ value: { id: msa.id } });
 
-    // Asked again (a recalculation that tries MSA first, then submarket): both answers are known, no call.
-    const again = await layer.marketMetrics([submarket.id], {}, { accountId: ACCOUNT_ID });
-    expect(again.get(submarket.id)).toMatchObject({ kind: "not_found" });
-    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(2);
+    // Asked again (a recalculation): every answer, "not a market" included, is known; no call.
+    const again = await layer.marketMetrics([county.id, submarket.id], {}, { accountId: ACCOUNT_ID });
+    expect(again.get(county.id)).toMatchObject({ kind: "not_found" });
+    expect(again.get(submarket.id)).toMatchObject({ value: { id: submarket.id } });
+    expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(3);
   });
 });
 

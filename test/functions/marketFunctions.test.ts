@@ -91,6 +91,20 @@ describe("RENT.MARKET", () => {
     );
   });
 
+  it("asks once for cells naming an MSA and a submarket by id", async () => {
+    const [denverMsa] = (await search({ query: "Denver", geo_type: "MSA", limit: 1 })).data;
+    const [denverSubmarket] = (await search({ query: "Denver", geo_type: "BespokeSubmarket", limit: 1 }))
+      .data;
+    const before = env.sandbox.counters.get("/v1/explore_markets");
+    const [msaRent, submarketRent] = await Promise.all([
+      market(denverMsa?.attributes.id, "rent_avg_t30", undefined, fakeInvocation()),
+      market(denverSubmarket?.attributes.id, "rent_avg_t30", undefined, fakeInvocation()),
+    ]);
+    expect(env.sandbox.counters.get("/v1/explore_markets") - before).toBe(1);
+    expect(typeof msaRent).toBe("number");
+    expect(typeof submarketRent).toBe("number");
+  });
+
   it("passes property filters through to the aggregates", async () => {
     const raw = await explore({
       market_filters: { geo_type: "MSA", geo_boundary_ids: [msaId] },
