@@ -33,6 +33,20 @@ describe("POST /explore_markets", () => {
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
   });
 
+  it("returns boundaries named by id whatever their market type, unless a type is stated", async () => {
+    const msa = dataset.geography.boundaries.find((b) => b.geoType === "MSA");
+    const submarket = dataset.geography.boundaries.find((b) => b.geoType === "BespokeSubmarket");
+    const county = dataset.geography.boundaries.find((b) => b.geoType === "County");
+    const ids = [msa?.id, submarket?.id, county?.id];
+    const named = await explore({ market_filters: { geo_boundary_ids: ids }, limit: 10 });
+    expect(named.map((m) => Number(m.id)).sort()).toEqual([msa?.id, submarket?.id].sort());
+    const submarketsOnly = await explore({
+      market_filters: { geo_type: "BespokeSubmarket", geo_boundary_ids: ids },
+      limit: 10,
+    });
+    expect(submarketsOnly.map((m) => Number(m.id))).toEqual([submarket?.id]);
+  });
+
   it("sorts on any numeric attribute in either direction and honours limit 1..100", async () => {
     const markets = await explore({
       sort: "median_income",
