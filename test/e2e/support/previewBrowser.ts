@@ -177,3 +177,46 @@ export async function allCalculated(page: Page): Promise<void> {
     { timeout: CELL_TIMEOUT_MS },
   );
 }
+
+/**
+ * Clicks a pane button and waits for the action to settle: the button enabled again and the status line
+ * saying something (emptied first, so an unchanged message cannot be mistaken for the answer). Returns the
+ * status text; a failure shown there throws.
+ */
+export async function paneAction(world: PreviewBrowser, buttonId: string): Promise<string> {
+  const status = world.pane.locator("#status");
+  await status.evaluate((element) => {
+    element.textContent = "";
+  });
+  await world.pane.locator(`#${buttonId}`).click();
+  await world.pane.locator(`#${buttonId}:not([disabled])`).waitFor({ timeout: CELL_TIMEOUT_MS });
+  await world.pane.locator("#status:not(:empty)").waitFor({ timeout: CELL_TIMEOUT_MS });
+  const text = (await status.textContent()) ?? "";
+  if ((await status.getAttribute("class"))?.includes("error")) throw new Error(`The pane says: ${text}`);
+  return text;
+}
+
+/** The values of a sheet's used range, from its top-left cell A1. */
+export async function sheetValues(page: Page, sheet: string): Promise<CellValue[][]> {
+  return page.evaluate((name) => {
+    const target = (window as unknown as HostWindow).rentMarketHost.workbook.sheet(name);
+    const used = target.usedRect(true);
+    if (!used) return [];
+    return Array.from({ length: used.row + used.rowCount }, (_, row) =>
+      Array.from(
+        { length: used.column + used.columnCount },
+        (_, column) => target.cell(row, column)?.value ?? "",
+      ),
+    );
+  }, sheet);
+}
+
+/** What a table written by the add-in shows: its headers, then its rows (Excel hides the text mark "'"). */
+export function shownTable(table: {
+  columns: readonly { header: string }[];
+  rows: readonly (readonly CellValue[])[];
+}) {
+  const shown = (value: CellValue) =>
+    typeof value === "string" && value.startsWith("'") ? value.slice(1) : value;
+  return [table.columns.map((column) => shown(column.header)), ...table.rows.map((row) => row.map(shown))];
+}

@@ -5,6 +5,8 @@
 export interface RawService {
   get<T = unknown>(path: string, query?: Record<string, string | number>): Promise<T>;
   post<T = unknown>(path: string, body: unknown): Promise<T>;
+  /** A file behind a redirect (a job's results): fetch follows it, dropping the token for the other origin. */
+  download(path: string): Promise<Uint8Array>;
 }
 
 export async function rawService(url: string, clientId: string, clientSecret: string): Promise<RawService> {
@@ -31,5 +33,10 @@ export async function rawService(url: string, clientId: string, clientSecret: st
     },
     post: async (path, body) =>
       answer(await fetch(`${url}/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) })),
+    download: async (path) => {
+      const response = await fetch(`${url}/v1${path}`, { headers });
+      if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
   };
 }

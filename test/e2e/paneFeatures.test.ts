@@ -1,0 +1,141 @@
+/**
+ * The pane's workbook features in Chromium, through its own buttons, over the stand-in: a comp set's units
+ * exported to a sheet, a bulk export in each format loaded into a sheet, refresh with fresh data, freeze
+ * to values and restore. Each sheet must hold what the sandbox sent, shaped as the add-in shapes it.
+ */
+import { shapeTable } from "../../src/excel/tableData";
+import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
+import { parseExportFile } from "../../src/formats/exportFile";
+import {
+  SETUP_TIMEOUT_MS,
+  allCalculated,
+  newSheet,
+  openPreviewBrowser,
+  paneAction,
+  sheetValues,
+  shownAt,
+  shownTable,
+  signIn,
+  typeInto,
+  valuesOf,
+  type HostWindow,
+  type PreviewBrowser,
+} from "./support/previewBrowser";
+import { rawService, type RawService } from "./support/rawService";
+
+jest.setTimeout(90_000);
+
+let world: PreviewBrowser;
+let raw: RawService;
+let accountId: number;
+let propertyIds: number[];
+
+beforeAll(async () => {
+  world = await openPreviewBrowser();
+  raw = await rawService(world.preview.sandbox.url, "demo-proplus", "sandbox-secret-proplus");
+  accountId = (await raw.get<{ data: { id: number }[] }>("/accounts")).data[0]?.id ?? 0;
+  propertyIds = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 3,
+    })
+  ).data;
+  await signIn(world, "demo-proplus", "sandbox-secret-proplus");
+}, SETUP_TIMEOUT_MS);
+
+afterAll(() => world?.close());
+
+const sheetNamed = (status: string) => /to the sheet "(.+)"/.exec(status)?.[1] ?? "";
+
+const sheetLayout = (name: string) =>
+  world.page.evaluate((sheetName) => {
+    const sheet = (window as unknown as HostWindow).rentMarketHost.workbook.sheet(sheetName);
+    return { tables: sheet.tables.length, frozenRows: sheet.frozenRows };
+  }, name);
+
+it("exports a comp set's units to a new sheet: every unit, as a table with a frozen header", async () => {
+  const sets = await raw.get<{ data: { id: string }[] }>(`/accounts/${accountId}/comp_sets`);
+  const compSetId = String(sets.data[0]?.id);
+  const picker = world.pane.locator("#comp-set-picker");
+  await picker.locator(`option[value="${compSetId}"]`).waitFor({ state: "attached" });
+  await picker.selectOption(compSetId);
+
+  const status = await paneAction(world, "export-units-button");
+  const sheet = sheetNamed(status);
+  const units = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  expect(await sheetValues(world.page, sheet)).toEqual(shownTable(unitsToTable(units.data)));
+  expect(await sheetLayout(sheet)).toEqual({ tables: 1, frozenRows: 1 });
+});
+
+describe("bulk exports", () => {
+  it.each(["csv", "jsonl", "parquet"] as const)(
+    "runs a units export as %s and loads its file into a sheet",
+    async (format) => {
+      const { pane } = world;
+      await pane.locator("#job-report-type").selectOption("units");
+      await pane.locator("#job-format").selectOption(format);
+      await pane.locator("#job-start-date").fill("2026-01-01");
+      await pane.locator("#job-end-date").fill("2026-01-03");
+      await pane.locator("#job-property-ids").fill(propertyIds.join(", "));
+      const listed = () => pane.locator("#jobs-list li").evaluateAll((items) => items.map((item) => item.id));
+      const before = await listed();
+      await paneAction(world, "job-submit-button");
+      const jobElementId = (await listed()).find((id) => !before.includes(id)) ?? "";
+      expect(jobElementId).toMatch(/^job-./);
+      const jobId = jobElementId.replace(/^job-/, "");
+      await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
+
+      const status = await paneAction(world, `job-load-${jobId}`);
+      const sheet = sheetNamed(status);
+      const file = await raw.download(`/bulk_api/jobs/${jobId}/results`);
+      const parsed = await parseExportFile(file, format);
+      const expected = shownTable(shapeTable(parsed.columns, parsed.rows));
+      expect(expected.length).toBeGreaterThan(1);
+      expect(await sheetValues(world.page, sheet)).toEqual(expected);
+      expect(await sheetLayout(sheet)).toEqual({ tables: 1, frozenRows: 1 });
+    },
+  );
+});
+
+it("refreshes the sheet's RENT formulas with fresh data from the service", async () => {
+  const { page, pane, preview } = world;
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", `=RENT.PROPERTY(${propertyIds[0]}, "asking_rent")`);
+  await typeInto(page, "A3", "=RENT.COMPSETS()");
+  await allCalculated(page);
+  const before = [valuesOf(await shownAt(page, sheet, "A1")), valuesOf(await shownAt(page, sheet, "A3"))];
+
+  await pane.locator("#refresh-scope").selectOption("sheet");
+  const counters = preview.sandbox.counters;
+  counters.reset();
+  expect(await paneAction(world, "refresh-button")).toBe("Refreshing 2 RENT formulas with fresh data.");
+  await allCalculated(page);
+  expect(counters.get("/v1/properties/bulk_details")).toBe(1);
+  expect(counters.get("/v1/accounts/:account_id/comp_sets")).toBe(1);
+  expect([valuesOf(await shownAt(page, sheet, "A1")), valuesOf(await shownAt(page, sheet, "A3"))]).toEqual(
+    before,
+  );
+});
+
+it("freezes the sheet's RENT formulas to their values and restores them", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", "=RENT.COMPSETS()");
+  await allCalculated(page);
+  const calculated = valuesOf(await shownAt(page, sheet, "A1"));
+  const formulaAtA1 = () =>
+    page.evaluate(
+      (name) => (window as unknown as HostWindow).rentMarketHost.workbook.sheet(name).cell(0, 0)?.formula,
+      sheet,
+    );
+
+  await pane.locator("#freeze-scope").selectOption("sheet");
+  expect(await paneAction(world, "freeze-button")).toMatch(/^Replaced 1 RENT formula with its value/);
+  expect(await formulaAtA1()).toBeUndefined();
+  expect(await sheetValues(page, sheet)).toEqual(calculated);
+
+  expect(await paneAction(world, "restore-button")).toBe("Restored 1 RENT formula.");
+  expect(await formulaAtA1()).toBe("=RENT.COMPSETS()");
+  expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(calculated);
+});
