@@ -6,13 +6,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  allCalculated,
-  openPreviewBrowser,
-  signIn,
-  typeInto,
-  type PreviewBrowser,
-} from "./support/previewBrowser";
+import type { Page } from "playwright-core";
+import { allCalculated, openPreviewBrowser, paneAction, signIn, typeInto } from "./support/previewBrowser";
 
 const OUTPUT = join(__dirname, "..", "..", "docs", "screenshots");
 
@@ -34,22 +29,43 @@ const WORKED_SHEET: [string, string][] = [
   ["B7", "=RENT.PROPERTY(A7:A16, B6:E6)"],
 ];
 
+/** The whole pane, however long: the frame is stretched to its content for the picture. */
+async function wholePane(page: Page, path: string): Promise<void> {
+  const frame = page.locator("#taskpane-frame");
+  const height = await page
+    .frameLocator("#taskpane-frame")
+    .locator("body")
+    .evaluate((body) => body.scrollHeight);
+  await frame.evaluate((element, pixels) => {
+    element.style.height = `${pixels}px`;
+  }, height);
+  await frame.screenshot({ path });
+  await frame.evaluate((element) => {
+    element.style.height = "";
+  });
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
-  const world: PreviewBrowser = await openPreviewBrowser();
+  const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
   try {
     const { page, pane } = world;
     await pane.locator("#client-id").fill("demo-pro");
-    await page.locator("#taskpane-frame").screenshot({ path: join(OUTPUT, "pane-sign-in.png") });
+    await wholePane(page, join(OUTPUT, "pane-sign-in.png"));
 
     await signIn(world, "demo-pro", "sandbox-secret-pro");
     for (const [address, input] of WORKED_SHEET) await typeInto(page, address, input);
     await allCalculated(page);
-    // Selecting the error cell shows its formula in the bar; its message is the cell's tooltip in the grid.
+    // Selecting the error cell shows its message under the formula bar, as Excel shows it on the cell.
     await page.locator('#grid td[data-address="B4"]').click();
     await page.locator('#grid td[data-address="B4"].error').waitFor();
     await page.screenshot({ path: join(OUTPUT, "worked-sheet.png") });
-    await page.locator("#taskpane-frame").screenshot({ path: join(OUTPUT, "pane-signed-in.png") });
+    await wholePane(page, join(OUTPUT, "pane-signed-in.png"));
+
+    await pane.locator("#comp-set-picker option").first().waitFor({ state: "attached" });
+    await paneAction(world, "export-units-button");
+    await page.locator("#grid td.table-header").first().waitFor();
+    await page.screenshot({ path: join(OUTPUT, "comp-set-export.png") });
     console.log(`Screenshots written to ${OUTPUT}`);
   } finally {
     await world.close();

@@ -6,7 +6,16 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -24,6 +33,8 @@ const BUILD_INPUTS = [
 ];
 const LOCK_STALE_MS = 5 * 60_000;
 const LOCK_POLL_MS = 250;
+/** Builds of other sources nobody has used for this long are removed (each is a few MB). */
+const UNUSED_BUILD_MS = 24 * 60 * 60_000;
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -85,6 +96,16 @@ export async function addInBuild(): Promise<string> {
       }
     } finally {
       rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  // Marks the build as in use, then drops builds of other sources that have not been used for a day.
+  const now = new Date();
+  utimesSync(target, now, now);
+  for (const name of readdirSync(base)) {
+    const path = join(base, name);
+    const used = statSync(path, { throwIfNoEntry: false });
+    if (path !== target && used && now.getTime() - used.mtimeMs > UNUSED_BUILD_MS) {
+      rmSync(path, { recursive: true, force: true });
     }
   }
   return target;

@@ -41,13 +41,16 @@ export interface PreviewBrowser {
   close(): Promise<void>;
 }
 
-export async function openPreviewBrowser(sandbox: Partial<SandboxOptions> = {}): Promise<PreviewBrowser> {
+export async function openPreviewBrowser(
+  sandbox: Partial<SandboxOptions> = {},
+  viewport = { width: 1400, height: 860 },
+): Promise<PreviewBrowser> {
   // The tests' own raw requests must not eat into the pane's rate limit.
   const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const page = await browser.newPage({ viewport });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
     await page.goto(preview.url);
     const pane = page.frameLocator("#taskpane-frame");
