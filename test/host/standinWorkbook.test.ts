@@ -112,3 +112,42 @@ describe("the stand-in under the add-in's workbook code", () => {
     });
   });
 });
+
+describe("the host's calculation", () => {
+  it("cancels a running call when its input changes, and shows only the newer answer", async () => {
+    const workbook = new Workbook();
+    const calculator = new Calculator(workbook, "RENT", [
+      { id: "ECHO", name: "ECHO", parameters: [{ name: "value" }] },
+    ]);
+    const cancelled: unknown[] = [];
+    const pending = new Map<unknown, (answer: unknown) => void>();
+    calculator.registerFunction("ECHO", (value, invocation) => {
+      const call = invocation as CustomFunctions.CancelableInvocation;
+      call.onCanceled = () => cancelled.push(value);
+      return new Promise((resolve) => pending.set(value, resolve));
+    });
+    workbook.enter("Sheet1", 0, 0, "slow");
+    workbook.enter("Sheet1", 0, 1, "=RENT.ECHO(A1)");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    workbook.enter("Sheet1", 0, 0, "fast");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(cancelled).toEqual(["slow"]);
+
+    pending.get("fast")?.("fast answer");
+    pending.get("slow")?.("stale answer");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(workbook.sheet("Sheet1").cell(0, 1)?.value).toBe("fast answer");
+  });
+
+  it("shows #SPILL! while the array's cells are taken, and spills once they are free", async () => {
+    const { workbook, calculated, shown } = host();
+    workbook.enter("Sheet1", 2, 1, "in the way");
+    workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("#SPILL!");
+    workbook.enter("Sheet1", 2, 1, "");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("unit");
+    expect(shown("Sheet1", 2, 1)).toBe(1525);
+  });
+});

@@ -76,6 +76,8 @@ export class Calculator {
   private readonly metadataByName = new Map<string, FunctionMetadata>();
   private readonly runs = new Map<string, Run>();
   private generation = 0;
+  /** Formulas whose function the add-in had not associated yet: sheet and anchor. */
+  private readonly waitingForFunctions = new Map<string, { sheetName: string; anchor: string }>();
   private waitingCellsScheduled = false;
   /** Invocations made so far, per function id: lets a person (and the tests) see what recalculation did. */
   readonly invocationCounts = new Map<string, number>();
@@ -97,19 +99,17 @@ export class Calculator {
     this.waitingCellsScheduled = true;
     setTimeout(() => {
       this.waitingCellsScheduled = false;
-      this.recalculate((cell) => cell.value === BUSY);
+      const waiting = [...this.waitingForFunctions.values()];
+      this.waitingForFunctions.clear();
+      for (const { sheetName, anchor } of waiting) this.evaluate(sheetName, anchor);
     }, 0);
   }
 
   /** `application.calculate`: every formula of every sheet runs again. */
   calculateAll(): void {
-    this.recalculate(() => true);
-  }
-
-  private recalculate(which: (cell: Cell) => boolean): void {
     for (const sheet of this.workbook.sheets) {
       for (const [key, cell] of sheet.cells) {
-        if (cell.formula !== undefined && which(cell)) this.evaluate(sheet.name, key);
+        if (cell.formula !== undefined) this.evaluate(sheet.name, key);
       }
     }
   }
@@ -252,7 +252,10 @@ export class Calculator {
     if (!metadata) return errorResult("#NAME?", `There is no function named ${expression.name}.`);
     const implementation = this.implementations.get(metadata.id);
     // The add-in has not associated its functions yet: wait for it (registerFunction runs the cell again).
-    if (!implementation) throw new WaitingForInput();
+    if (!implementation) {
+      this.waitingForFunctions.set(`${sheetName.toUpperCase()}!${anchor}`, { sheetName, anchor });
+      throw new WaitingForInput();
+    }
     const parameters = metadata.parameters;
     if (args.length > parameters.length) {
       return errorResult("#VALUE!", `${expression.name} takes at most ${parameters.length} arguments.`);
