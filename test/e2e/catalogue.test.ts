@@ -13,6 +13,7 @@ import {
   shownAt,
   signIn,
   typeInto,
+  typeWithKeyboard,
   valuesOf,
   type PreviewBrowser,
 } from "./support/previewBrowser";
@@ -63,17 +64,17 @@ afterAll(() => world?.close());
 describe("signing in through the pane", () => {
   it("makes the cells work: RENT.ACCOUNTS spills the accounts the service lists", async () => {
     const sheet = await newSheet(world.page);
-    await typeInto(world.page, "A1", "=RENT.ACCOUNTS()");
-    const before = await shownAt(world.page, sheet, "A1");
+    await typeWithKeyboard(world.page, "B2", "=RENT.ACCOUNTS()");
+    const before = await shownAt(world.page, sheet, "B2");
     expect(before).toEqual([[{ value: "#N/A", errorMessage: expect.stringContaining("Not signed in") }]]);
 
     await signIn(world, "demo-proplus", "sandbox-secret-proplus");
     // The pane recalculates the workbook after signing in: the same cell now spills.
     await world.page.waitForFunction(
-      () => document.querySelector('#grid td[data-address="A1"]')?.textContent === "id",
+      () => document.querySelector('#grid td[data-address="B2"]')?.textContent === "id",
     );
     const accounts = await raw.get<{ data: { id: number; name: string }[] }>("/accounts");
-    expect(valuesOf(await shownAt(world.page, sheet, "A1"))).toEqual([
+    expect(valuesOf(await shownAt(world.page, sheet, "B2"))).toEqual([
       ["id", "name"],
       ...accounts.data.map((account) => [account.id, account.name]),
     ]);

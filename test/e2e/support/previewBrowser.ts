@@ -118,6 +118,16 @@ export async function typeInto(page: Page, address: string, input: string): Prom
   await page.locator("#formula-input").press("Enter");
 }
 
+/** Types as a person at the keyboard: arrows from A1 to the cell, then the entry straight onto the grid. */
+export async function typeWithKeyboard(page: Page, address: string, input: string): Promise<void> {
+  const { row, column } = parseCellAddress(address);
+  await page.locator('#grid td[data-address="A1"]').click();
+  for (let r = 0; r < row; r++) await page.keyboard.press("ArrowDown");
+  for (let c = 0; c < column; c++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.type(input);
+  await page.keyboard.press("Enter");
+}
+
 /**
  * What a formula cell shows once calculated: its spilled array (or its one value), each cell with its error
  * message if any. Read from the host's workbook, which is what the grid draws.

@@ -19,6 +19,13 @@ const MAX_DRAWN_COLUMNS = 60;
 const MIN_ROWS = 30;
 const MIN_COLUMNS = 12;
 
+const ARROW_MOVES: Readonly<Record<string, readonly [number, number]>> = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+};
+
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (!found) throw new Error(`The host page lacks #${id}.`);
@@ -218,11 +225,24 @@ export class GridView {
     });
   }
 
-  /** Typing on the grid starts editing the selected cell, as in Excel; Delete empties the selection. */
+  /**
+   * Keys on the grid, as in Excel: arrows move the selection, F2 edits the cell, typing starts a new entry,
+   * Delete empties the selection.
+   */
   private onGridKey(event: KeyboardEvent): void {
     if (document.activeElement !== document.body || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === "Delete" || event.key === "Backspace") {
-      this.workbook.write(this.sheet.name, this.workbook.selection.rect, () => "");
+    const move = ARROW_MOVES[event.key];
+    const { rect } = this.workbook.selection;
+    if (move) {
+      event.preventDefault();
+      const row = Math.max(0, rect.row + move[0]);
+      const column = Math.max(0, rect.column + move[1]);
+      this.workbook.select(this.sheet.name, { row, column, rowCount: 1, columnCount: 1 });
+    } else if (event.key === "F2") {
+      event.preventDefault();
+      this.formulaInput.focus();
+    } else if (event.key === "Delete" || event.key === "Backspace") {
+      this.workbook.write(this.sheet.name, rect, () => "");
     } else if (event.key.length === 1) {
       this.formulaInput.value = "";
       this.formulaInput.focus();
