@@ -7,7 +7,7 @@
  */
 import type { CellRect } from "../../../src/excel/a1";
 import { rectAddress } from "../../../src/excel/a1";
-import type { Sheet, Visibility, Workbook } from "../workbook/workbook";
+import type { Cell, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
 
@@ -38,8 +38,13 @@ class Batch {
     // Excel answers a batch after a round trip: never within the caller's own turn.
     await new Promise((resolve) => setTimeout(resolve, 0));
     // Operations may queue more (a collection's items load their properties): those run in this batch too.
-    for (let operation = this.#operations.shift(); operation; operation = this.#operations.shift())
-      operation();
+    // A failing operation fails the sync and drops the rest of the batch, as in Excel.
+    try {
+      for (let operation = this.#operations.shift(); operation; operation = this.#operations.shift())
+        operation();
+    } finally {
+      this.#operations.length = 0;
+    }
   }
 }
 
@@ -123,6 +128,13 @@ const RANGE_PROPERTIES = [
   "columnCount",
 ] as const;
 
+/** What a range's grid properties read from each cell (an empty cell reads "" and General). */
+const CELL_READERS = {
+  values: (cell: Cell | undefined) => cell?.value ?? "",
+  formulas: (cell: Cell | undefined) => cell?.formula ?? cell?.value ?? "",
+  numberFormat: (cell: Cell | undefined) => cell?.numberFormat ?? "General",
+};
+
 export class StandInRange {
   static readonly officeName = "Excel.Range";
   readonly #batch: Batch;
@@ -143,14 +155,6 @@ export class StandInRange {
     const rect = this.#locate();
     if (!rect) throw new WorkbookError("InvalidOperation", "The range is a null object.");
     return rect;
-  }
-
-  #grid<T>(read: (sheet: Sheet, row: number, column: number) => T): T[][] {
-    const sheet = resolveSheet(this.#sheet);
-    const rect = this.#rect();
-    return Array.from({ length: rect.rowCount }, (_, r) =>
-      Array.from({ length: rect.columnCount }, (_, c) => read(sheet, rect.row + r, rect.column + c)),
-    );
   }
 
   #write(property: string, input: unknown): void {
@@ -174,31 +178,27 @@ export class StandInRange {
     this.#batch.queue(() => {
       const rect = this.#locate();
       if (!rect) return;
+      const sheet = resolveSheet(this.#sheet);
+      const scalars = {
+        rowIndex: rect.row,
+        columnIndex: rect.column,
+        rowCount: rect.rowCount,
+        columnCount: rect.columnCount,
+      };
       for (const name of wanted) {
-        if (name === "values")
-          this.#loaded.set(
-            name,
-            this.#grid((s, r, c) => s.cell(r, c)?.value ?? ""),
-          );
-        else if (name === "formulas") {
-          this.#loaded.set(
-            name,
-            this.#grid((s, r, c) => s.cell(r, c)?.formula ?? s.cell(r, c)?.value ?? ""),
-          );
-        } else if (name === "numberFormat") {
-          this.#loaded.set(
-            name,
-            this.#grid((s, r, c) => s.cell(r, c)?.numberFormat ?? "General"),
-          );
-        } else {
-          const scalar = {
-            rowIndex: rect.row,
-            columnIndex: rect.column,
-            rowCount: rect.rowCount,
-            columnCount: rect.columnCount,
-          };
-          this.#loaded.set(name, scalar[name as keyof typeof scalar]);
+        if (name in scalars) {
+          this.#loaded.set(name, scalars[name as keyof typeof scalars]);
+          continue;
         }
+        const read = CELL_READERS[name as keyof typeof CELL_READERS];
+        this.#loaded.set(
+          name,
+          Array.from({ length: rect.rowCount }, (_, r) =>
+            Array.from({ length: rect.columnCount }, (_, c) =>
+              read(sheet.cell(rect.row + r, rect.column + c)),
+            ),
+          ),
+        );
       }
     });
     return this;
@@ -478,6 +478,7 @@ export class StandInApplication {
     this.#batch = batch;
   }
 
+  /** Every calculation type invokes every formula again: the host keeps no dirty state to be more selective. */
   calculate(_calculationType: string): void {
     this.#batch.queue(() => this.#batch.host.calculateAll());
   }

@@ -187,7 +187,9 @@ export class Workbook {
     this.notify({ kind: "selection" });
   }
 
-  addTable(sheetName: string, address: string, hasHeaders: boolean): TableRecord {
+  /** A table over `address` ("A1:C9", or qualified with its sheet's name as Excel also accepts). */
+  addTable(sheetName: string, qualifiedAddress: string, hasHeaders: boolean): TableRecord {
+    const address = qualifiedAddress.slice(qualifiedAddress.lastIndexOf("!") + 1);
     const taken = new Set(this.sheets.flatMap((sheet) => sheet.tables.map((table) => table.name)));
     let number = taken.size + 1;
     while (taken.has(`Table${number}`)) number++;
