@@ -70,14 +70,26 @@ it("exports a comp set's units to a new sheet: every unit, as a table with a fro
 
 describe("bulk exports", () => {
   it.each(["csv", "jsonl", "parquet"] as const)(
-    "runs a units export as %s and loads its file into a sheet",
+    "runs a units export as %s for the selected ids and loads its file into a sheet",
     async (format) => {
       const { pane } = world;
       await pane.locator("#job-report-type").selectOption("units");
       await pane.locator("#job-format").selectOption(format);
       await pane.locator("#job-start-date").fill("2026-01-01");
       await pane.locator("#job-end-date").fill("2026-01-03");
-      await pane.locator("#job-property-ids").fill(propertyIds.join(", "));
+      // The ids come from cells selected in the grid, header included ("Use selected cells").
+      await newSheet(world.page);
+      await typeInto(world.page, "A1", "property_id");
+      for (const [index, id] of propertyIds.entries())
+        await typeInto(world.page, `A${index + 2}`, String(id));
+      await world.page.locator('#grid td[data-address="A1"]').click();
+      await world.page
+        .locator(`#grid td[data-address="A${propertyIds.length + 1}"]`)
+        .click({ modifiers: ["Shift"] });
+      expect(await paneAction(world, "job-use-selection-button")).toBe(
+        `Took ${propertyIds.length} property ids from the selection.`,
+      );
+      await expect(pane.locator("#job-property-ids").inputValue()).resolves.toBe(propertyIds.join(", "));
       const listed = () => pane.locator("#jobs-list li").evaluateAll((items) => items.map((item) => item.id));
       const before = await listed();
       await paneAction(world, "job-submit-button");
