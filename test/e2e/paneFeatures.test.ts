@@ -151,3 +151,61 @@ it("freezes the sheet's RENT formulas to their values and restores them", async 
   expect(await formulaAtA1()).toBe("=RENT.COMPSETS()");
   expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(calculated);
 });
+
+describe("the sign-in in the pane", () => {
+  it("recalculates the cells for the account chosen in the pane", async () => {
+    const { page, pane } = world;
+    const accounts = (await raw.get<{ data: { id: number }[] }>("/accounts")).data.map(
+      (account) => account.id,
+    );
+    const other = accounts.find((id) => id !== accountId) ?? 0;
+    const compSetIds = async (account: number) =>
+      (await raw.get<{ data: { id: string }[] }>(`/accounts/${account}/comp_sets`)).data.map((set) =>
+        Number(set.id),
+      );
+    const sheet = await newSheet(page);
+    await typeInto(page, "A1", "=RENT.COMPSETS()");
+    const idColumn = async () =>
+      valuesOf(await shownAt(page, sheet, "A1"))
+        .slice(1)
+        .map((row) => row[0]);
+    expect(await idColumn()).toEqual(await compSetIds(accountId));
+
+    const expected = await compSetIds(other);
+    expect(expected[0]).not.toBe((await compSetIds(accountId))[0]);
+    await pane.locator("#account-picker").selectOption(String(other));
+    // The pane recalculates the workbook: A2 shows the other account's first comp set once it is done.
+    await page.waitForFunction(
+      ([name, id]) =>
+        (window as unknown as HostWindow).rentMarketHost.workbook.sheet(name).cell(1, 0)?.value === id,
+      [sheet, expected[0]] as const,
+    );
+    expect(await idColumn()).toEqual(expected);
+    await pane.locator("#account-picker").selectOption(String(accountId));
+  });
+
+  it("signs out, and signs in again with an access token instead of a secret", async () => {
+    const { page, pane } = world;
+    await pane.locator("#sign-out-button").click();
+    const sheet = await newSheet(page);
+    await typeInto(page, "A1", "=RENT.ACCOUNTS()");
+    expect(await shownAt(page, sheet, "A1")).toEqual([
+      [{ value: "#N/A", errorMessage: expect.stringContaining("Not signed in") }],
+    ]);
+
+    await pane.locator("#method-manual").check();
+    await pane.locator("#access-token").fill(raw.token);
+    await pane.locator("#sign-in-button").click();
+    await pane.locator("#signed-in-section").waitFor({ state: "visible" });
+    await page.waitForFunction(
+      (name) =>
+        (window as unknown as HostWindow).rentMarketHost.workbook.sheet(name).cell(0, 0)?.value === "id",
+      sheet,
+    );
+    const accounts = await raw.get<{ data: { id: number; name: string }[] }>("/accounts");
+    expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual([
+      ["id", "name"],
+      ...accounts.data.map((account) => [account.id, account.name]),
+    ]);
+  });
+});

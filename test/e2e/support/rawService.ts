@@ -3,6 +3,8 @@
  * cells show with these.
  */
 export interface RawService {
+  /** The bearer token these requests use (also what a person would paste as a manual token). */
+  token: string;
   get<T = unknown>(path: string, query?: Record<string, string | number>): Promise<T>;
   post<T = unknown>(path: string, body: unknown): Promise<T>;
   /** A file behind a redirect (a job's results): fetch follows it, dropping the token for the other origin. */
@@ -27,6 +29,7 @@ export async function rawService(url: string, clientId: string, clientSecret: st
     return (await response.json()) as T;
   };
   return {
+    token,
     get: async (path, query = {}) => {
       const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
       return answer(await fetch(`${url}/v1${path}?${search}`, { headers }));
