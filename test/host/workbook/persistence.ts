@@ -23,6 +23,8 @@ interface WorkbookSnapshot {
 }
 
 export const STORAGE_KEY = "rent-market-host-workbook";
+/** Workbooks with more cells are not saved (a reload then starts with an empty workbook). */
+const MAX_SAVED_CELLS = 100_000;
 
 export function snapshotOf(workbook: Workbook): WorkbookSnapshot {
   return {
@@ -74,10 +76,13 @@ export function keepSaved(workbook: Workbook, storage: Storage, page: Window): v
   const save = () => {
     clearTimeout(timer);
     timer = undefined;
+    const cells = workbook.sheets.reduce((sum, sheet) => sum + sheet.cells.size, 0);
     try {
-      storage.setItem(STORAGE_KEY, JSON.stringify(snapshotOf(workbook)));
+      // A big export would not fit localStorage's few megabytes, and writing it would stall the page.
+      if (cells > MAX_SAVED_CELLS) storage.removeItem(STORAGE_KEY);
+      else storage.setItem(STORAGE_KEY, JSON.stringify(snapshotOf(workbook)));
     } catch {
-      // Over the storage quota (a very large export): the page works on, unsaved.
+      // Over the storage quota all the same: the page works on, unsaved.
     }
   };
   workbook.onChange(() => {
