@@ -32,7 +32,7 @@ function host() {
   const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>
     excel.run((context: StandInRequestContext) => batch(context as unknown as Excel.RequestContext));
   const calculated = async () => {
-    while (calculator.busyCells().length > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (calculator.calculatingCount() > 0) await new Promise((resolve) => setTimeout(resolve, 1));
   };
   const shown = (sheet: string, row: number, column: number) =>
     workbook.sheet(sheet).cell(row, column)?.value;

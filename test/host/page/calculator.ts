@@ -5,11 +5,11 @@
  * their messages. A formula is invoked again when a cell it refers to changes, when `application.calculate`
  * runs, and when its function is (re)associated; an invocation still running then is cancelled.
  */
-import { rectAddress, type CellRect } from "../../../src/excel/a1";
+import type { CellRect } from "../../../src/excel/a1";
 import { StandInInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
-import { ERROR_VALUES, cellKey, parseCellKey } from "../workbook/workbook";
+import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
 
 export interface FunctionMetadata {
@@ -305,15 +305,8 @@ export class Calculator {
     return [[{ value: dateSerial(year, month, day) }]];
   }
 
-  /** For the page's status line: which formulas are still calculating. */
-  busyCells(): string[] {
-    return this.workbook.sheets.flatMap((sheet) =>
-      [...sheet.cells]
-        .filter(([, cell]) => cell.formula !== undefined && cell.value === BUSY)
-        .map(([key]) => {
-          const { row, column } = parseCellKey(key);
-          return `${sheet.name}!${rectAddress({ row, column, rowCount: 1, columnCount: 1 })}`;
-        }),
-    );
+  /** How many formulas are calculating (or waiting for an input that is): for the page's status line. */
+  calculatingCount(): number {
+    return this.runs.size;
   }
 }

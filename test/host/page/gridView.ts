@@ -32,20 +32,25 @@ function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-function tableCells(sheet: Sheet): { headers: Set<string>; bodies: Set<string> } {
-  const headers = new Set<string>();
-  const bodies = new Set<string>();
-  for (const table of sheet.tables) {
+/** Where a drawn cell sits in the sheet's tables: their header row, their body, or neither. */
+function tablePart(sheet: Sheet): (row: number, column: number) => "table-header" | "table-body" | undefined {
+  const tables = sheet.tables.map((table) => {
     const [first = "A1", last = first] = table.address.split(":");
     const start = parseCellAddress(first);
     const end = parseCellAddress(last);
-    for (let row = start.row; row <= end.row; row++) {
-      for (let column = start.column; column <= end.column; column++) {
-        (table.hasHeaders && row === start.row ? headers : bodies).add(cellKey(row, column));
-      }
-    }
-  }
-  return { headers, bodies };
+    const rect = {
+      row: start.row,
+      column: start.column,
+      rowCount: end.row - start.row + 1,
+      columnCount: end.column - start.column + 1,
+    };
+    return { rect, hasHeaders: table.hasHeaders };
+  });
+  return (row, column) => {
+    const table = tables.find(({ rect }) => rectContains(rect, row, column));
+    if (!table) return undefined;
+    return table.hasHeaders && row === table.rect.row ? "table-header" : "table-body";
+  };
 }
 
 export class GridView {
@@ -88,7 +93,7 @@ export class GridView {
       MAX_DRAWN_COLUMNS,
       Math.max(MIN_COLUMNS, (used ? used.column + used.columnCount : 0) + 2),
     );
-    const { headers, bodies } = tableCells(sheet);
+    const tablePartAt = tablePart(sheet);
     const selection = this.workbook.selection.sheet === sheet.name ? this.workbook.selection.rect : undefined;
 
     const head = document.createElement("tr");
@@ -117,8 +122,8 @@ export class GridView {
         if (cell?.spilledFrom !== undefined || sheet.spills.has(key)) classes.push("spill");
         if (cell && ERROR_VALUES.has(String(cell.value))) classes.push("error");
         if (cell?.value === "#BUSY!") classes.push("busy");
-        if (headers.has(key)) classes.push("table-header");
-        else if (bodies.has(key)) classes.push("table-body");
+        const inTable = tablePartAt(row, column);
+        if (inTable) classes.push(inTable);
         if (selection && rectContains(selection, row, column)) classes.push("selected");
         td.className = classes.join(" ");
         if (cell?.errorMessage) td.title = cell.errorMessage;

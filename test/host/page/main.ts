@@ -52,9 +52,15 @@ async function start(): Promise<void> {
 
   new GridView(workbook);
   const status = element("calc-status");
+  let statusScheduled = false;
   workbook.onChange(() => {
-    const busy = calculator.busyCells();
-    status.textContent = busy.length === 0 ? "Ready" : `Calculating ${busy.length} formula(s)…`;
+    if (statusScheduled) return;
+    statusScheduled = true;
+    requestAnimationFrame(() => {
+      statusScheduled = false;
+      const calculating = calculator.calculatingCount();
+      status.textContent = calculating === 0 ? "Ready" : `Calculating ${calculating} formula(s)…`;
+    });
   });
   element("calculate-button").addEventListener("click", () => calculator.calculateAll());
   element("new-workbook-button").addEventListener("click", () => {

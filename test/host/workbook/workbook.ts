@@ -60,6 +60,7 @@ export class Sheet {
   readonly spills = new Map<string, CellRect>();
   readonly tables: TableRecord[] = [];
   frozenRows = 0;
+  private readonly usedRects = new Map<boolean, CellRect | undefined>();
 
   constructor(
     public name: string,
@@ -72,20 +73,33 @@ export class Sheet {
 
   /** The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells). */
   usedRect(valuesOnly: boolean): CellRect | undefined {
+    // Kept until the sheet changes: the grid asks on every redraw, and a big export has millions of cells.
+    if (this.usedRects.has(valuesOnly)) return this.usedRects.get(valuesOnly);
     let top = Infinity;
     let left = Infinity;
     let bottom = -1;
     let right = -1;
     for (const [key, cell] of this.cells) {
       if (valuesOnly && cell.value === "" && cell.formula === undefined) continue;
-      const { row, column } = parseCellKey(key);
-      top = Math.min(top, row);
-      left = Math.min(left, column);
-      bottom = Math.max(bottom, row);
-      right = Math.max(right, column);
+      const comma = key.indexOf(",");
+      const row = Number(key.slice(0, comma));
+      const column = Number(key.slice(comma + 1));
+      if (row < top) top = row;
+      if (row > bottom) bottom = row;
+      if (column < left) left = column;
+      if (column > right) right = column;
     }
-    if (bottom < 0) return undefined;
-    return { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
+    const used =
+      bottom < 0
+        ? undefined
+        : { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
+    this.usedRects.set(valuesOnly, used);
+    return used;
+  }
+
+  /** Forgets what was computed from the cells; the workbook calls it with every change it announces. */
+  changed(): void {
+    this.usedRects.clear();
   }
 }
 
@@ -119,6 +133,8 @@ export class Workbook {
   }
 
   notify(change: WorkbookChange): void {
+    if ("sheet" in change) this.findSheet(change.sheet)?.changed();
+    else for (const sheet of this.sheets) sheet.changed();
     for (const listener of this.listeners) listener(change);
   }
 
