@@ -133,11 +133,15 @@ export class GridView {
       rows.push(tr);
     }
     this.grid.replaceChildren(...rows);
-    const clipped =
-      used && (used.row + used.rowCount > rowCount || used.column + used.columnCount > columnCount);
-    this.note.textContent = clipped
-      ? `Showing rows 1-${rowCount} and columns A-${columnLetters(columnCount - 1)} of ${rectAddress(used)}.`
-      : "";
+    const hidden: string[] = [];
+    if (used && used.row + used.rowCount > rowCount) hidden.push(`rows after ${rowCount}`);
+    if (used && used.column + used.columnCount > columnCount) {
+      hidden.push(`columns after ${columnLetters(columnCount - 1)}`);
+    }
+    this.note.textContent =
+      used && hidden.length > 0
+        ? `The sheet holds ${rectAddress(used)}; the grid leaves out ${hidden.join(" and ")}.`
+        : "";
     this.drawTabs();
     this.showSelection();
   }
