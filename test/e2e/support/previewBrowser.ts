@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = [
 /** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
 export const SETUP_TIMEOUT_MS = 180_000;
 /** Long enough for a formula's requests through the data layer, and for errors to tell what is wrong. */
-export const CELL_TIMEOUT_MS = 20_000;
+const CELL_TIMEOUT_MS = 20_000;
 
 /** The host page's window: its bridge holds the workbook the grid draws. */
 export type HostWindow = Window & { rentMarketHost: HostPageBridge };

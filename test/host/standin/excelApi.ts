@@ -135,7 +135,7 @@ const CELL_READERS = {
   numberFormat: (cell: Cell | undefined) => cell?.numberFormat ?? "General",
 };
 
-export class StandInRange {
+class StandInRange {
   static readonly officeName = "Excel.Range";
   readonly #batch: Batch;
   readonly #sheet: StandInWorksheet;
@@ -277,7 +277,7 @@ export class StandInRange {
   }
 }
 
-export class StandInRangeFormat {
+class StandInRangeFormat {
   static readonly officeName = "Excel.RangeFormat";
   readonly #batch: Batch;
 
@@ -291,7 +291,7 @@ export class StandInRangeFormat {
   }
 }
 
-export class StandInWorksheetFreezePanes {
+class StandInWorksheetFreezePanes {
   static readonly officeName = "Excel.WorksheetFreezePanes";
   readonly #batch: Batch;
   readonly #sheet: StandInWorksheet;
@@ -307,11 +307,11 @@ export class StandInWorksheetFreezePanes {
 }
 
 /** What `tables.add` returns; the add-in uses none of its members. */
-export class StandInTable {
+class StandInTable {
   static readonly officeName = "Excel.Table";
 }
 
-export class StandInTableCollection {
+class StandInTableCollection {
   static readonly officeName = "Excel.TableCollection";
   readonly #batch: Batch;
   readonly #sheet: StandInWorksheet;
@@ -331,7 +331,7 @@ export class StandInTableCollection {
 
 const WORKSHEET_PROPERTIES = ["name", "visibility"] as const;
 
-export class StandInWorksheet {
+class StandInWorksheet {
   static readonly officeName = "Excel.Worksheet";
   readonly #batch: Batch;
   readonly #find: () => Sheet | undefined;
@@ -406,7 +406,7 @@ export class StandInWorksheet {
   }
 }
 
-export class StandInWorksheetCollection {
+class StandInWorksheetCollection {
   static readonly officeName = "Excel.WorksheetCollection";
   readonly #batch: Batch;
   #items: StandInWorksheet[] | undefined;
@@ -470,7 +470,7 @@ export class StandInWorksheetCollection {
   }
 }
 
-export class StandInApplication {
+class StandInApplication {
   static readonly officeName = "Excel.Application";
   readonly #batch: Batch;
 
@@ -484,7 +484,7 @@ export class StandInApplication {
   }
 }
 
-export class StandInWorkbook {
+class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
   readonly #worksheets: StandInWorksheetCollection;

@@ -1,6 +1,6 @@
 /** The `Office` global of the stand-in: the add-in waits for `onReady` and checks that the host is Excel. */
 
-export const HostType = { Excel: "Excel" } as const;
+const HostType = { Excel: "Excel" } as const;
 
 /** What `Office.onReady` resolves with (and passes to its callback). */
 export class StandInReadyInfo {

@@ -26,7 +26,7 @@ export const STORAGE_KEY = "rent-market-host-workbook";
 /** Workbooks with more cells are not saved (a reload then starts with an empty workbook). */
 const MAX_SAVED_CELLS = 100_000;
 
-export function snapshotOf(workbook: Workbook): WorkbookSnapshot {
+function snapshotOf(workbook: Workbook): WorkbookSnapshot {
   return {
     version: 1,
     activeSheetName: workbook.activeSheetName,

@@ -41,7 +41,7 @@ export const ERROR_VALUES: ReadonlySet<string> = new Set([
 
 export const cellKey = (row: number, column: number): string => `${row},${column}`;
 
-export function parseCellKey(key: string): { row: number; column: number } {
+function parseCellKey(key: string): { row: number; column: number } {
   const [row, column] = key.split(",").map(Number);
   return { row: row ?? 0, column: column ?? 0 };
 }
