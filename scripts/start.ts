@@ -1,7 +1,9 @@
 /**
  * `npm start`: starts the sandbox service and the HTTPS dev server in the background, then sideloads the
  * add-in into desktop Excel where office-addin-debugging can (Windows, macOS). Elsewhere it prints how to
- * sideload into Excel on the web. `npm stop` ends what this started.
+ * sideload into Excel on the web, and the preview: the add-in in a browser beside a stand-in grid. The
+ * sandbox runs inside the preview process (`npm run preview`), which answers both the dev server's origin
+ * and the preview's. `npm stop` ends what this started.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync } from "node:fs";
@@ -19,6 +21,7 @@ import {
 
 const root = path.resolve(__dirname, "..");
 const SANDBOX_PORT = 4010;
+const PREVIEW_PORT = 3100;
 const DEV_SERVER_URL = "https://localhost:3000/taskpane.html";
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -75,13 +78,22 @@ async function main(): Promise<void> {
   // Generates the localhost certificates offline; trusting the CA may need an administrator (see README).
   spawnSync(npm, ["exec", "--", "office-addin-dev-certs", "install"], { cwd: root, stdio: "ignore" });
 
-  const sandbox = startInBackground("sandbox", ["run", "sandbox", "--", "--port", String(SANDBOX_PORT)]);
+  const sandbox = startInBackground("sandbox", [
+    "run",
+    "preview",
+    "--",
+    "--port",
+    String(PREVIEW_PORT),
+    "--sandbox-port",
+    String(SANDBOX_PORT),
+  ]);
   const devServer = startInBackground("dev-server", ["run", "dev-server"]);
   writeProcesses([sandbox, devServer]);
 
   try {
     const sandboxUrl = `http://127.0.0.1:${SANDBOX_PORT}/v1/accounts`;
-    await waitFor("The sandbox", sandbox, () => httpAnswers(sandboxUrl), 60_000);
+    // The preview builds the add-in before it starts the sandbox.
+    await waitFor("The sandbox", sandbox, () => httpAnswers(sandboxUrl), 180_000);
     await waitFor("The dev server", devServer, () => httpsAnswers(DEV_SERVER_URL), 180_000);
   } catch (error) {
     [sandbox, devServer].forEach(stopProcess);
@@ -93,6 +105,7 @@ async function main(): Promise<void> {
 Rent Market is running:
   add-in (HTTPS dev server)  ${DEV_SERVER_URL}
   sandbox service            http://127.0.0.1:${SANDBOX_PORT}
+  preview (no Excel needed)  http://127.0.0.1:${PREVIEW_PORT}/
   logs                       ${path.relative(root, RUN_DIR)}/
 
 Demo sign-ins for the sandbox (client id / secret):
@@ -119,7 +132,8 @@ Demo sign-ins for the sandbox (client id / secret):
   2. Home > Add-ins > More Add-ins > Upload My Add-in (or Insert > Add-ins > Upload My Add-in).
   3. Choose ${path.join(root, "manifest.xml")}.
   4. Open "Rent Market" on the Home tab, sign in with a demo client above, and type =RENT.ACCOUNTS() in a cell.
-Run \`npm stop\` to stop both servers.`);
+Or try it at once without Excel: http://127.0.0.1:${PREVIEW_PORT}/ (the pane beside a stand-in grid).
+Run \`npm stop\` to stop everything.`);
 }
 
 main().catch((error: unknown) => {

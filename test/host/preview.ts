@@ -3,6 +3,10 @@
  * grid, and a sandbox on port 4010 (the pane's default service URL) unless told otherwise.
  *
  *   npm run preview -- [--port 3100] [--sandbox-port 4010]
+ *
+ * The sandbox's download origin sits at the sandbox port + 1 (4011), where the add-in's Content-Security-
+ * Policy expects it, and the sandbox also answers the dev server's origin (https://localhost:3000), so the
+ * same sandbox serves the add-in sideloaded from `npm start`.
  */
 import { parseArgs } from "node:util";
 import { startPreview } from "./previewServer";
@@ -16,7 +20,10 @@ async function main(): Promise<void> {
   });
   const preview = await startPreview({
     port: Number(values.port),
-    sandbox: { port: Number(values["sandbox-port"]) },
+    sandbox: {
+      port: Number(values["sandbox-port"]),
+      downloadPort: Number(values["sandbox-port"]) === 0 ? 0 : Number(values["sandbox-port"]) + 1,
+    },
   });
   console.log(`Rent Market preview: ${preview.url}`);
   console.log(`  sandbox: ${preview.sandbox.url} (sign in with demo-pro / sandbox-secret-pro)`);
