@@ -59,9 +59,12 @@ function rewriteTaskpane(html: string, sandbox: RunningSandbox): string {
       "taskpane.html no longer loads Office.js from appsforoffice.microsoft.com: update the preview.",
     );
   }
+  // The build already allows the default sandbox ports; a sandbox elsewhere (the tests') must be added.
+  const connectSources = /connect-src ([^;"]*)/.exec(html)?.[1]?.split(" ") ?? [];
+  const missing = [sandbox.url, sandbox.downloadUrl].filter((origin) => !connectSources.includes(origin));
   return html
     .replace(OFFICE_JS_TAG, `<script src="${STAND_IN_PATH}"></script>`)
-    .replace("connect-src 'self'", `connect-src 'self' ${sandbox.url} ${sandbox.downloadUrl}`);
+    .replace("connect-src 'self'", ["connect-src 'self'", ...missing].join(" "));
 }
 
 /** The manifest's custom functions namespace: the resource its <Namespace resid> names. */
