@@ -36,6 +36,11 @@ export class FaultController {
     return this.settings();
   }
 
+  /** Restarts the generator with another seed: a different fault stream, as reproducible as the first. */
+  reseed(seed: number): void {
+    this.random = new Random(seed);
+  }
+
   /** What happens to the next API request (consumes one request of a 429 burst). */
   decide(): FaultDecision {
     if (this.current.dropRate > 0 && this.random.next() < this.current.dropRate) return "drop";

@@ -145,14 +145,53 @@ describe("the reference workbook under faults", () => {
     expect(soaked.answers["200"]).toBe(reference.total + 1);
     expect(soaked.total).toBe(reference.total + failed + 1);
   });
+});
 
-  // The 1.5x budget holds for the faults that scale with the traffic (500s, drops). The revocation (a 401
-  // for each request already sent with the revoked token, plus one token request) and the 429 bursts (one
-  // request each) cost a fixed number of requests whatever the workbook: on this 45-request workbook about
-  // 10 of the 22 requests of headroom, so the whole run lands near 1.7x. They are counted apart here, and
-  // the total is reported in test/bench/RESULTS.md.
+/** The faults of the soak, on the fault stream of `seed`. */
+function soakFaults(seed: number): () => () => void {
+  return () => {
+    sandbox.context.faults.reseed(seed);
+    sandbox.context.faults.update(FAULTS);
+    const stop = scheduleFaults(sandbox, [
+      {
+        afterRequests: REVOKE_AFTER_REQUESTS,
+        apply: (target) => target.context.tokens.revoke({ clientId: WORKBOOK_CLIENT.clientId }),
+      },
+      {
+        afterRequests: SECOND_BURST.afterRequests,
+        apply: ({ context }) => context.faults.update({ rateLimitBurst: SECOND_BURST.rateLimitBurst }),
+      },
+    ]);
+    return () => {
+      stop();
+      sandbox.context.faults.reset();
+    };
+  };
+}
+
+/**
+ * The 1.5x budget, judged over three independent fault streams: one 44-request run draws too few faults
+ * to judge a rate by (the first stream's start happens to be failure-heavy: about 21 failures where 12 are
+ * expected). It holds for the faults that scale with the traffic (500s, drops); the revocation (a 401 for
+ * each request already sent with the revoked token, plus one token request) and the 429 bursts (one request
+ * each) cost about 10 requests a run whatever the workbook, so they are counted apart (README, Reliability).
+ */
+describe("the reference workbook over three fault streams", () => {
+  let reference: Run;
+  const soaked: Run[] = [];
+
+  beforeAll(async () => {
+    reference = await evaluateCold();
+    for (const seed of [101, 102, 103]) soaked.push(await evaluateCold(soakFaults(seed)));
+  }, 180_000);
+
+  it("ends every cell of every run with the value of the fault-free run", () => {
+    for (const run of soaked) expect(cellsThatDiffer(run, reference)).toEqual([]);
+  });
+
   it("stays under 1.5x the fault-free requests, apart from the revocation's and the 429 bursts' fixed cost", () => {
-    const fixedCost = (soaked.answers["401"] ?? 0) + (soaked.answers["429"] ?? 0) + 1;
-    expect(soaked.total - fixedCost).toBeLessThan(1.5 * reference.total);
+    const fixedCost = (run: Run) => (run.answers["401"] ?? 0) + (run.answers["429"] ?? 0) + 1;
+    const scaled = soaked.reduce((sum, run) => sum + run.total - fixedCost(run), 0);
+    expect(scaled).toBeLessThan(1.5 * reference.total * soaked.length);
   });
 });
