@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, propertyIds } from "../data/support/dataHarness";
-import { CHROMIUM_ARGS } from "./support/chromium";
+import { CHROMIUM_ARGS } from "../support/chromium";
 
 type Named = { id: number; name: string; source: string };
 type DataPage = {

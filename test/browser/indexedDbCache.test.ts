@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "./support/chromium";
+import { CHROMIUM_ARGS } from "../support/chromium";
 
 let server: Server;
 let browser: Browser;

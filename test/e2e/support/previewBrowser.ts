@@ -9,16 +9,7 @@ import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+import { CHROMIUM_ARGS } from "../../support/chromium";
 
 /** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
 export const SETUP_TIMEOUT_MS = 180_000;
