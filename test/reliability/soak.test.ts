@@ -25,6 +25,7 @@ import { countAnswers, NO_ANSWER, type AnswersSeen } from "./support/answersSeen
 import { scheduleFaults } from "./support/faultSchedule";
 
 const UNPACED = { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 };
+const SANDBOX_SEED = 1;
 const FAULTS = { latencyMs: 5, errorRate: 0.2, dropRate: 0.02, rateLimitBurst: 3 };
 /** The token revocation and a second 429 burst land mid-run, while cells wait for answers. */
 const REVOKE_AFTER_REQUESTS = 12;
@@ -37,7 +38,12 @@ let workbook: Workbook;
 let databaseCount = 0;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 1_000_000, rateLimitWindowSeconds: 1 });
+  sandbox = await startSandbox({
+    port: 0,
+    seed: SANDBOX_SEED,
+    rateLimit: 1_000_000,
+    rateLimitWindowSeconds: 1,
+  });
   traffic = watchTraffic(sandbox);
   answers = countAnswers();
   workbook = referenceWorkbook(sandbox.context.dataset());
@@ -97,29 +103,36 @@ function cellsThatDiffer(run: Run, reference: Run): string[] {
   );
 }
 
+/** The faults of the soak, on the fault stream of `seed`. */
+function soakFaults(seed: number): () => () => void {
+  return () => {
+    sandbox.context.faults.reseed(seed);
+    sandbox.context.faults.update(FAULTS);
+    const stop = scheduleFaults(sandbox, [
+      {
+        afterRequests: REVOKE_AFTER_REQUESTS,
+        apply: (target) => target.context.tokens.revoke({ clientId: WORKBOOK_CLIENT.clientId }),
+      },
+      {
+        afterRequests: SECOND_BURST.afterRequests,
+        apply: ({ context }) => context.faults.update({ rateLimitBurst: SECOND_BURST.rateLimitBurst }),
+      },
+    ]);
+    return () => {
+      stop();
+      sandbox.context.faults.reset();
+    };
+  };
+}
+
 describe("the reference workbook under faults", () => {
   let reference: Run;
   let soaked: Run;
 
   beforeAll(async () => {
     reference = await evaluateCold();
-    soaked = await evaluateCold(() => {
-      sandbox.context.faults.update(FAULTS);
-      const stop = scheduleFaults(sandbox, [
-        {
-          afterRequests: REVOKE_AFTER_REQUESTS,
-          apply: (target) => target.context.tokens.revoke({ clientId: WORKBOOK_CLIENT.clientId }),
-        },
-        {
-          afterRequests: SECOND_BURST.afterRequests,
-          apply: ({ context }) => context.faults.update({ rateLimitBurst: SECOND_BURST.rateLimitBurst }),
-        },
-      ]);
-      return () => {
-        stop();
-        sandbox.context.faults.reset();
-      };
-    });
+    // The sandbox's own seed: the stream every fault of this run is drawn from.
+    soaked = await evaluateCold(soakFaults(SANDBOX_SEED));
     // Retries back off for up to seconds each, with the product's delays; a loaded CI machine needs room.
   }, 120_000);
 
@@ -146,28 +159,6 @@ describe("the reference workbook under faults", () => {
     expect(soaked.total).toBe(reference.total + failed + 1);
   });
 });
-
-/** The faults of the soak, on the fault stream of `seed`. */
-function soakFaults(seed: number): () => () => void {
-  return () => {
-    sandbox.context.faults.reseed(seed);
-    sandbox.context.faults.update(FAULTS);
-    const stop = scheduleFaults(sandbox, [
-      {
-        afterRequests: REVOKE_AFTER_REQUESTS,
-        apply: (target) => target.context.tokens.revoke({ clientId: WORKBOOK_CLIENT.clientId }),
-      },
-      {
-        afterRequests: SECOND_BURST.afterRequests,
-        apply: ({ context }) => context.faults.update({ rateLimitBurst: SECOND_BURST.rateLimitBurst }),
-      },
-    ]);
-    return () => {
-      stop();
-      sandbox.context.faults.reset();
-    };
-  };
-}
 
 /**
  * The 1.5x budget, judged over three independent fault streams: one 44-request run draws too few faults
