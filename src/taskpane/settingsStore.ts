@@ -83,4 +83,8 @@ export class MemoryStorage implements KeyValueStorage {
   removeItem(key: string): void {
     this.values.delete(key);
   }
+  /** Every value kept, as "key=value" (what a look into the runtime's storage would find). */
+  entries(): string[] {
+    return [...this.values].map(([key, value]) => `${key}=${value}`);
+  }
 }

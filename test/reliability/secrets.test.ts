@@ -12,7 +12,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { market, narrative } from "../../src/functions/marketFunctions";
 import { session } from "../../src/session/session";
 import { SecretVault } from "../../src/taskpane/secretVault";
-import { SettingsStore, type KeyValueStorage } from "../../src/taskpane/settingsStore";
+import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { SignInController, type SignInForm } from "../../src/taskpane/signInController";
 import { referenceWorkbook, WORKBOOK_CLIENT } from "../bench/referenceWorkbook";
 import { evaluateWorkbook } from "../bench/workbookRunner";
@@ -21,20 +21,6 @@ import { dumpIndexedDb } from "./support/indexedDbDump";
 
 const WRONG_SECRET = "not-the-secret-4f9c2a7e";
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
-
-/** The runtime's storage as the pane uses it, keeping every value written. */
-class RecordingStorage implements KeyValueStorage {
-  readonly values = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.values.delete(key);
-  }
-}
 
 /** Where secrets could show up, each a list of texts. */
 const seen = {
@@ -92,7 +78,7 @@ async function keepErrorText(work: () => Promise<unknown>): Promise<void> {
 }
 
 it("never puts a client secret or an access token in a URL, log line, error, cell, setting or stored entry", async () => {
-  const storage = new RecordingStorage();
+  const storage = new MemoryStorage();
   const pane = new SignInController({
     session,
     settings: new SettingsStore(storage),
@@ -141,7 +127,7 @@ it("never puts a client secret or an access token in a URL, log line, error, cel
   sandbox.context.tokens.revoke({ accessToken: manual });
   await keepErrorText(() => narrative(msa.boundary.id, "overview", fakeInvocation()));
 
-  seen.storedSettings.push(...[...storage.values].map(([key, value]) => `${key}=${value}`));
+  seen.storedSettings.push(...storage.entries());
   seen.indexedDb.push(...(await dumpIndexedDb()));
   await pane.signOut();
   seen.indexedDb.push(...(await dumpIndexedDb()));

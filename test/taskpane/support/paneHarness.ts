@@ -8,7 +8,7 @@ import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../sandbox/server";
 import { Session } from "../../../src/session/session";
 import { SecretVault } from "../../../src/taskpane/secretVault";
-import { SettingsStore, type KeyValueStorage } from "../../../src/taskpane/settingsStore";
+import { MemoryStorage, SettingsStore } from "../../../src/taskpane/settingsStore";
 import type { SignInForm } from "../../../src/taskpane/signInController";
 
 const UNPACED = { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 };
@@ -32,25 +32,8 @@ export function newVault(): { vault: SecretVault; store: UseStore } {
   return { vault: new SecretVault(store), store };
 }
 
-/** localStorage's stand-in, open to inspection of everything written. */
-export class InspectableStorage implements KeyValueStorage {
-  readonly values = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.values.delete(key);
-  }
-  entries(): string[] {
-    return [...this.values].map(([key, value]) => `${key}=${value}`);
-  }
-}
-
-export function newSettings(): { storage: InspectableStorage; settings: SettingsStore } {
-  const storage = new InspectableStorage();
+export function newSettings(): { storage: MemoryStorage; settings: SettingsStore } {
+  const storage = new MemoryStorage();
   return { storage, settings: new SettingsStore(storage) };
 }
 
