@@ -2,14 +2,12 @@
  * The data layer once in real Chromium against the sandbox: CORS, fetch, the typed client and IndexedDB as the
  * add-in's shared runtime uses them. A reloaded page (a new data layer over the same database) makes no calls.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, propertyIds } from "../data/support/dataHarness";
-import { CHROMIUM_ARGS } from "../support/chromium";
+import { launchChromium } from "../support/chromium";
+import { serveBundle, type ServedBundle } from "./support/bundleServer";
 
 type Named = { id: number; name: string; source: string };
 type DataPage = {
@@ -18,40 +16,24 @@ type DataPage = {
 };
 declare const dataPage: DataPage;
 
-let server: Server;
+let served: ServedBundle;
 let browser: Browser;
 let page: Page;
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [join(__dirname, "support", "dataPage.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-  });
-  const script = bundle.outputFiles[0]?.text ?? "";
-  server = createServer((request, response) => {
-    if (request.url === "/data.js")
-      response.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
-    else
-      response
-        .writeHead(200, { "Content-Type": "text/html" })
-        .end('<!doctype html><title>data</title><script src="/data.js"></script>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveBundle(join(__dirname, "support", "dataPage.ts"));
+  const origin = served.origin;
   // After the API's cross-origin redirect the browser sends `Origin: null` to the download host (the Fetch
-  // standard's tainted origin), so that host must allow it, as object storage serving signed URLs does ("*").
+  // standard's tainted origin); the sandbox's download host, like object storage serving signed URLs,
+  // answers any origin.
   sandbox = await startSandbox({
     port: 0,
     propertyCount: 2000,
-    corsOrigins: [origin, "null"],
+    corsOrigins: [origin],
     jobStartDelayMs: 5,
   });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(`${origin}/`);
 });
@@ -59,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await served?.close();
 });
 
 describe("the data layer in Chromium", () => {

@@ -2,17 +2,14 @@
  * The cache once in a real browser: Chromium (from apt) driven by playwright-core, the cache modules bundled
  * with esbuild and served from 127.0.0.1, real IndexedDB, a page reload between writing and reading.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "../support/chromium";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
+import { serveBundle, type ServedBundle } from "./support/bundleServer";
 
-let server: Server;
+let served: ServedBundle;
 let browser: Browser;
 let page: Page;
-let url: string;
 
 type CachePage = {
   write(): Promise<void>;
@@ -29,34 +26,15 @@ type CachePage = {
 declare const cachePage: CachePage;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [join(__dirname, "support", "cachePage.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-  });
-  const script = bundle.outputFiles[0]?.text ?? "";
-  server = createServer((request, response) => {
-    if (request.url === "/cache.js") {
-      response.writeHead(200, { "Content-Type": "text/javascript" }).end(script);
-    } else {
-      response
-        .writeHead(200, { "Content-Type": "text/html" })
-        .end('<!doctype html><title>cache</title><script src="/cache.js"></script>');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  served = await serveBundle(join(__dirname, "support", "cachePage.ts"));
+  browser = await launchChromium();
   page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(`${served.origin}/`);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await served?.close();
 });
 
 const reload = () => page.reload({ waitUntil: "load" });

@@ -1,5 +1,7 @@
+import { chromium, type Browser } from "playwright-core";
+
 /** Chromium from apt, headless, with nothing that reaches the network on its own. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -8,3 +10,8 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+/** Debian's Chromium, headless, as every browser test launches it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}

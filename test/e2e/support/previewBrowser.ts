@@ -3,13 +3,13 @@
  * headless Chromium (Debian's, driven by playwright-core) on it, with what a person does there: sign in
  * through the pane, type formulas into cells, read what the cells show.
  */
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import type { Browser, FrameLocator, Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
-import { CHROMIUM_ARGS } from "../../support/chromium";
+import { launchChromium } from "../../support/chromium";
 
 /** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
 export const SETUP_TIMEOUT_MS = 180_000;
@@ -40,7 +40,7 @@ export async function openPreviewBrowser(
   const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
     await page.goto(preview.url);
