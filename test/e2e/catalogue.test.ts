@@ -17,7 +17,7 @@ import {
   valuesOf,
   type PreviewBrowser,
 } from "./support/previewBrowser";
-import { rawService, type RawService } from "./support/rawService";
+import { rawService, type RawService } from "../support/rawService";
 
 jest.setTimeout(60_000);
 

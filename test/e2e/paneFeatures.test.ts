@@ -21,7 +21,7 @@ import {
   type HostWindow,
   type PreviewBrowser,
 } from "./support/previewBrowser";
-import { rawService, type RawService } from "./support/rawService";
+import { rawService, type RawService } from "../support/rawService";
 
 jest.setTimeout(90_000);
 

@@ -5,48 +5,18 @@
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox/server";
 import { session } from "../../src/session/session";
+import { rawService, type RawService } from "./rawService";
 
 /** Pacing the tests' sandbox allows: the data layer's live-limit pacing would only slow the tests down. */
 export const UNPACED = { pacing: { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 } } as const;
 
-export interface RawClient {
-  get<T = unknown>(path: string, query?: Record<string, string | number>): Promise<T>;
-  post<T = unknown>(path: string, body: unknown): Promise<T>;
-}
-
 export interface SignedInSandbox {
   sandbox: RunningSandbox;
   accountId: number;
-  raw: RawClient;
+  raw: RawService;
   /** Signs the shared session in as another demo client (and points `raw` at it too). */
   signInAs(clientId: string): Promise<void>;
   close(): Promise<void>;
-}
-
-async function rawClientFor(url: string, clientId: string, clientSecret: string): Promise<RawClient> {
-  const tokenResponse = await fetch(`${url}/oauth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-  const answer = async <T>(response: Response): Promise<T> => {
-    if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-  return {
-    get: async (path, query = {}) => {
-      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-      return answer(await fetch(`${url}/v1${path}?${search}`, { headers }));
-    },
-    post: async (path, body) =>
-      answer(await fetch(`${url}/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) })),
-  };
 }
 
 export async function startSignedInSandbox(
@@ -64,7 +34,7 @@ export async function startSignedInSandbox(
       { kind: "client", clientId: client.clientId, clientSecret: client.clientSecret },
     );
     state.accountId = signedIn.accountId;
-    state.raw = await rawClientFor(sandbox.url, client.clientId, client.clientSecret);
+    state.raw = await rawService(sandbox.url, client.clientId, client.clientSecret);
   };
   await signInAs(clientId);
   return {
@@ -73,7 +43,7 @@ export async function startSignedInSandbox(
       return state.accountId as number;
     },
     get raw() {
-      return state.raw as RawClient;
+      return state.raw as RawService;
     },
     signInAs,
     close: async () => {

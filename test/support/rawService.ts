@@ -1,6 +1,6 @@
 /**
- * The sandbox's own answers over plain HTTP, signed in as a demo client: the e2e tests compare what the
- * cells show with these.
+ * The sandbox's own answers over plain HTTP, signed in as a demo client: function and e2e tests compare
+ * what the cells show with these.
  */
 export interface RawService {
   /** The bearer token these requests use (also what a person would paste as a manual token). */
