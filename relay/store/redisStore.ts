@@ -368,12 +368,13 @@ export interface RedisStoreOptions {
 export async function openRedisStore(options: RedisStoreOptions): Promise<RelayStore> {
   const now = options.now ?? Date.now;
   const degrade = new Degrader(options.warn, now);
+  let closing = false;
   const redis = new Redis(options.url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 1000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
+    retryStrategy: (times) => (closing ? null : Math.min(times * 200, 2000)),
   });
   redis.on("error", (error: unknown) => degrade.note(error));
   await redis.connect();
@@ -387,6 +388,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
     budget: new RedisBudget(redis, degrade, now),
     counters: new RedisCounters(redis, degrade, now),
     close: async () => {
+      closing = true;
       redis.disconnect();
     },
   };
