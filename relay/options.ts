@@ -27,3 +27,8 @@ export const DEFAULT_STORE_FILE = "relay/relay.sqlite";
 export function isRedisUrl(store: string): boolean {
   return /^rediss?:\/\//.test(store);
 }
+
+/** The add-in's service URL for a relay at `origin`: the relay forwards the service's API at `api/`. */
+export function relayServiceUrl(origin: string): string {
+  return `${origin.replace(/\/+$/, "")}/api`;
+}

@@ -76,7 +76,8 @@ export async function handleJobRequest(
   if (path.endsWith("/results") && answer.status >= 300 && answer.status < 400 && location) {
     const id = randomUUID();
     await downloads.put(id, new URL(location, upstream.config.serviceUrl).href, DOWNLOAD_LINK_TTL_MS);
-    return reply.code(302).header("Location", `/api/downloads/${id}`).send();
+    // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
+    return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
   }
   return sendUpstream(reply, answer);
 }
