@@ -40,7 +40,7 @@ export interface TestRelay {
 /** A relay on a free port in front of `sandbox`, with a store of its own unless one is given. */
 export async function startTestRelay(
   sandbox: RunningSandbox,
-  options: { store?: string; batchWindowMs?: number; clientSecret?: string } = {},
+  options: { store?: string; batchWindowMs?: number; clientSecret?: string; distDirectory?: string } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
   const log = new CapturedLog();
@@ -53,7 +53,7 @@ export async function startTestRelay(
       clientSecret: options.clientSecret ?? RELAY_CLIENT.clientSecret,
     },
     store: options.store ?? path.join(directory as string, "relay.sqlite"),
-    distDirectory: path.join(directory ?? tmpdir(), "no-dist"),
+    distDirectory: options.distDirectory ?? path.join(directory ?? tmpdir(), "no-dist"),
     pacing: { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 },
     batchWindowMs: options.batchWindowMs ?? 10,
     log,
