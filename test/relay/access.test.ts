@@ -115,3 +115,27 @@ test("a request without a key, or with a made-up one, is refused", async () => {
   const forged = `${wide.slice(0, -4)}AAAA`;
   expect((await relay.api(forged, "/v1/accounts")).status).toBe(401);
 });
+
+test("the status page is for admins, and shows the window's spend, the cache and each person's requests", async () => {
+  const admin = await relay.addUser("ops", [], true);
+  const status = await fetch(`${relay.url}/relay/status`, { headers: { Authorization: `Bearer ${admin}` } });
+  expect(status.status).toBe(200);
+  const figures = (await status.json()) as {
+    upstream: { spentThisWindow: number; limit: number; total: number };
+    cache: { hits: number; hitRate: number };
+    quotaUsedByAccount: Record<string, number>;
+    requestsByUser: Record<string, number>;
+  };
+  expect(figures.upstream.limit).toBe(1_000_000);
+  expect(figures.upstream.spentThisWindow).toBeGreaterThan(0);
+  expect(figures.upstream.spentThisWindow).toBeLessThanOrEqual(figures.upstream.total);
+  expect(figures.cache.hits).toBeGreaterThan(0);
+  expect(figures.quotaUsedByAccount[String(PRIVATE)]).toBe(3);
+  expect(figures.requestsByUser.wide).toBeGreaterThan(0);
+  expect(figures.requestsByUser.narrow).toBeGreaterThan(0);
+  const refused = await fetch(`${relay.url}/relay/status`, {
+    headers: { Authorization: `Bearer ${narrow}` },
+  });
+  expect(refused.status).toBe(403);
+  expect((await fetch(`${relay.url}/relay/`)).headers.get("content-type")).toContain("text/html");
+});
