@@ -31,6 +31,22 @@ const FORECAST_PATH = /^\/v1\/(properties|geo_boundary)\/(\d+)\/forecasts$/;
 const COMP_SET_PATH = /^\/v1\/comp_sets\/(\d+)\//;
 const ACCOUNT_COMP_SETS_PATH = /^\/v1\/accounts\/(\d+)\/comp_sets$/;
 
+/**
+ * Segments that would climb out of `/v1` at the service (`..`, or slashes and backslashes hidden in escapes):
+ * the relay's token must only ever reach the service's API.
+ */
+function isPlainPath(path: string): boolean {
+  return path.split("/").every((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== "." && decoded !== ".." && !/[/\\]/.test(decoded);
+  });
+}
+
 function sendBatched(reply: FastifyReply, answer: BatchedAnswer): FastifyReply {
   if ("error" in answer) return sendApiError(reply, answer.error);
   return reply.code(200).type("application/json").send(answer.body);
@@ -99,6 +115,9 @@ async function dispatch(
 ) {
   const [rawPath, query = ""] = request.url.slice("/api".length).split(/\?(.*)/s, 2) as [string, string?];
   const path = rawPath.replace(/\/+$/, "");
+  if (!isPlainPath(path)) {
+    return sendRelayError(reply, 400, "Invalid parameter", "The path must name an endpoint of the service.");
+  }
   const method = request.method;
   const queryObject = (request.query ?? {}) as Json;
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);

@@ -3,6 +3,7 @@
  * served, comp sets and export jobs of others refused, and a revoked key refused on its next request.
  */
 import type { RunningSandbox } from "../../sandbox/server";
+import { request } from "node:http";
 import { revokeUser } from "../../relay/users/userAdmin";
 import { startTestRelay, startTestSandbox, type TestRelay } from "./support/relayHarness";
 
@@ -25,6 +26,18 @@ beforeAll(async () => {
     .properties.slice(0, 3)
     .map((property) => property.id);
 });
+
+function statusOfRawPath(path: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${relay.url}${path}`, { headers: { Authorization: `Bearer ${key}` } }, (answer) => {
+      answer.resume();
+      resolve(answer.statusCode ?? 0);
+    });
+    sent.path = path;
+    sent.on("error", reject);
+    sent.end();
+  });
+}
 
 afterAll(async () => {
   await relay.close();
@@ -138,4 +151,18 @@ test("the status page is for admins, and shows the window's spend, the cache and
   });
   expect(refused.status).toBe(403);
   expect((await fetch(`${relay.url}/relay/`)).headers.get("content-type")).toContain("text/html");
+});
+
+test("a path that climbs out of the API is refused before anything reaches the service", async () => {
+  const key = await relay.addUser("climber", [SHARED]);
+  const before = sandbox.counters.total();
+  for (const path of [
+    "/v1/%2e%2e/oauth/token",
+    "/v1/accounts/..%2f..%2foauth",
+    "/v1/./accounts/100/comp_sets",
+  ]) {
+    // Sent as written: fetch would resolve the dot segments itself before they reach the relay.
+    expect(await statusOfRawPath(`/api${path}?account_id=${SHARED}`, key)).toBe(400);
+  }
+  expect(sandbox.counters.total()).toBe(before);
 });
