@@ -1,4 +1,5 @@
-import { ApiError, errorFromFetchFailure, errorFromResponse, retryAfterSeconds } from "../../src/api/errors";
+import { ApiError, errorFromFetchFailure, errorFromResponse } from "../../src/api/errors";
+import { retryAfterSeconds } from "../../src/api/rateLimitHeaders";
 
 function response(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers });
