@@ -209,3 +209,39 @@ describe("a token that expires mid-burst", () => {
     expect(sandbox.counters.get("/oauth/token") - tokenRequestsBefore).toBe(1);
   });
 });
+
+describe("a token revoked while many requests are in flight", () => {
+  it("causes exactly one renewal, however late the other 401s arrive", async () => {
+    let sent = 0;
+    let revoked = false;
+    const tokenToRevoke = { value: "" };
+    // Twelve requests leave together; the token is revoked as the last one leaves, and the answers come back
+    // 20 ms apart, so most 401s arrive after the first of them has already renewed the token.
+    const staggeredFetch: typeof fetch = async (input, init) => {
+      const order = sent++;
+      if (!revoked && order === 11) {
+        revoked = true;
+        sandbox.context.tokens.revoke({ accessToken: tokenToRevoke.value });
+      }
+      await new Promise((resolve) => setTimeout(resolve, revoked ? 0 : 30));
+      const response = await fetch(input, init);
+      if (response.status === 401) await new Promise((resolve) => setTimeout(resolve, 20 * order));
+      return response;
+    };
+    const ids = narrativeBoundaries(12);
+    const expected = await referenceNarratives(ids);
+    const { layer, tokens } = layerFor(sandbox, { maxInFlight: 12 }, staggeredFetch);
+    await layer.accounts();
+    tokenToRevoke.value = await tokens.token();
+    const renewalsBefore = tokens.renewals;
+    const tokenRequestsBefore = sandbox.counters.get("/oauth/token");
+    const before = sandbox.counters.snapshot();
+    sent = 0;
+    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    expect(answers.map((answer) => answer.value)).toEqual(expected);
+    expect(revoked).toBe(true);
+    expect(tokens.renewals - renewalsBefore).toBe(1);
+    expect(sandbox.counters.get("/oauth/token") - tokenRequestsBefore).toBe(1);
+    expect(countSince(sandbox, NARRATIVES, before)).toBe(24); // each sent twice: refused, then with the new token
+  });
+});
