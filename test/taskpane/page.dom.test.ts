@@ -13,7 +13,9 @@ import { wireJobsPanel } from "../../src/taskpane/jobsPanel";
 import { openCredentialVault, type CredentialVault } from "../../src/taskpane/secretVault";
 import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { SignInController } from "../../src/taskpane/signInController";
-import { wireSignInPanel } from "../../src/taskpane/signInPanel";
+import { readSignInForm, wireSignInPanel } from "../../src/taskpane/signInPanel";
+import { ConnectionCheckController } from "../../src/taskpane/connectionCheckController";
+import { wireConnectionPanel } from "../../src/taskpane/connectionPanel";
 
 const PAGE = readFileSync(join(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
 const SERVICE = "http://127.0.0.1:4010";
@@ -167,6 +169,55 @@ describe("the sign-in section", () => {
     expect(element("status").textContent).toMatch(/client id or secret was not accepted/i);
     expect(element<HTMLInputElement>("client-secret").value).toBe("");
     expect(element("signed-in-section").hidden).toBe(true);
+  });
+});
+
+describe("Check connection", () => {
+  it("says its limit first, then lists each endpoint family as it answers, and sums up on the status line", async () => {
+    loadPage();
+    const session = new Session(fakeService);
+    const status = new StatusLine(element("status"));
+    const settings = new SettingsStore(new MemoryStorage());
+    wireSignInPanel({
+      session,
+      controller: new SignInController({ session, settings, vault: memoryVault() }),
+      settings,
+      status,
+    });
+    const sent: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      sent.push(new Request(input, init).url);
+      return fakeService(input, init);
+    };
+    wireConnectionPanel(new ConnectionCheckController(session, recording), readSignInForm, status);
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = SECRET;
+
+    element("check-connection-button").click();
+    const lines = () => [...element("connection-report").children].map((item) => item.textContent ?? "");
+    expect(lines()).toEqual([
+      `Checking ${SERVICE}: one small request per endpoint family, at most 15 requests in all.`,
+    ]);
+    for (let i = 0; i < 50 && element<HTMLButtonElement>("check-connection-button").disabled; i++)
+      await flush();
+
+    // The stand-in service knows only the token and the accounts: the other families are named as failing.
+    expect(lines()[1]).toMatch(/^ok 200 +Token \(POST \/oauth\/token\)/);
+    expect(lines()[2]).toMatch(/^ok 200 +Accounts \(GET \/v1\/accounts\?per_page=1\)/);
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^FAILED 404 +Market survey \(GET \/v1\/comp_sets\/\d+\/market_survey\) - the service said: "Not Found"/,
+      ),
+    );
+    expect(lines().at(-2)).toBe(`${sent.length} of at most 15 requests sent to ${SERVICE}.`);
+    expect(sent.length).toBeLessThanOrEqual(15);
+    expect(element("status").textContent).toMatch(
+      /^Connection check: Market survey, .* failed; the list below says why\.$/,
+    );
+    expect(document.body.textContent).not.toContain(SECRET);
+    // Checking is not signing in: the typed secret stays for the sign-in that may follow.
+    expect(session.current).toBeUndefined();
+    expect(element<HTMLInputElement>("client-secret").value).toBe(SECRET);
   });
 });
 
