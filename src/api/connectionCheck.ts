@@ -256,20 +256,18 @@ class Prober {
       return undefined;
     }
     this.sent += 1;
-    const answer = await this.fetchAnswer(url, probe).catch(
-      (failure: { error: unknown; timedOut: boolean }) => {
-        this.record({
-          family: probe.family,
-          request,
-          outcome: "unreachable",
-          variants: [],
-          rateLimitHeaders: {},
-          message: unreachableMessage(failure.error, failure.timedOut),
-        });
-        return undefined;
-      },
-    );
-    if (!answer) return undefined;
+    const answer = await this.fetchAnswer(url, probe);
+    if ("unanswered" in answer) {
+      this.record({
+        family: probe.family,
+        request,
+        outcome: "unreachable",
+        variants: [],
+        rateLimitHeaders: {},
+        message: answer.unanswered,
+      });
+      return undefined;
+    }
     const rateLimitHeaders: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (RATE_LIMIT_HEADER.test(name)) rateLimitHeaders[name] = value;
@@ -287,7 +285,8 @@ class Prober {
     return ok ? answer.json : undefined;
   }
 
-  private async fetchAnswer(url: URL, probe: ProbeRequest): Promise<Answer> {
+  /** The answer, or why none came (no connection, the time bound, a cancel). */
+  private async fetchAnswer(url: URL, probe: ProbeRequest): Promise<Answer | { unanswered: string }> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
     const stop = () => timeout.abort();
@@ -312,7 +311,9 @@ class Prober {
       }
       return { status: response.status, json, text, headers: response.headers };
     } catch (error) {
-      throw { error, timedOut: timeout.signal.aborted && !this.options.signal?.aborted };
+      return {
+        unanswered: unreachableMessage(error, timeout.signal.aborted && !this.options.signal?.aborted),
+      };
     } finally {
       clearTimeout(timer);
       this.options.signal?.removeEventListener("abort", stop);
