@@ -208,9 +208,10 @@ function serviceMessage(answer: Answer): string {
 function unreachableMessage(error: unknown, timedOut: boolean): string {
   if (timedOut) return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  if (typeof cause?.code === "string") return `no answer (${cause.code})`;
+  // A browser says only "Failed to fetch", for a wrong URL and for a service that refuses the page's origin alike.
   const text = error instanceof Error ? error.message : String(error);
-  return `no answer (${code ?? text})`;
+  return `no answer (${text}): the URL may be wrong, the service down, or it may not allow this page's origin (CORS)`;
 }
 
 interface ProbeRequest {

@@ -230,6 +230,16 @@ describe("the connection check against the sandbox", () => {
     expect(probe(unreachable, "Token")).toMatchObject({ outcome: "unreachable" });
     expect(probe(unreachable, "Token").message).toMatch(/no answer/);
     expect(unreachable.requestsSent).toBe(1);
+
+    // A browser tells a refused cross-origin read and a wrong URL apart no better than this.
+    const refusedByBrowser = await checkConnection({
+      config: { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      credentials: { kind: "manual", accessToken: token },
+      fetch: () => Promise.reject(new TypeError("Failed to fetch")),
+    });
+    expect(probe(refusedByBrowser, "Accounts").message).toBe(
+      "no answer (Failed to fetch): the URL may be wrong, the service down, or it may not allow this page's origin (CORS)",
+    );
   });
 });
 
