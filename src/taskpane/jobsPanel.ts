@@ -177,9 +177,15 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     if (!prepared) return;
     void whileBusy(splitButton, status, () =>
       transferring(undefined, async (signal) => {
-        const loaded = await controller.write(prepared, { split: true, signal, onWriteProgress: onWrite });
-        tooLong = undefined;
-        status.show(describeLoaded(loaded));
+        try {
+          const loaded = await controller.write(prepared, { split: true, signal, onWriteProgress: onWrite });
+          tooLong = undefined;
+          status.show(describeLoaded(loaded));
+        } catch (error) {
+          // Nothing stays written; the choice stays open for another try or "Save file".
+          oversizeOffer.hidden = false;
+          throw error;
+        }
       }),
     );
   });

@@ -372,6 +372,8 @@ describe("the bulk exports section", () => {
       prepare: async () => prepared,
       write: async (what: PreparedExport, options: { split?: boolean }): Promise<LoadResult> => {
         writes.push({ prepared: what, split: options.split });
+        // The first split is cancelled part-way (the writer then removes what it wrote).
+        if (writes.length === 1) throw new DOMException("The write was cancelled.", "AbortError");
         const sheetNames = [
           "Units export dddd4444",
           "Units export dddd4444 (2)",
@@ -425,7 +427,16 @@ describe("the bulk exports section", () => {
     element("oversize-split-button").click();
     for (let i = 0; i < 5; i++) await flush();
 
-    expect(writes).toEqual([{ prepared, split: true }]);
+    expect(element("status").textContent).toBe("Cancelled.");
+    expect(element("oversize-offer").hidden).toBe(false);
+
+    element("oversize-split-button").click();
+    for (let i = 0; i < 5; i++) await flush();
+
+    expect(writes).toEqual([
+      { prepared, split: true },
+      { prepared, split: true },
+    ]);
     expect(element("oversize-offer").hidden).toBe(true);
     expect(element("status").textContent).toBe(
       'Wrote 10 rows across 4 sheets, "Units export dddd4444" to "Units export dddd4444 (4)", each with the header row.',
