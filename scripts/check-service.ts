@@ -15,7 +15,7 @@ const USAGE = `Usage: npm run check-service -- --url <service URL> [--token-url 
        npm run check-service -- --url <service URL> --access-token <token> [--json]
   --url            the service's base URL (the part before /v1), e.g. https://data.apartmentiq.io/apartmentiq/api
   --token-url      the OAuth token endpoint (default: <origin of --url>/oauth/token)
-  --client-id      client id of the client-credentials sign-in
+  --client-id      client id of the client-credentials sign-in (or RENT_CLIENT_ID)
   --client-secret  its secret; better set RENT_CLIENT_SECRET instead
   --access-token   a token created in the service's web application (or RENT_ACCESS_TOKEN)
   --json           print the report as JSON instead of lines`;

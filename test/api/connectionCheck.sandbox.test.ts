@@ -301,6 +301,21 @@ describe("npm run check-service", () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
   }, 60_000);
 
+  it("with --json, prints the report as JSON and nothing else", async () => {
+    const sandbox = await sandboxWith();
+
+    const run = await runScript(["--url", sandbox.url, "--json"], {
+      RENT_CLIENT_ID: "demo-pro",
+      RENT_CLIENT_SECRET: SECRET,
+    });
+
+    const report = JSON.parse(run.stdout) as ConnectionReport;
+    expect(report).toMatchObject({ serviceUrl: sandbox.url, requestLimit: 15, requestsSent: 13 });
+    expect(report.probes.map((p) => p.family)).toEqual(FAMILIES);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(SECRET);
+  }, 60_000);
+
   it("without a secret, says where to put it and sends nothing", async () => {
     const sandbox = await sandboxWith();
 
