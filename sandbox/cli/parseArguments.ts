@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
 import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
+import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
 
 export const CLI_DEFAULT_PORT = 4010;
@@ -39,6 +40,9 @@ Faults
   --429-headers <form>    headers of every 429: seconds (the spec's, default), http-date
                           (Retry-After as a date) or none
   --no-total-pages        paged answers lack pagination.total_pages
+  --rename-body-field <operationId:field=new>
+                          expect a request body field under a new name (e.g. searchGeoBoundaries:query=q):
+                          the contract's name then gets 400 "Unknown parameter: <field>"; repeatable
   --admin                 enable the /admin routes (faults, counters, clock, tokens, limits)
   --manual-tokens         print a 30-day manual token for each demo client
   --help                  print this text`;
@@ -82,6 +86,7 @@ export function parseArguments(argv: string[]): CliArguments {
       "empty-403": flag,
       "429-headers": text,
       "no-total-pages": flag,
+      "rename-body-field": { type: "string", multiple: true },
       admin: flag,
       "manual-tokens": flag,
       help: flag,
@@ -143,6 +148,7 @@ export function parseArguments(argv: string[]): CliArguments {
         rateLimitHeaders: oneOf("429-headers", RATE_LIMIT_HEADER_FORMS) ?? "seconds",
         omitTotalPages: values["no-total-pages"] === true,
       },
+      renamedBodyFields: values["rename-body-field"]?.map(parseBodyFieldRename),
       admin: values.admin,
     },
   };

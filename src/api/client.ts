@@ -80,6 +80,11 @@ export class ServiceClient {
     }
   }
 
+  /** A valid access token of this sign-in (renewed when needed), for the connection check to reuse. */
+  accessToken(): Promise<string> {
+    return this.tokens.token();
+  }
+
   /**
    * Tells `listener` of every limit the service announces in its headers (on a 429, and on any other answer
    * that carries them), so the client's pacing can follow the service instead of a number we assumed.
