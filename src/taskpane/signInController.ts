@@ -28,7 +28,8 @@ export interface SignInDependencies {
   afterChange?: () => Promise<void>;
 }
 
-function credentialsOf(form: SignInForm): Credentials {
+/** The credentials the form holds, or what to type when it lacks them. */
+export function credentialsOf(form: SignInForm): Credentials {
   if (form.method === "relay") {
     const key = (form.relayKey ?? "").trim();
     if (key === "") throw new PaneInputError("Paste the personal key your relay admin gave you.");
@@ -45,7 +46,8 @@ function credentialsOf(form: SignInForm): Credentials {
   return { kind: "client", clientId, clientSecret: form.clientSecret };
 }
 
-function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): ServiceConfig {
+/** The service settings of the form, checked. */
+export function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): ServiceConfig {
   try {
     return normaliseConfig({ serviceUrl: form.serviceUrl, tokenUrl: form.tokenUrl });
   } catch (error) {

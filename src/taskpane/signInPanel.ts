@@ -24,7 +24,8 @@ function showMethodFields(): void {
   element("relay-fields").hidden = method !== "relay";
 }
 
-function readForm(): SignInForm {
+/** What the sign-in form holds now (the connection check reads it too). */
+export function readSignInForm(): SignInForm {
   return {
     serviceUrl: element<HTMLInputElement>("service-url").value,
     tokenUrl: element<HTMLInputElement>("token-url").value,
@@ -87,7 +88,7 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
     status.show("Signing in…");
     void whileBusy(element("sign-in-button"), status, async () => {
       try {
-        const state = await controller.signIn(readForm());
+        const state = await controller.signIn(readSignInForm());
         status.show(`Signed in. RENT formulas use ${accountName(state)}.`);
       } finally {
         clearSecrets();
