@@ -4,6 +4,7 @@ import type { ReportedLimit } from "../upstream/teamGate";
 const TOTALS = "totals";
 const BY_USER = "requests-by-user";
 const UPSTREAM_BY_USER = "upstream-by-user";
+const UPSTREAM_BY_ENDPOINT = "upstream-by-endpoint";
 const QUOTA = "quota-by-account";
 
 export interface RelayStatus {
@@ -18,6 +19,8 @@ export interface RelayStatus {
     shared: number;
     rateLimited: number;
     byUser: Record<string, number>;
+    /** By contract path, ids written as {id}: e.g. "GET /v1/properties/bulk_details". */
+    byEndpoint: Record<string, number>;
   };
   cache: { hits: number; misses: number; hitRate: number };
   /** Properties counted toward each account's bulk export quota by the relay's requests. */
@@ -39,12 +42,14 @@ export class RelayStats {
     return { group: `window:${windowMs}:${Math.floor(this.now() / windowMs)}`, ttlMs: windowMs };
   }
 
-  async upstreamSent(user: string): Promise<void> {
+  async upstreamSent(user: string, method: string, path: string): Promise<void> {
     const { group, ttlMs } = this.windowGroup();
+    const endpoint = `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/{id}").replace(/\/[0-9a-f-]{36}(?=\/|$)/g, "/{id}")}`;
     await Promise.all([
       this.counters.add(group, "requests", 1, ttlMs),
       this.counters.add(TOTALS, "upstream", 1),
       this.counters.add(UPSTREAM_BY_USER, user, 1),
+      this.counters.add(UPSTREAM_BY_ENDPOINT, endpoint, 1),
     ]);
   }
 
@@ -72,12 +77,13 @@ export class RelayStats {
   }
 
   async snapshot(store: string, waitingByUser: Record<string, number>): Promise<RelayStatus> {
-    const [window, totals, byUser, upstreamByUser, quota] = await Promise.all([
+    const [window, totals, byUser, upstreamByUser, quota, byEndpoint] = await Promise.all([
       this.counters.read(this.windowGroup().group),
       this.counters.read(TOTALS),
       this.counters.read(BY_USER),
       this.counters.read(UPSTREAM_BY_USER),
       this.counters.read(QUOTA),
+      this.counters.read(UPSTREAM_BY_ENDPOINT),
     ]);
     const hits = totals.cacheHits ?? 0;
     const misses = totals.cacheMisses ?? 0;
@@ -92,6 +98,7 @@ export class RelayStats {
         shared: totals.shared ?? 0,
         rateLimited: totals.rateLimited ?? 0,
         byUser: upstreamByUser,
+        byEndpoint,
       },
       cache: { hits, misses, hitRate: hits + misses === 0 ? 0 : hits / (hits + misses) },
       quotaUsedByAccount: quota,

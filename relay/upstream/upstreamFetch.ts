@@ -58,7 +58,9 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
     const user = currentUser();
     await parts.gate.acquire(user);
     const response = await fetchImpl(url, init);
-    await parts.stats.upstreamSent(user);
+    // The path below the service's base URL: the contract's own path (`/v1/...`).
+    const path = url.pathname.slice(url.pathname.indexOf("/v1/"));
+    await parts.stats.upstreamSent(user, init?.method ?? "GET", path);
     parts.limit.learn(response.headers);
     if (response.status === 429) {
       await parts.stats.rateLimited();

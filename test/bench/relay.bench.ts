@@ -44,6 +44,7 @@ interface ScenarioReport {
   relays: number;
   store: string;
   upstream_requests: number;
+  upstream_by_endpoint: Record<string, number>;
   requests_floor: number;
   rate_limited_429: number;
   cache_hit_rate: number;
@@ -154,6 +155,7 @@ async function scenario(
       relays: relays.length,
       store: (relays[0] as RunningRelay).store.description.replace(/:.*/, ""),
       upstream_requests: status.upstream.total,
+      upstream_by_endpoint: status.upstream.byEndpoint,
       requests_floor: floor,
       rate_limited_429: status.upstream.rateLimited,
       cache_hit_rate: Math.round(status.cache.hitRate * 1000) / 1000,

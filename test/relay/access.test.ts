@@ -134,7 +134,7 @@ test("the status page is for admins, and shows the window's spend, the cache and
   const status = await fetch(`${relay.url}/relay/status`, { headers: { Authorization: `Bearer ${admin}` } });
   expect(status.status).toBe(200);
   const figures = (await status.json()) as {
-    upstream: { spentThisWindow: number; limit: number; total: number };
+    upstream: { spentThisWindow: number; limit: number; total: number; byEndpoint: Record<string, number> };
     cache: { hits: number; hitRate: number };
     quotaUsedByAccount: Record<string, number>;
     requestsByUser: Record<string, number>;
@@ -143,6 +143,8 @@ test("the status page is for admins, and shows the window's spend, the cache and
   expect(figures.upstream.spentThisWindow).toBeGreaterThan(0);
   expect(figures.upstream.spentThisWindow).toBeLessThanOrEqual(figures.upstream.total);
   expect(figures.cache.hits).toBeGreaterThan(0);
+  expect(figures.upstream.byEndpoint["GET /v1/properties/bulk_details"]).toBe(1);
+  expect(figures.upstream.byEndpoint["GET /v1/comp_sets/{id}/units"]).toBe(1);
   expect(figures.quotaUsedByAccount[String(PRIVATE)]).toBe(3);
   expect(figures.requestsByUser.wide).toBeGreaterThan(0);
   expect(figures.requestsByUser.narrow).toBeGreaterThan(0);
