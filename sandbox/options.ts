@@ -1,5 +1,6 @@
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
+import type { SandboxVariant } from "./variant";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
 export interface SandboxOptions {
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   admin: boolean;
   /** Fastify request logging; off by default to keep test output quiet. */
   logger: boolean;
+  /** Which of the observed answer forms the sandbox uses (sandbox/variant.ts). */
+  variant: SandboxVariant;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -67,6 +70,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   faults: NO_FAULTS,
   admin: false,
   logger: false,
+  variant: "documented",
 };
 
 export function resolveOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { SandboxOptions } from "../options";
+import { isSandboxVariant, SANDBOX_VARIANTS } from "../variant";
 
 export const CLI_DEFAULT_PORT = 4010;
 
@@ -16,6 +17,8 @@ Data
   --seed <n>              dataset seed (default 1)
   --properties <n>        number of synthetic properties (default 20000)
   --now <iso>             freeze the clock at this instant (default: real time)
+  --variant <name>        answer form where the live service allows two: documented (floor_plans_by_bed_bath,
+                          percents as fractions; default) or alternate (floor_plans_by_bed, percents as points)
 Limits
   --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
   --rate-limit <n>        requests per token per window (default 100)
@@ -59,6 +62,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: text,
       properties: text,
       now: text,
+      variant: text,
       "token-lifetime": text,
       "rate-limit": text,
       "rate-window": text,
@@ -94,6 +98,8 @@ export function parseArguments(argv: string[]): CliArguments {
   };
   if (values.now !== undefined && Number.isNaN(Date.parse(values.now)))
     throw new Error("--now must be an ISO 8601 instant");
+  if (values.variant !== undefined && !isSandboxVariant(values.variant))
+    throw new Error(`--variant must be one of: ${SANDBOX_VARIANTS.join(", ")}`);
   const port = integer("port") ?? CLI_DEFAULT_PORT;
   return {
     help: values.help === true,
@@ -109,6 +115,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: integer("seed"),
       propertyCount: integer("properties", 1),
       now: values.now,
+      variant: values.variant,
       tokenLifetimeSeconds: integer("token-lifetime", 1),
       rateLimit: integer("rate-limit", 1),
       rateLimitWindowSeconds: integer("rate-window", 1),

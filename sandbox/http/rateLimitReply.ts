@@ -11,11 +11,14 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   };
 }
 
+/** The live service's rate-limit text (api-notes, "Observed on the live service"). */
+export const RATE_LIMIT_TEXT = "You have exceeded the rate limit for this API.";
+
 /** The live service's rate-limit answer: plain text plus the rate-limit headers. */
 export function sendRateLimited(reply: FastifyReply, decision: RateLimitDecision): FastifyReply {
   return reply
     .code(429)
     .headers(rateLimitHeaders(decision))
     .type("text/plain; charset=utf-8")
-    .send(`Rate limit exceeded. Retry in ${decision.retryAfterSeconds} seconds.`);
+    .send(RATE_LIMIT_TEXT);
 }
