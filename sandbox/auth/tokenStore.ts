@@ -93,7 +93,9 @@ export class TokenStore {
       exp: expiresAt,
       jti: randomBytes(12).toString("hex"),
     });
-    const signature = createHmac("sha256", this.signingKey).update(`${header}.${payload}`).digest("base64url");
+    const signature = createHmac("sha256", this.signingKey)
+      .update(`${header}.${payload}`)
+      .digest("base64url");
     return `${header}.${payload}.${signature}`;
   }
 }

@@ -133,7 +133,10 @@ export type FloorPlanEntry = Omit<FloorPlanRow, "collected_at" | "available_unit
   net_effective_rent_over_time: HistoryPoint[];
 };
 
-function inScale<T extends FloorPlanRow | Omit<FloorPlanRow, "collected_at">>(row: T, scale: PercentScale): T {
+function inScale<T extends FloorPlanRow | Omit<FloorPlanRow, "collected_at">>(
+  row: T,
+  scale: PercentScale,
+): T {
   const scaled = (points: number | null) => (points === null ? null : percentIn(scale, points));
   return {
     ...row,
@@ -154,7 +157,10 @@ export function planEntries(rows: FloorPlanRow[], scale: PercentScale): FloorPla
     const { collected_at: _day, ...latest } = history[history.length - 1] as FloorPlanRow;
     return {
       ...inScale(latest, scale),
-      asking_rent_over_time: history.map((row) => ({ collected_at: row.collected_at, value: row.asking_rent })),
+      asking_rent_over_time: history.map((row) => ({
+        collected_at: row.collected_at,
+        value: row.asking_rent,
+      })),
       net_effective_rent_over_time: history.map((row) => ({
         collected_at: row.collected_at,
         value: row.net_effective_rent,

@@ -10,6 +10,11 @@ export interface FaultSettings {
   dropRate: number;
   /** 403 answers come with an empty body, as the live service sometimes sends them. */
   emptyForbiddenBodies: boolean;
+  /**
+   * Success answers of these operations (by operationId) carry this text as their JSON body instead: a
+   * service answering in a form the client does not expect.
+   */
+  replacedBodies: Record<string, string>;
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -18,4 +23,5 @@ export const NO_FAULTS: FaultSettings = {
   rateLimitBurst: 0,
   dropRate: 0,
   emptyForbiddenBodies: false,
+  replacedBodies: {},
 };

@@ -74,7 +74,8 @@ function propertyRow(
     advertised_occupancy_pct: percent(100 - property.exposurePercent),
     leased_pct: percent(property.leasedPercent),
     leases_last_30d: rent === null ? null : activity.int(0, Math.max(1, Math.round(property.unitCount / 12))),
-    applications_last_7d: rent === null ? null : activity.int(0, Math.max(1, Math.round(property.unitCount / 40))),
+    applications_last_7d:
+      rent === null ? null : activity.int(0, Math.max(1, Math.round(property.unitCount / 40))),
   };
 }
 

@@ -111,7 +111,9 @@ export class JobWorker {
       const property = dataset.propertyById.get(propertyId);
       if (!property) continue;
       for (let day = first; day <= last; day++) {
-        rows.push(...exportRowsFor(dataset, job.reportType, property, day, today, this.settings.percentScale));
+        rows.push(
+          ...exportRowsFor(dataset, job.reportType, property, day, today, this.settings.percentScale),
+        );
         if (rows.length > this.settings.maxRows) {
           return this.finish(
             job,

@@ -115,7 +115,14 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
       if ("refused" in found) return found.refused;
       const today = dayNumber(context.clock.today());
       const bedrooms = numberList(inputOf(request).query["filter[bedroom_count]"]);
-      const survey = marketSurvey(context.dataset(), found.compSet, today, today, shape.percentScale, bedrooms);
+      const survey = marketSurvey(
+        context.dataset(),
+        found.compSet,
+        today,
+        today,
+        shape.percentScale,
+        bedrooms,
+      );
       return {
         data: {
           id: found.compSet.id,
@@ -211,7 +218,10 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
           attributes: {
             comp_set_id: compSet.id,
             collected_at_dates: days.map(isoDate),
-            [shape.floorPlanBuckets]: bucketPlans(planEntries(rows, shape.percentScale), shape.floorPlanBuckets),
+            [shape.floorPlanBuckets]: bucketPlans(
+              planEntries(rows, shape.percentScale),
+              shape.floorPlanBuckets,
+            ),
           },
         },
       };
