@@ -2,7 +2,6 @@ import {
   FieldPath,
   idAt,
   isRecord,
-  listAt,
   numberAt,
   objectAt,
   recordsAt,
