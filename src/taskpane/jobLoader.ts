@@ -1,3 +1,4 @@
+import { percentsInPoints } from "../excel/exportPercents";
 import { shapeTable } from "../excel/tableData";
 import { writeTable, type WriteProgress } from "../excel/tableWriter";
 import { exportFormatOf, parseExportFile } from "../formats/exportFile";
@@ -17,8 +18,8 @@ export interface LoadResult {
 }
 
 /**
- * An export file's bytes into a new worksheet: parsed by its format, shaped into typed and formatted
- * columns, written as a table in chunks under Excel's request limit. A downloaded file and one the person
+ * An export file's bytes into a new worksheet: parsed by its format, percents brought to points, shaped into
+ * typed and formatted columns, written as a table in chunks under Excel's request limit. A downloaded file and one the person
  * picked with "Load from file" take this same path.
  */
 export async function loadExportFile(
@@ -28,7 +29,7 @@ export async function loadExportFile(
   options: LoadOptions,
 ): Promise<LoadResult> {
   const parsed = await parseExportFile(bytes, format);
-  const table = shapeTable(parsed.columns, parsed.rows);
+  const table = shapeTable(parsed.columns, percentsInPoints(parsed.columns, parsed.rows));
   const written = await runExcel((context) =>
     writeTable(context, table, {
       sheetName: options.sheetName,
