@@ -201,7 +201,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare aggregated market metrics */
+        /**
+         * Compare aggregated market metrics
+         * @description Decision (live, api-notes "Observed on the live service"): below the Explore Pro tier (the sandbox's pro) the service answers with limited data, not an error: the sandbox keeps each market's identity and headline figures (`property_count_total`, `total_unit_count`, `rent_avg_t30`, `ner_avg_t30`, `rent_psf_avg_t30`, `ner_psf_avg_t30`, `leased_percent_avg_t30`, `advertised_occupancy_percent_avg_t30`) and sends every other metric as null. Which fields the live service keeps is not known.
+         */
         post: operations["exploreMarkets"];
         delete?: never;
         options?: never;
