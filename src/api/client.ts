@@ -1,6 +1,8 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import { readAnswer } from "./readers/answerForm";
+import { accountsReader } from "./readers/serviceReaders";
 import type { components, paths } from "./schema";
 import type { TokenManager } from "./tokens";
 
@@ -78,7 +80,11 @@ export class ServiceClient {
     const accounts: Account[] = [];
     for (let page = 1; ; page++) {
       const result = await this.call(
-        (context) => this.api.GET("/accounts", { ...context, params: { query: { page, per_page: 100 } } }),
+        (context) =>
+          readAnswer(
+            accountsReader,
+            this.api.GET("/accounts", { ...context, params: { query: { page, per_page: 100 } } }),
+          ),
         signal,
       );
       accounts.push(...result.data);

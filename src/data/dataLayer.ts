@@ -5,6 +5,7 @@ import { readAnswer } from "../api/readers/answerForm";
 import { floorPlansReader, marketSurveyReader } from "../api/readers/compSetReaders";
 import {
   accountsReader,
+  cancelledJobReader,
   compSetsReader,
   exploreMarketsReader,
   geoSearchReader,
@@ -524,7 +525,10 @@ export class DataLayer {
   cancelJob(jobId: string, signal?: AbortSignal) {
     return this.runner.network(
       (context) =>
-        this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        readAnswer(
+          cancelledJobReader,
+          this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        ),
       signal ?? new AbortController().signal,
     );
   }

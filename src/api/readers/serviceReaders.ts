@@ -96,3 +96,6 @@ export const jobListReader = checked<"listBulkJobs">("/bulk_api/jobs", (body, at
 });
 export const submittedJobReader = checked<"createBulkJob">("/bulk_api/jobs", (body, at) => job(body, at));
 export const jobReader = checked<"getBulkJob">("/bulk_api/jobs/{job_id}", (body, at) => job(body, at));
+export const cancelledJobReader = checked<"cancelBulkJob">("/bulk_api/jobs/{job_id}", (body, at) =>
+  job(body, at),
+);
