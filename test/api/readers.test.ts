@@ -1,7 +1,7 @@
 import { ApiError } from "../../src/api/errors";
 import { FieldPath } from "../../src/api/readers/answerForm";
 import { floorPlansReader, marketSurveyReader } from "../../src/api/readers/compSetReaders";
-import { accountsReader } from "../../src/api/readers/serviceReaders";
+import { accountsReader, bulkDetailsReader } from "../../src/api/readers/serviceReaders";
 
 /** A reader applied to a body as the data layer applies it. */
 function read<T>(reader: { endpoint: string; read(body: unknown, at: FieldPath): T }, body: unknown): T {
@@ -183,6 +183,26 @@ describe("the accounts reader", () => {
   it("refuses a page without pagination instead of paging on", () => {
     expect(failure(() => read(accountsReader, { data: [{ id: 1, name: "A" }] })).message).toContain(
       "pagination should be an object but is missing (/accounts)",
+    );
+  });
+});
+
+describe("the bulk details reader", () => {
+  const details = (attributes: object) => ({ data: [{ id: "100001", type: "properties", attributes }] });
+
+  it("reads the contract's number fields sent as text, and leaves absent and text fields alone", () => {
+    const [record] = read(
+      bulkDetailsReader,
+      details({ asking_rent: "1,500.00", unit_count: "212", zip: "78701" }),
+    ).data;
+    expect(record?.attributes).toEqual({ asking_rent: 1500, unit_count: 212, zip: "78701" });
+  });
+
+  it("refuses a number field that holds no number, naming it", () => {
+    expect(
+      failure(() => read(bulkDetailsReader, details({ asking_rent: "call for pricing" }))).message,
+    ).toContain(
+      'data[0].attributes.asking_rent should be a number but is the text "call for pricing" (/properties/bulk_details)',
     );
   });
 });

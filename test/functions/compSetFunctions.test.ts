@@ -278,5 +278,27 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       const table = await survey(compSetId, [["property_name", "avg_rent"]], fakeInvocation());
       expect(column(table, "avg_rent").slice(0, -1)).toEqual(items.map(() => 1500));
     });
+
+    it("reads a unit's rent sent as text as a number, as the contract says number", async () => {
+      const raw = await env.raw.get<{ data: Envelope<Record<string, unknown>>[] }>(
+        `/comp_sets/${compSetId}/units`,
+      );
+      const [first, ...rest] = raw.data;
+      if (!first) throw new Error("the comp set has units");
+      const changed = [{ ...first, attributes: { ...first.attributes, min_rent: "1,234.50" } }, ...rest];
+      env.sandbox.context.faults.update({
+        replacedBodies: { listCompSetUnits: JSON.stringify({ data: changed }) },
+      });
+      const table = await units(
+        compSetId,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        fakeInvocation(),
+      );
+      expect(column(table, "min_rent")[0]).toBe(1234.5);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { operations } from "../schema";
+import { NUMBER_FIELDS } from "./numberFields";
 import { FieldPath, listAt, numberAt, objectAt, recordsAt, textAt, type AnswerReader } from "./answerForm";
 
 /** The JSON body of an operation's success answer, as the contract types it. */
@@ -36,6 +37,23 @@ function recordList(body: Record<string, unknown>, at: FieldPath): void {
   });
 }
 
+/**
+ * A record list whose attributes follow a contract schema: each number field the record has is read as a
+ * number, so one sent as text ("1,500.00") arrives as 1500 and one that is no number is refused.
+ */
+function typedRecordList(schema: keyof typeof NUMBER_FIELDS) {
+  const fields = NUMBER_FIELDS[schema] ?? [];
+  return (body: Record<string, unknown>, at: FieldPath): void => {
+    recordList(body, at);
+    listAt(body.data, at.member("data")).forEach((record, index) => {
+      const attributesAt = at.member("data").member(index).member("attributes");
+      const attributes = objectAt(objectAt(record, at).attributes, attributesAt);
+      for (const field of fields)
+        if (field in attributes) attributes[field] = numberAt(attributes[field], attributesAt.member(field));
+    });
+  };
+}
+
 function pagination(body: Record<string, unknown>, at: FieldPath): void {
   const page = objectAt(body.pagination, at.member("pagination"));
   numberAt(page.total_pages, at.member("pagination").member("total_pages"));
@@ -57,10 +75,16 @@ export const accountsReader = checked<"listAccounts">("/accounts", (body, at) =>
 });
 
 export const compSetsReader = checked<"listCompSets">("/accounts/{account_id}/comp_sets", recordList);
-export const unitsReader = checked<"listCompSetUnits">("/comp_sets/{comp_set_id}/units", recordList);
-export const bulkDetailsReader = checked<"getBulkPropertyDetails">("/properties/bulk_details", recordList);
+export const unitsReader = checked<"listCompSetUnits">(
+  "/comp_sets/{comp_set_id}/units",
+  typedRecordList("UnitAttributes"),
+);
+export const bulkDetailsReader = checked<"getBulkPropertyDetails">(
+  "/properties/bulk_details",
+  typedRecordList("PropertyAttributes"),
+);
 export const exploreMarketsReader = checked<"exploreMarkets">("/explore_markets", (body, at) => {
-  recordList(body, at);
+  typedRecordList("CompareMarketAttributes")(body, at);
   listAt(body.data, at.member("data")).forEach((record, index) => {
     const attributesAt = at.member("data").member(index).member("attributes");
     numberAt(objectAt(objectAt(record, at).attributes, attributesAt).id, attributesAt.member("id"));
@@ -68,7 +92,7 @@ export const exploreMarketsReader = checked<"exploreMarkets">("/explore_markets"
 });
 export const geoSearchReader = checked<"searchGeoBoundaries">("/geo_boundaries/search", recordList);
 export const propertySearchReader = checked<"searchProperties">("/geo_boundaries/properties", (body, at) => {
-  recordList(body, at);
+  typedRecordList("PropertyAttributes")(body, at);
   if (body.pagination !== undefined) pagination(body, at);
 });
 export const lookupReader = checked<"lookupProperties">("/properties/lookup", (body, at) => {
