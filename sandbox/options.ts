@@ -1,5 +1,6 @@
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
+import type { BodyFieldRename } from "./http/renamedBodyFields";
 import type { SandboxVariant } from "./variant";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   webhookRetryBaseDelayMs: number;
   /** Fault injection applied to data API requests from the start (unset fields: no fault). */
   faults: Partial<FaultSettings>;
+  /** Request body fields expected under another name than the contract's (a service whose names changed). */
+  renamedBodyFields: BodyFieldRename[];
   /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
   admin: boolean;
   /** Fastify request logging; off by default to keep test output quiet. */
@@ -68,6 +71,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   webhookMaxAttempts: 5,
   webhookRetryBaseDelayMs: 1000,
   faults: NO_FAULTS,
+  renamedBodyFields: [],
   admin: false,
   logger: false,
   variant: "documented",

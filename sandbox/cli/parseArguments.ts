@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
 import { isSandboxVariant, SANDBOX_VARIANTS } from "../variant";
 
@@ -35,6 +36,9 @@ Faults
   --burst-429 <n>         answer the next n API requests with 429
   --drop-rate <0..1>      share of API requests whose connection is dropped
   --empty-403             answer 403s with an empty body (the live service sometimes does)
+  --rename-body-field <operationId:field=new>
+                          expect a request body field under a new name (e.g. searchGeoBoundaries:query=q):
+                          the contract's name then gets 400 "Unknown parameter: <field>"; repeatable
   --admin                 enable the /admin routes (faults, counters, clock, tokens, limits)
   --manual-tokens         print a 30-day manual token for each demo client
   --help                  print this text`;
@@ -76,6 +80,7 @@ export function parseArguments(argv: string[]): CliArguments {
       "burst-429": text,
       "drop-rate": text,
       "empty-403": flag,
+      "rename-body-field": { type: "string", multiple: true },
       admin: flag,
       "manual-tokens": flag,
       help: flag,
@@ -131,6 +136,7 @@ export function parseArguments(argv: string[]): CliArguments {
         dropRate: share("drop-rate") ?? 0,
         emptyForbiddenBodies: values["empty-403"] === true,
       },
+      renamedBodyFields: values["rename-body-field"]?.map(parseBodyFieldRename),
       admin: values.admin,
     },
   };

@@ -6,6 +6,7 @@ import { validateRequest } from "../contract/requestValidator";
 import { clientMayActFor, tierAtLeast } from "../data/clients";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
 import { sendRateLimited } from "./rateLimitReply";
+import { bodyUnderContractNames } from "./renamedBodyFields";
 
 function countRequest(context: SandboxContext, request: FastifyRequest): void {
   if (request.method === "OPTIONS") return;
@@ -80,13 +81,26 @@ function requestedAccountId(request: FastifyRequest): number | undefined {
   return candidates.find((value): value is number => typeof value === "number");
 }
 
-function validateOperation(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+function validateOperation(
+  context: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
   const operation = request.routeOptions.config.operation;
   if (!operation) return undefined;
+  const renamed = bodyUnderContractNames(
+    operation.operationId,
+    request.body,
+    context.options.renamedBodyFields,
+  );
+  if (!renamed.ok) {
+    const error = operation.badRequestError ?? renamed.message;
+    return sendError(reply, 400, error, renamed.message, { errors: [renamed.message] });
+  }
   const result = validateRequest(operation, {
     params: request.params,
     query: request.query,
-    body: request.body,
+    body: renamed.body,
     contentType: request.headers["content-type"],
   });
   if (!result.ok) {
@@ -123,7 +137,7 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
     return guardOperation(context, request, reply);
   });
 
-  app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));
+  app.addHook("preValidation", async (request, reply) => validateOperation(context, request, reply));
 
   app.addHook("onSend", async (request, reply, payload) => {
     const operationId = request.routeOptions.config.operation?.operationId;

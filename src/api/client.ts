@@ -75,6 +75,11 @@ export class ServiceClient {
     }
   }
 
+  /** A valid access token of this sign-in (renewed when needed), for the connection check to reuse. */
+  accessToken(): Promise<string> {
+    return this.tokens.token();
+  }
+
   /** Every account the signed-in client may act for, across all pages. */
   async listAccounts(signal?: AbortSignal): Promise<Account[]> {
     const accounts: Account[] = [];

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
 import { isoToSerial } from "../../src/excel/excelDates";
 import { exportFormatOf } from "../../src/formats/exportFile";
-import { loadExportFile } from "../../src/taskpane/jobLoader";
+import { prepareExportFile, writePreparedExport } from "../../src/taskpane/jobLoader";
 import { MockExcel } from "../excel/support/mockExcel";
 
 /**
@@ -19,7 +19,8 @@ describe.each(["live-property-report.jsonl", "live-property-report.csv"])("loadi
     const bytes = new Uint8Array(readFileSync(join(__dirname, "..", "fixtures", fileName)));
     const format = exportFormatOf(fileName);
     if (!format) throw new Error(`no format for ${fileName}`);
-    const loaded = await loadExportFile(excel.excel.run, bytes, format, { sheetName: "Live export" });
+    const prepared = await prepareExportFile(bytes, format, { sheetName: "Live export", fileName });
+    const loaded = await writePreparedExport(excel.excel.run, prepared);
     rowsWritten = loaded.rowsWritten;
     sheet = excel.sheet(loaded.sheetName);
   });
