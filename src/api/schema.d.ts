@@ -652,7 +652,7 @@ export interface components {
             unit_name: string;
             floorplan_name: string;
             is_trucomp: boolean;
-            /** @description Decision: the sandbox only returns `available` units (the only value seen). */
+            /** @description Live code counted the values `Available` and `Applied` (capitalised, api-notes "Observed on the live service"). Decision: the sandbox lists units on the market, each `Available` or `Applied`; it lists no leased units (`is_leased` is always false), though the live service may. */
             status: string;
             days_on_market: number | null;
             /** Format: date */

@@ -192,6 +192,11 @@ describe("GET /comp_sets/{id}/units", () => {
     expect((await units(`?${query}`)).map((unit) => unit.id)).toEqual(expected);
   });
 
+  it("names unit statuses as the live service does: Available or Applied", async () => {
+    const statuses = new Set((await units()).map((unit) => unit.attributes.status));
+    expect(statuses).toEqual(new Set(["Available", "Applied"]));
+  });
+
   it("partitions units by unit style", async () => {
     const all = await units();
     const styles = ["affordable", "standard", "penthouse", "renovated"];
