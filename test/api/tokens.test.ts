@@ -82,7 +82,8 @@ describe("ServiceClient", () => {
 
   it("reads a manual JWT's exp: once it has passed, says so without sending a request", async () => {
     const manual = sandbox.context.tokens.issueManualToken("demo-pro");
-    let now = Date.now();
+    // Pasted ten days after it was created: its exp, not the 30 days a token of unknown age gets, decides.
+    let now = (manual.createdAt + 10 * 24 * 3600) * 1000;
     const manager = new TokenManager({
       tokenUrl: `${sandbox.url}/oauth/token`,
       credentials: { kind: "manual", accessToken: manual.accessToken },
