@@ -1,5 +1,5 @@
 import { Random } from "../data/random";
-import { NO_FAULTS, type FaultSettings } from "./faultSettings";
+import { NO_FAULTS, RATE_LIMIT_HEADER_FORMS, type FaultSettings } from "./faultSettings";
 
 export type FaultDecision = "drop" | "error" | "rate-limit" | "pass";
 
@@ -68,8 +68,12 @@ export class FaultController {
       Object.values(replaced).some((body) => typeof body !== "string")
     )
       throw new RangeError("replacedBodies must map operation ids to body text");
-    if (typeof settings.emptyForbiddenBodies !== "boolean")
-      throw new RangeError("emptyForbiddenBodies must be true or false");
+    for (const name of ["emptyForbiddenBodies", "omitTotalPages"] as const) {
+      if (typeof settings[name] !== "boolean") throw new RangeError(`${name} must be true or false`);
+    }
+    if (!RATE_LIMIT_HEADER_FORMS.includes(settings.rateLimitHeaders)) {
+      throw new RangeError(`rateLimitHeaders must be one of ${RATE_LIMIT_HEADER_FORMS.join(", ")}`);
+    }
     if (!(Number.isInteger(settings.rateLimitBurst) && settings.rateLimitBurst >= 0)) {
       throw new RangeError("rateLimitBurst must be a whole number >= 0");
     }

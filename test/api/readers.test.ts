@@ -180,9 +180,12 @@ describe("the floor plans reader", () => {
 });
 
 describe("the accounts reader", () => {
-  it("refuses a page without pagination instead of paging on", () => {
-    expect(failure(() => read(accountsReader, { data: [{ id: 1, name: "A" }] })).message).toContain(
-      "pagination should be an object but is missing (/accounts)",
+  it("takes a page without pagination or without total_pages, and refuses pagination that is no object", () => {
+    const accounts = [{ id: 1, name: "A" }];
+    expect(read(accountsReader, { data: accounts }).data).toEqual(accounts);
+    expect(read(accountsReader, { data: accounts, pagination: { current_page: 1 } }).data).toEqual(accounts);
+    expect(failure(() => read(accountsReader, { data: accounts, pagination: "none" })).message).toContain(
+      'pagination should be an object but is the text "none" (/accounts)',
     );
   });
 });

@@ -52,7 +52,7 @@ describe("command-line options", () => {
     expect(() => parseArguments(["--port", "http"])).toThrow("--port must be a whole number >= 0");
     expect(() => parseArguments(["--colour"])).toThrow();
     expect(() => parseArguments(["--variant", "newest"])).toThrow(
-      "--variant must be one of: documented, alternate",
+      "--variant must be one of documented, alternate",
     );
   });
 });

@@ -54,9 +54,15 @@ function typedRecordList(schema: keyof typeof NUMBER_FIELDS) {
   };
 }
 
+/**
+ * Pagination, when sent, is an object whose counts are numbers; the live service was seen answering without
+ * `total_pages` (or without pagination), so paging (src/api/paging.ts) does not rely on either.
+ */
 function pagination(body: Record<string, unknown>, at: FieldPath): void {
+  if (body.pagination === undefined || body.pagination === null) return;
   const page = objectAt(body.pagination, at.member("pagination"));
-  numberAt(page.total_pages, at.member("pagination").member("total_pages"));
+  for (const count of ["current_page", "total_pages", "total_count", "per_page"])
+    if (page[count] !== undefined) numberAt(page[count], at.member("pagination").member(count));
 }
 
 function job(value: unknown, at: FieldPath): void {
