@@ -31,6 +31,8 @@ export interface SandboxOptions {
   jobStartDelayMs: number;
   /** Exports producing more rows than this fail with an error_message instead of being written. */
   jobMaxRows: number;
+  /** Export jobs generating at once; later ones wait (still `submitted`) for a free slot. */
+  jobConcurrency: number;
   /** Where export files are written; a fresh temporary directory when absent. */
   exportDirectory?: string;
   /** Key of the HMAC-SHA256 signature sent with job callbacks. */
@@ -61,6 +63,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   bulkExportQuota: 1_000_000,
   jobStartDelayMs: 200,
   jobMaxRows: 2_000_000,
+  jobConcurrency: 2,
   webhookSecret: "sandbox-webhook-secret",
   webhookMaxAttempts: 5,
   webhookRetryBaseDelayMs: 1000,

@@ -78,6 +78,7 @@ function createContext(options: SandboxOptions): SandboxContext {
     worker: new JobWorker(jobs, clock, dataset, {
       startDelayMs: options.jobStartDelayMs,
       maxRows: options.jobMaxRows,
+      maxRunningJobs: options.jobConcurrency,
       exportDirectory: options.exportDirectory,
       webhook: {
         secret: options.webhookSecret,
