@@ -2,6 +2,10 @@ import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
+export interface RequestLogDestination {
+  stream: { write(line: string): void };
+}
+
 export interface SandboxOptions {
   /** Interface to listen on. */
   host: string;
@@ -45,8 +49,11 @@ export interface SandboxOptions {
   faults: Partial<FaultSettings>;
   /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
   admin: boolean;
-  /** Fastify request logging; off by default to keep test output quiet. */
-  logger: boolean;
+  /**
+   * Fastify request logging (JSON lines): off by default to keep test output quiet; `true` writes to
+   * stdout (CLI `--log`); `{ stream }` sends the lines elsewhere (tests read them).
+   */
+  logger: boolean | RequestLogDestination;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
