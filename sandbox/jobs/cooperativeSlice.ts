@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 /** Longest stretch of export work between two chances for the API to answer. */
-const SLICE_MS = 8;
+const SLICE_MS = 4;
 
 /**
  * Lets long synchronous work share the event loop: `yieldIfDue` gives way to pending I/O (API

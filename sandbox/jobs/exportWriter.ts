@@ -28,6 +28,16 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
 };
 
 /**
+ * Rows a job holds before they go to disk. Text goes out in small batches, so rows die young (cheap
+ * to collect); a parquet batch is one row group, which readers want larger.
+ */
+export const EXPORT_BATCH_ROWS: Record<OutputFormat, number> = {
+  csv: 1_000,
+  jsonl: 1_000,
+  parquet: 10_000,
+};
+
+/**
  * An export file being written batch by batch, so a job holds one batch of rows in memory, not
  * its whole output. `write` resolves once the file can take more (disk back-pressure).
  */

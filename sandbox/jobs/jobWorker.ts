@@ -9,12 +9,9 @@ import { dayNumber } from "../data/propertyRecord";
 import { CooperativeSlice } from "./cooperativeSlice";
 import { exportRowCount } from "./exportRowCount";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
-import { FILE_EXTENSIONS, openExportFile } from "./exportWriter";
+import { EXPORT_BATCH_ROWS, FILE_EXTENSIONS, openExportFile } from "./exportWriter";
 import { jobResource, type BulkJob, type JobStore } from "./jobStore";
 import { deliverWebhook, type WebhookSettings } from "./webhook";
-
-/** Rows held in memory before they go to disk: one write (and one parquet row group) each. */
-export const EXPORT_BATCH_ROWS = 10_000;
 
 export interface WebhookDelivery {
   jobId: string;
@@ -181,7 +178,7 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       for (const property of properties) {
         for (let day = first; day <= last; day++) {
           for (const row of exportRowsFor(dataset, job.reportType, property, day, today)) batch.push(row);
-          if (batch.length >= EXPORT_BATCH_ROWS) {
+          if (batch.length >= EXPORT_BATCH_ROWS[job.outputFormat]) {
             await file.write(batch);
             batch = [];
           }

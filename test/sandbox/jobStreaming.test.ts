@@ -9,7 +9,7 @@ import type { PropertyCore } from "../../sandbox/data/properties";
 import { dayNumber } from "../../sandbox/data/propertyRecord";
 import { exportRowCount } from "../../sandbox/jobs/exportRowCount";
 import * as exportRows from "../../sandbox/jobs/exportRows";
-import { EXPORT_BATCH_ROWS } from "../../sandbox/jobs/jobWorker";
+import { EXPORT_BATCH_ROWS } from "../../sandbox/jobs/exportWriter";
 import { rawService } from "../support/rawService";
 import { startSandboxProcess } from "../support/sandboxProcess";
 import { FIXED_NOW, TODAY, startTestSandbox, type TestSandbox } from "./support/fixtures";
@@ -162,7 +162,7 @@ describe("streamed export files", () => {
     await rm(exportDirectory, { recursive: true, force: true });
   });
 
-  it.each(["csv", "jsonl", "parquet"])(
+  it.each(["csv", "jsonl", "parquet"] as const)(
     "writes every row of a %s export exactly once across batches",
     async (format) => {
       // 200 properties x 60 days: more rows than one batch (one parquet row group).
@@ -174,7 +174,7 @@ describe("streamed export files", () => {
       });
       await t.sandbox.context.worker.flush();
       const rows = await rowsOf(t, job.job_id, format);
-      expect(rows.length).toBeGreaterThan(EXPORT_BATCH_ROWS);
+      expect(rows.length).toBeGreaterThan(EXPORT_BATCH_ROWS[format]);
       expect(rows).toHaveLength(12_000);
       const keys = new Set(rows.map((row) => `${String(row.property_id)} ${String(row.date)}`));
       expect(keys.size).toBe(12_000);
