@@ -169,9 +169,13 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
     const filePath = path.join(directory, name);
     await mkdir(directory, { recursive: true });
     const file = openExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType]);
+    // The job has its file from the moment it is opened, growing on disk; the results route hands
+    // it out only once the job has succeeded.
+    this.store.update(job, { file: { path: filePath, name } });
     const discard = async () => {
       await file.abort();
       await rm(directory, { recursive: true, force: true });
+      this.store.update(job, { file: null });
     };
     try {
       let batch: ExportRow[] = [];
@@ -189,7 +193,6 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       await file.write(batch);
       await file.close();
       if (this.stopped(job)) return await discard();
-      this.store.update(job, { file: { path: filePath, name } });
       this.finish(job, "succeeded", null);
     } catch (error) {
       await discard();

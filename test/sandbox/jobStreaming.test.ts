@@ -205,6 +205,43 @@ describe("streamed export files", () => {
   });
 });
 
+describe("results before a job succeeded", () => {
+  it("are refused (409, naming the status) while the job waits, while its file is being written, and after a cancel", async () => {
+    const exportDirectory = await mkdtemp(path.join(tmpdir(), "sandbox-exports-"));
+    const t = await startTestSandbox({ exportDirectory, jobConcurrency: 1 });
+    const refusal = async (jobId: string, status: string) => {
+      const response = await t.client.as("demo-pro", "GET", `/v1/bulk_api/jobs/${jobId}/results`);
+      expect(response.headers.get("location")).toBeNull();
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ message: expect.stringContaining(`is ${status}`) });
+    };
+    try {
+      const writing = await submit(t, {
+        report_type: "units",
+        property_ids: ids(300),
+        start_date: "2025-12-01",
+        end_date: TODAY,
+      });
+      const waiting = await submit(t, {});
+      const working = t.sandbox.context.worker.flush();
+      const file = path.join(exportDirectory, writing.job_id);
+      while (!existsSync(file) && t.sandbox.context.jobs.get(writing.job_id)?.status === "submitted")
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(existsSync(file)).toBe(true);
+      await refusal(writing.job_id, "submitted");
+      await refusal(waiting.job_id, "submitted");
+      await t.client.as("demo-pro", "DELETE", `/v1/bulk_api/jobs/${writing.job_id}`);
+      await working;
+      await refusal(writing.job_id, "cancelled");
+      const results = await t.client.as("demo-pro", "GET", `/v1/bulk_api/jobs/${waiting.job_id}/results`);
+      expect(results.status).toBe(302);
+    } finally {
+      await t.sandbox.close();
+      await rm(exportDirectory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a large export in a sandbox with a small heap", () => {
   it("completes with every row: rows go to disk as they are made, not into memory first", async () => {
     // About 300,000 unit rows: several hundred MB as row objects and text, a few MB one batch at a time.
