@@ -235,6 +235,8 @@ interface ScaledFigures {
   cold_us_per_cell: number;
   warm_us_per_cell: number;
   cells_in_error_cold: number;
+  /** Cold errors by kind (numbers masked), most frequent first. */
+  cold_errors: Record<string, number>;
   same_values_cold_and_warm: boolean;
   peak_rss_mb: number;
   peak_heap_mb: number;
@@ -250,6 +252,15 @@ async function withPeakHeap<T>(work: () => Promise<T>): Promise<{ result: T; pea
   } finally {
     clearInterval(sampler);
   }
+}
+
+function errorKinds(outcomes: CellOutcome[]): Record<string, number> {
+  const kinds = new Map<string, number>();
+  for (const error of outcomes.filter(isError)) {
+    const kind = `${error.error} ${error.message.replace(/\d+/g, "<n>")}`;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1]));
 }
 
 async function measureScaled(cellTarget: number): Promise<ScaledFigures> {
@@ -283,6 +294,7 @@ async function measureScaled(cellTarget: number): Promise<ScaledFigures> {
       cold_us_per_cell: Math.round((cold.ms * 1000) / cells),
       warm_us_per_cell: Math.round((warm.ms * 1000 * 10) / cells) / 10,
       cells_in_error_cold: cold.outcomes.filter(isError).length,
+      cold_errors: errorKinds(cold.outcomes),
       same_values_cold_and_warm: sameOutcomes(cold.outcomes, warm.outcomes),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       peak_heap_mb: peakHeapMb,
