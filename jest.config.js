@@ -4,6 +4,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // Installs what npm cannot (Chromium, redis-server) on a fresh machine, or says how.
+  globalSetup: "<rootDir>/test/support/globalSetup.ts",
   setupFiles: ["<rootDir>/test/support/customFunctionsGlobal.ts"],
   transform: {
     "^.+\\.[tj]sx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.jest.json", diagnostics: false }],

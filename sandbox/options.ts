@@ -1,5 +1,7 @@
+import type { RateLimitMode } from "./auth/rateLimiter";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
+import type { BodyFieldRename } from "./http/renamedBodyFields";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
 export interface RequestLogDestination {
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   rateLimit: number;
   /** Length of the rate-limit window in seconds. */
   rateLimitWindowSeconds: number;
+  /** A fixed window per token, or a rolling window that tightens after bursts (as seen on the live service). */
+  rateLimitMode: RateLimitMode;
   /** Unique properties an account may receive from bulk details and property search. */
   bulkExportQuota: number;
   /** Delay before the background worker picks up a submitted export job (ms). */
@@ -47,6 +51,8 @@ export interface SandboxOptions {
   webhookRetryBaseDelayMs: number;
   /** Fault injection applied to data API requests from the start (unset fields: no fault). */
   faults: Partial<FaultSettings>;
+  /** Request body fields expected under another name than the contract's (a service whose names changed). */
+  renamedBodyFields: BodyFieldRename[];
   /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
   admin: boolean;
   /**
@@ -67,6 +73,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   tokenLifetimeSeconds: 7200,
   rateLimit: 100,
   rateLimitWindowSeconds: 300,
+  rateLimitMode: "fixed",
   bulkExportQuota: 1_000_000,
   jobStartDelayMs: 200,
   jobMaxRows: 2_000_000,
@@ -75,6 +82,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   webhookMaxAttempts: 5,
   webhookRetryBaseDelayMs: 1000,
   faults: NO_FAULTS,
+  renamedBodyFields: [],
   admin: false,
   logger: false,
 };

@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bearerTokenOf, identifyCaller } from "../auth/bearer";
+import type { RateLimitDecision } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
 import { validateRequest } from "../contract/requestValidator";
 import { clientMayActFor, tierAtLeast } from "../data/clients";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
+import { withoutTotalPages } from "./pagination";
 import { sendRateLimited } from "./rateLimitReply";
+import { bodyUnderContractNames } from "./renamedBodyFields";
 
 function countRequest(context: SandboxContext, request: FastifyRequest): void {
   if (request.method === "OPTIONS") return;
@@ -38,11 +41,19 @@ async function injectFaults(
       reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
       return true;
     case "rate-limit":
-      sendRateLimited(reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
+      rateLimited(context, reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
       return true;
     case "pass":
       return false;
   }
+}
+
+function rateLimited(
+  context: SandboxContext,
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+): FastifyReply {
+  return sendRateLimited(reply, decision, context.faults.settings().rateLimitHeaders, context.clock.now());
 }
 
 /** Checks the token, the rate limit and the tier, in that order (401 before 429 before 403). */
@@ -56,7 +67,7 @@ function guardOperation(
   const caller = identifyCaller(request, context.tokens);
   if (!caller) return sendUnauthorized(reply);
   const decision = context.rateLimiter.consume(caller.token.accessToken);
-  if (!decision.allowed) return sendRateLimited(reply, decision);
+  if (!decision.allowed) return rateLimited(context, reply, decision);
   if (operation.requiredTier && !tierAtLeast(caller.client.tier, operation.requiredTier)) {
     const message = operation.extensions["x-tier-message"];
     return sendForbidden(
@@ -80,13 +91,26 @@ function requestedAccountId(request: FastifyRequest): number | undefined {
   return candidates.find((value): value is number => typeof value === "number");
 }
 
-function validateOperation(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+function validateOperation(
+  context: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
   const operation = request.routeOptions.config.operation;
   if (!operation) return undefined;
+  const renamed = bodyUnderContractNames(
+    operation.operationId,
+    request.body,
+    context.options.renamedBodyFields,
+  );
+  if (!renamed.ok) {
+    const error = operation.badRequestError ?? renamed.message;
+    return sendError(reply, 400, error, renamed.message, { errors: [renamed.message] });
+  }
   const result = validateRequest(operation, {
     params: request.params,
     query: request.query,
-    body: request.body,
+    body: renamed.body,
     contentType: request.headers["content-type"],
   });
   if (!result.ok) {
@@ -123,14 +147,13 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
     return guardOperation(context, request, reply);
   });
 
-  app.addHook("preValidation", async (request, reply) => validateOperation(request, reply));
+  app.addHook("preValidation", async (request, reply) => validateOperation(context, request, reply));
 
   app.addHook("onSend", async (request, reply, payload) => {
-    const emptied =
-      reply.statusCode === 403 &&
-      request.routeOptions.config.operation?.requiresAuth === true &&
-      context.faults.settings().emptyForbiddenBodies;
-    if (!emptied) return payload;
+    const faults = context.faults.settings();
+    const api = request.routeOptions.config.operation?.requiresAuth === true;
+    const emptied = reply.statusCode === 403 && api && faults.emptyForbiddenBodies;
+    if (!emptied) return api && faults.omitTotalPages ? withoutTotalPages(payload) : payload;
     reply.removeHeader("content-type");
     return "";
   });

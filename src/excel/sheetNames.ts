@@ -30,7 +30,8 @@ export function sanitizeSheetName(wish: string, fallback = "Sheet"): string {
   return name;
 }
 
-function withNumber(base: string, n: number): string {
+/** "Name (n)" within Excel's 31 characters: the name is shortened, never the number. */
+export function numberedSheetName(base: string, n: number): string {
   const suffix = ` (${n})`;
   return `${truncate(base, MAX_SHEET_NAME_LENGTH - suffix.length)}${suffix}`;
 }
@@ -44,7 +45,7 @@ export function uniqueSheetName(wish: string, existingNames: Iterable<string>): 
   const base = sanitizeSheetName(wish);
   if (!taken.has(base.toUpperCase())) return base;
   for (let n = 2; ; n++) {
-    const candidate = withNumber(base, n);
+    const candidate = numberedSheetName(base, n);
     if (!taken.has(candidate.toUpperCase())) return candidate;
   }
 }

@@ -3,6 +3,7 @@ import { NUMBER_FORMAT_BY_KIND } from "./columnKinds";
 import { asLiteralText } from "./literalText";
 import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "./requestPayload";
 import { rowChunks } from "./rowChunks";
+import { dataRowsPerSheet, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS } from "./sheetLimits";
 import { freeSheetName } from "./sheetNames";
 import type { CellValue, TableData } from "./tableData";
 
@@ -21,6 +22,8 @@ export interface WriteTableOptions {
   readonly requestBudgetBytes?: number;
   /** Show the new sheet when done (default true). */
   readonly activate?: boolean;
+  /** Rows a worksheet holds, header included: Excel's 1,048,576 unless a test wants a small grid. */
+  readonly maxSheetRows?: number;
 }
 
 export interface WriteTableResult {
@@ -38,10 +41,6 @@ export interface WriteTableResult {
  * show the widths a person needs to read the table.
  */
 const AUTOFIT_ROWS = 500;
-
-/** Excel's grid: 1,048,576 rows (one is the header) by 16,384 columns. */
-const MAX_DATA_ROWS = 1_048_575;
-const MAX_COLUMNS = 16_384;
 
 function uniqueHeaders(headers: readonly string[]): string[] {
   const used = new Set<string>();
@@ -71,9 +70,10 @@ export async function writeTable(
   const columnCount = data.columns.length;
   const totalRows = data.rows.length;
   if (columnCount === 0) throw new Error("Nothing to write: the table has no columns.");
-  if (totalRows > MAX_DATA_ROWS || columnCount > MAX_COLUMNS) {
+  const maxDataRows = dataRowsPerSheet(options.maxSheetRows ?? EXCEL_MAX_ROWS);
+  if (totalRows > maxDataRows || columnCount > EXCEL_MAX_COLUMNS) {
     throw new RangeError(
-      `The table has ${totalRows.toLocaleString("en-US")} rows and ${columnCount} columns; a worksheet holds at most ${MAX_DATA_ROWS.toLocaleString("en-US")} rows under the header and ${MAX_COLUMNS} columns. Narrow the export (fewer properties or a shorter date range).`,
+      `The table has ${totalRows.toLocaleString("en-US")} rows and ${columnCount} columns; a worksheet holds at most ${maxDataRows.toLocaleString("en-US")} rows under the header and ${EXCEL_MAX_COLUMNS.toLocaleString("en-US")} columns. Split it across sheets, or narrow the export (fewer properties or a shorter date range).`,
     );
   }
   const budget = options.requestBudgetBytes ?? DEFAULT_REQUEST_BUDGET_BYTES;

@@ -1,9 +1,16 @@
 import type { components } from "../api/schema";
+import { EXCEL_MAX_ROWS } from "../excel/sheetLimits";
 import type { WriteProgress } from "../excel/tableWriter";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
 import { downloadJobResults, type DownloadedFile, type DownloadOptions } from "./jobDownload";
-import { formatOfPickedFile, loadExportFile, type LoadResult } from "./jobLoader";
+import {
+  formatOfPickedFile,
+  prepareExportFile,
+  writePreparedExport,
+  type LoadResult,
+  type PreparedExport,
+} from "./jobLoader";
 import { pollUntil, type PollOptions } from "./jobPoller";
 import { jobRequestOf, propertyIdsFromCells, type JobForm } from "./jobRequest";
 
@@ -29,6 +36,13 @@ export interface LoadJobOptions {
   onDownloadProgress?: DownloadOptions["onProgress"];
   onWriteProgress?: (progress: WriteProgress) => void;
   signal?: AbortSignal;
+  /** Spread a file longer than a worksheet over several sheets; without it such a file is refused unwritten. */
+  split?: boolean;
+}
+
+export interface JobsControllerOptions {
+  /** Rows a worksheet holds, header included: Excel's 1,048,576 unless a test wants a small grid. */
+  maxSheetRows?: number;
 }
 
 /** How many jobs the list shows: the newest page. */
@@ -43,6 +57,7 @@ export class JobsController {
     private readonly session: Session,
     private readonly runExcel: ExcelRunner,
     private readonly fetchImpl?: typeof fetch,
+    private readonly options: JobsControllerOptions = {},
   ) {}
 
   async submit(form: JobForm, signal?: AbortSignal): Promise<BatchJob> {
@@ -84,13 +99,44 @@ export class JobsController {
     });
   }
 
-  async load(job: BatchJob, options: LoadJobOptions = {}): Promise<LoadResult> {
+  /** Downloads and reads a job's file without writing it, so the pane can first say how many sheets it needs. */
+  async prepare(
+    job: BatchJob,
+    options: Pick<LoadJobOptions, "signal" | "onDownloadProgress"> = {},
+  ): Promise<PreparedExport> {
     const file = await this.download(job, { signal: options.signal, onProgress: options.onDownloadProgress });
-    return loadExportFile(this.runExcel, file.bytes, job.output_format, {
-      sheetName: jobSheetName(job),
+    return await prepareExportFile(
+      file.bytes,
+      job.output_format,
+      {
+        sheetName: jobSheetName(job),
+        fileName: file.fileName ?? `${jobSheetName(job)}.${job.output_format}`,
+      },
+      this.maxSheetRows,
+    );
+  }
+
+  /** Reads a file the person saved from the download link ("Load from file"), as `prepare` does. */
+  async prepareFile(bytes: Uint8Array, fileName: string, job: BatchJob | undefined): Promise<PreparedExport> {
+    const format = formatOfPickedFile(fileName, job?.output_format);
+    const sheetName = job ? jobSheetName(job) : fileName.replace(/\.[^.]+$/, "");
+    return await prepareExportFile(bytes, format, { sheetName, fileName }, this.maxSheetRows);
+  }
+
+  /** Writes a prepared file to new sheets; one longer than a worksheet is refused unless `split` is set. */
+  write(
+    prepared: PreparedExport,
+    options: Omit<LoadJobOptions, "onDownloadProgress"> = {},
+  ): Promise<LoadResult> {
+    return writePreparedExport(this.runExcel, prepared, {
+      split: options.split,
       onProgress: options.onWriteProgress,
       signal: options.signal,
     });
+  }
+
+  async load(job: BatchJob, options: LoadJobOptions = {}): Promise<LoadResult> {
+    return await this.write(await this.prepare(job, options), options);
   }
 
   /** "Load from file": a file the person saved from the download link, loaded the same way. */
@@ -100,12 +146,10 @@ export class JobsController {
     job: BatchJob | undefined,
     options: Omit<LoadJobOptions, "onDownloadProgress"> = {},
   ): Promise<LoadResult> {
-    const format = formatOfPickedFile(fileName, job?.output_format);
-    const sheetName = job ? jobSheetName(job) : fileName.replace(/\.[^.]+$/, "");
-    return await loadExportFile(this.runExcel, bytes, format, {
-      sheetName,
-      onProgress: options.onWriteProgress,
-      signal: options.signal,
-    });
+    return await this.write(await this.prepareFile(bytes, fileName, job), options);
+  }
+
+  private get maxSheetRows(): number {
+    return this.options.maxSheetRows ?? EXCEL_MAX_ROWS;
   }
 }

@@ -2,6 +2,7 @@ import type { Session, SignedIn } from "../session/session";
 import { DownloadBlockedError } from "./downloadBlockedError";
 import { element, openInBrowser, showProgress, whileBusy, type StatusLine } from "./dom";
 import type { DownloadProgress } from "./jobDownload";
+import { TooManyRowsForSheetError, type LoadResult, type PreparedExport } from "./jobLoader";
 import { jobSheetName, type BatchJob, type JobsController } from "./jobsController";
 import type { JobForm, OutputFormat, ReportType } from "./jobRequest";
 
@@ -66,6 +67,16 @@ function saveBytes(bytes: Uint8Array<ArrayBuffer>, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** What a finished load says: the sheet, or the first and last of the sheets a long file was split across. */
+function describeLoaded(loaded: LoadResult, source?: string): string {
+  const from = source === undefined ? "" : ` from ${source}`;
+  const first = loaded.sheetNames[0] ?? loaded.sheetName;
+  const last = loaded.sheetNames.at(-1) ?? first;
+  return loaded.sheetNames.length > 1
+    ? `Wrote ${loaded.rowsWritten} rows${from} across ${loaded.sheetNames.length} sheets, "${first}" to "${last}", each with the header row.`
+    : `Wrote ${loaded.rowsWritten} rows${from} to the sheet "${first}".`;
+}
+
 /** The bulk export form, the list of jobs with polling, and loading or saving their files. */
 export function wireJobsPanel(session: Session, controller: JobsController, status: StatusLine): void {
   const list = element<HTMLUListElement>("jobs-list");
@@ -103,16 +114,40 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     status.show(`The export of job ${job.job_id.slice(0, 8)} is ready; see below how to get it.`);
   };
 
-  /** Runs a download-and-use of a job's file with the progress bar and the fallback on a refused read. */
-  const transferring = async (job: BatchJob, work: (signal: AbortSignal) => Promise<void>) => {
+  const oversizeOffer = element("oversize-offer");
+  const splitButton = element<HTMLButtonElement>("oversize-split-button");
+  let tooLong: PreparedExport | undefined;
+
+  /** A file longer than a worksheet: nothing is written until the person picks "Split" or "Save file". */
+  const offerSplit = (prepared: PreparedExport) => {
+    tooLong = prepared;
+    element("oversize-message").textContent = new TooManyRowsForSheetError(prepared).message;
+    splitButton.textContent = `Split across ${prepared.sheetsNeeded} sheets`;
+    oversizeOffer.hidden = false;
+    status.show(`${prepared.fileName} is too long for one sheet; choose below how to get it.`);
+  };
+
+  /** Writes a read file to the workbook, unless it is too long for a sheet and splitting was not chosen. */
+  const writeOrOffer = async (prepared: PreparedExport, signal?: AbortSignal, source?: string) => {
+    if (prepared.sheetsNeeded > 1) {
+      offerSplit(prepared);
+      return;
+    }
+    const loaded = await controller.write(prepared, { signal, onWriteProgress: onWrite });
+    status.show(describeLoaded(loaded, source));
+  };
+
+  /** Runs a download or write of a job's file with the progress bar and, for a refused read, the fallback. */
+  const transferring = async (job: BatchJob | undefined, work: (signal: AbortSignal) => Promise<void>) => {
     transfer = new AbortController();
     progressArea.hidden = false;
     showProgress(progressBar, 0, undefined);
     element("download-fallback").hidden = true;
+    oversizeOffer.hidden = true;
     try {
       await work(transfer.signal);
     } catch (error) {
-      if (error instanceof DownloadBlockedError) showFallback(job, error);
+      if (job && error instanceof DownloadBlockedError) showFallback(job, error);
       else throw error;
     } finally {
       progressArea.hidden = true;
@@ -122,12 +157,8 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
   const load = (job: BatchJob, self: HTMLButtonElement) =>
     whileBusy(self, status, () =>
       transferring(job, async (signal) => {
-        const loaded = await controller.load(job, {
-          signal,
-          onDownloadProgress: onDownload,
-          onWriteProgress: onWrite,
-        });
-        status.show(`Wrote ${loaded.rowsWritten} rows to the sheet "${loaded.sheetName}".`);
+        const prepared = await controller.prepare(job, { signal, onDownloadProgress: onDownload });
+        await writeOrOffer(prepared, signal);
       }),
     );
 
@@ -140,6 +171,33 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
         status.show(`Saved ${fileName}.`);
       }),
     );
+
+  splitButton.addEventListener("click", () => {
+    const prepared = tooLong;
+    if (!prepared) return;
+    void whileBusy(splitButton, status, () =>
+      transferring(undefined, async (signal) => {
+        try {
+          const loaded = await controller.write(prepared, { split: true, signal, onWriteProgress: onWrite });
+          tooLong = undefined;
+          status.show(describeLoaded(loaded));
+        } catch (error) {
+          // Nothing stays written; the choice stays open for another try or "Save file".
+          oversizeOffer.hidden = false;
+          throw error;
+        }
+      }),
+    );
+  });
+
+  element<HTMLButtonElement>("oversize-save-button").addEventListener("click", () => {
+    if (!tooLong) return;
+    // The bytes were downloaded for the load already: saving them costs no request.
+    saveBytes(new Uint8Array(tooLong.bytes), tooLong.fileName);
+    oversizeOffer.hidden = true;
+    status.show(`Saved ${tooLong.fileName}.`);
+    tooLong = undefined;
+  });
 
   const itemFor = (job: BatchJob): HTMLLIElement => {
     const item = document.createElement("li");
@@ -236,6 +294,8 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     if (state) return;
     for (const stop of watches.values()) stop.abort();
     transfer?.abort();
+    tooLong = undefined;
+    oversizeOffer.hidden = true;
     jobs.clear();
     render();
   });
@@ -277,21 +337,16 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     const file = fileInput.files?.[0];
     if (!file) return;
     status.show(`Loading ${file.name}…`);
+    oversizeOffer.hidden = true;
     progressArea.hidden = false;
     file
       .arrayBuffer()
-      .then((buffer) =>
-        controller.loadFile(new Uint8Array(buffer), file.name, fallbackJob, { onWriteProgress: onWrite }),
-      )
-      .then(
-        (loaded) => {
-          element("download-fallback").hidden = true;
-          status.show(
-            `Wrote ${loaded.rowsWritten} rows from ${file.name} to the sheet "${loaded.sheetName}".`,
-          );
-        },
-        (error: unknown) => status.error(error),
-      )
+      .then((buffer) => controller.prepareFile(new Uint8Array(buffer), file.name, fallbackJob))
+      .then(async (prepared) => {
+        await writeOrOffer(prepared, undefined, file.name);
+        element("download-fallback").hidden = true;
+      })
+      .catch((error: unknown) => status.error(error))
       .finally(() => {
         progressArea.hidden = true;
         fileInput.value = "";

@@ -26,7 +26,8 @@ export interface SignInDependencies {
   afterChange?: () => Promise<void>;
 }
 
-function credentialsOf(form: SignInForm): Credentials {
+/** The credentials the form holds, or what to type when it lacks them. */
+export function credentialsOf(form: SignInForm): Credentials {
   if (form.method === "manual") {
     const accessToken = form.accessToken.trim();
     if (accessToken === "") throw new PaneInputError("Paste the access token you created on the service.");
@@ -38,7 +39,8 @@ function credentialsOf(form: SignInForm): Credentials {
   return { kind: "client", clientId, clientSecret: form.clientSecret };
 }
 
-function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): ServiceConfig {
+/** The service settings of the form, checked. */
+export function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): ServiceConfig {
   try {
     return normaliseConfig({ serviceUrl: form.serviceUrl, tokenUrl: form.tokenUrl });
   } catch (error) {

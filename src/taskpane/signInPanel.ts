@@ -21,7 +21,8 @@ function showMethodFields(): void {
   element("manual-fields").hidden = !manual;
 }
 
-function readForm(): SignInForm {
+/** What the sign-in form holds now (the connection check reads it too). */
+export function readSignInForm(): SignInForm {
   return {
     serviceUrl: element<HTMLInputElement>("service-url").value,
     tokenUrl: element<HTMLInputElement>("token-url").value,
@@ -83,7 +84,7 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
     status.show("Signing in…");
     void whileBusy(element("sign-in-button"), status, async () => {
       try {
-        const state = await controller.signIn(readForm());
+        const state = await controller.signIn(readSignInForm());
         status.show(`Signed in. RENT formulas use ${accountName(state)}.`);
       } finally {
         clearSecrets();

@@ -1,6 +1,8 @@
 import { recalculateWorkbook } from "../excel/recalculate";
 import { session } from "../session/session";
 import { CompSetsController } from "./compSetsController";
+import { ConnectionCheckController } from "./connectionCheckController";
+import { wireConnectionPanel } from "./connectionPanel";
 import { wireCompSetsPanel } from "./compSetsPanel";
 import { element, StatusLine } from "./dom";
 import { outsideExcel, runInExcel } from "./excelRunner";
@@ -13,7 +15,7 @@ import { wireRefreshPanel } from "./refreshPanel";
 import { wireUsagePanel } from "./usagePanel";
 import { openCredentialVault } from "./secretVault";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
-import { wireSignInPanel } from "./signInPanel";
+import { readSignInForm, wireSignInPanel } from "./signInPanel";
 import { SignInController } from "./signInController";
 import { UsageTracker } from "./usageTracker";
 
@@ -44,6 +46,7 @@ function start(inExcel: boolean): void {
       inExcel ? recalculateWorkbook().catch((error: unknown) => status.error(error)) : Promise.resolve(),
   });
   wireSignInPanel({ session, controller: signIn, settings, status });
+  wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);
   wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);
   wireJobsPanel(session, new JobsController(session, runExcel), status);
   wireRefreshPanel(session, new RefreshController(session, runExcel), status);

@@ -1,7 +1,8 @@
 /**
  * The pane's workbook features in Chromium, through its own buttons, over the stand-in: a comp set's units
  * exported to a sheet, a bulk export in each format loaded into a sheet, refresh with fresh data, freeze
- * to values and restore. Each sheet must hold what the sandbox sent, shaped as the add-in shapes it.
+ * to values and restore, the connection check. Each sheet must hold what the sandbox sent, shaped as the
+ * add-in shapes it.
  */
 import { shapeTable } from "../../src/excel/tableData";
 import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
@@ -150,6 +151,19 @@ it("freezes the sheet's RENT formulas to their values and restores them", async 
   expect(await paneAction(world, "restore-button")).toBe("Restored 1 RENT formula.");
   expect(await formulaAtA1()).toBe("=RENT.COMPSETS()");
   expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(calculated);
+});
+
+it("checks the connection from the browser: each endpoint family once, with the session's token", async () => {
+  const status = await paneAction(world, "check-connection-button");
+
+  const lines = await world.pane.locator("#connection-report li").allTextContents();
+  expect(status).toBe("Connection check: every endpoint family asked answered (12 requests).");
+  expect(lines[0]).toMatch(/at most 15 requests in all\.$/);
+  expect(lines[1]).toMatch(/^skipped +Token /);
+  const probes = lines.slice(2, 14);
+  expect(probes).toHaveLength(12);
+  for (const line of probes) expect(line).toMatch(/^ok 200 /);
+  expect(lines).toContain(`12 of at most 15 requests sent to ${world.preview.sandbox.url}.`);
 });
 
 describe("the sign-in in the pane", () => {

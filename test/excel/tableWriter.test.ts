@@ -69,6 +69,46 @@ describe("writeTable", () => {
     ).toBe(true);
   });
 
+  it.each([
+    ["after the small rows", 300],
+    ["between small rows", 150],
+  ])(
+    "sends a row too large to join the pending rows in a request of its own (%s), never crossing 5 MB",
+    async (_where, bigRowAt) => {
+      const excel = new MockExcel();
+      excel.addSheet("Sheet1");
+      // 300 rows of ~5 KB (~1.5 MB together) and one row of ~3.8 MB (120 cells of 32,000 characters, Excel's
+      // most per cell): under the default 4 MB budget either fits alone, but not with what is pending.
+      const columns = Array.from({ length: 120 }, (_, i) => ({
+        field: `c${i}`,
+        header: `C${i}`,
+        kind: "text" as const,
+      }));
+      const small = (row: number): CellValue[] => columns.map((_, c) => `${row}-${c}-${"s".repeat(36)}`);
+      const big = columns.map(() => "B".repeat(32_000));
+      const rows = Array.from({ length: 301 }, (_, i) =>
+        i === bigRowAt ? big : small(i < bigRowAt ? i : i - 1),
+      );
+
+      await writeTable(excel.context, { columns, rows }, { sheetName: "Wide" });
+
+      for (const request of excel.requests) expect(request.bytes).toBeLessThan(EXCEL_REQUEST_LIMIT_BYTES);
+      // The pending rows went before it: the chunk holding the big row starts with it.
+      const chunks = excel.requests
+        .flatMap((r) => r.operations)
+        .map((op) => /^range\.values A(\d+):DP(\d+)$/.exec(op))
+        .filter((match) => match !== null)
+        .map((match) => ({ first: Number(match[1]), last: Number(match[2]) }));
+      const bigRowLine = bigRowAt + 2;
+      expect(chunks.find((chunk) => chunk.first <= bigRowLine && bigRowLine <= chunk.last)?.first).toBe(
+        bigRowLine,
+      );
+      const sheet = excel.sheet("Wide");
+      expect(sheet.values.slice(1)).toEqual(rows);
+      expect(sheet.rowValueWrites.slice(1).every((count) => count === 1)).toBe(true);
+    },
+  );
+
   it("sizes chunks by bytes, not rows: wide rows get smaller chunks than narrow ones", async () => {
     const narrow = new MockExcel();
     narrow.addSheet("Sheet1");
@@ -203,6 +243,18 @@ describe("writeTable", () => {
       /1,048,576 rows and 5 columns; a worksheet holds at most 1,048,575 rows/,
     );
     expect(excel.requests).toEqual([]);
+  });
+
+  it("refuses a table longer than the sheet it is given (a small grid for tests), before any write", async () => {
+    const excel = new MockExcel();
+    excel.addSheet("Sheet1");
+
+    await expect(
+      writeTable(excel.context, numberedTable(4), { sheetName: "Small", maxSheetRows: 4 }),
+    ).rejects.toThrow(/4 rows and 5 columns; a worksheet holds at most 3 rows under the header/);
+    expect(excel.requests).toEqual([]);
+    await writeTable(excel.context, numberedTable(3), { sheetName: "Small", maxSheetRows: 4 });
+    expect(excel.sheet("Small").values).toHaveLength(4);
   });
 
   it("makes duplicate headers unique, since Excel tables need distinct column names", async () => {

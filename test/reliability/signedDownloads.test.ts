@@ -93,7 +93,10 @@ it("accepts a character-level mutation of a link only when it still names exactl
     fc.asyncProperty(mutation, async ({ at, remove, insert }) => {
       const mutated = link.slice(0, at) + insert + link.slice(at + remove);
       fc.pre(mutated !== link && URL.canParse(mutated));
-      fc.pre(new URL(mutated).origin === new URL(link).origin);
+      const parsed = new URL(mutated);
+      fc.pre(parsed.origin === new URL(link).origin);
+      // fetch itself refuses a URL with credentials ("http:/ @host/..." parses as user " "): no request is made.
+      fc.pre(parsed.username === "" && parsed.password === "");
       const response = await fetch(mutated);
       await response.arrayBuffer();
       expect(response.status).toBeLessThan(500);

@@ -1,4 +1,5 @@
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM, ensureSystemTools } from "./systemTools";
 
 /** Chromium from apt, headless, with nothing that reaches the network on its own. */
 const CHROMIUM_ARGS = [
@@ -11,7 +12,8 @@ const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-/** Debian's Chromium, headless, as every browser test launches it. */
+/** Debian's Chromium (installed by the test setup when missing), headless, as every browser test launches it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const executablePath = ensureSystemTools([CHROMIUM]).get(CHROMIUM.command);
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

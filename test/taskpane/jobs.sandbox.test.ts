@@ -4,7 +4,13 @@ import Papa from "papaparse";
 import type { RunningSandbox } from "../../sandbox/server";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
-import { JobsController, jobSheetName, type BatchJob } from "../../src/taskpane/jobsController";
+import {
+  JobsController,
+  jobSheetName,
+  type BatchJob,
+  type JobsControllerOptions,
+} from "../../src/taskpane/jobsController";
+import { TooManyRowsForSheetError } from "../../src/taskpane/jobLoader";
 import type { JobForm } from "../../src/taskpane/jobRequest";
 import { describeError } from "../../src/taskpane/messages";
 import { SignInController } from "../../src/taskpane/signInController";
@@ -28,6 +34,7 @@ const open: Pane[] = [];
 async function openPane(
   sandboxOptions: Parameters<typeof startPaneSandbox>[0] = {},
   hideManualRedirects = false,
+  controllerOptions: JobsControllerOptions = {},
 ): Promise<Pane> {
   const sandbox = await startPaneSandbox({ jobStartDelayMs: 600_000, ...sandboxOptions });
   const browser = browserLikeFetch(PAGE_ORIGIN, { hideManualRedirects });
@@ -40,7 +47,7 @@ async function openPane(
   const pane = {
     sandbox,
     session,
-    jobs: new JobsController(session, excel.excel.run, browser.fetch),
+    jobs: new JobsController(session, excel.excel.run, browser.fetch, controllerOptions),
     excel,
     browser,
   };
@@ -250,4 +257,67 @@ describe("bulk export jobs from the pane", () => {
       /not an export file/,
     );
   });
+});
+
+describe("a bulk export file longer than a worksheet", () => {
+  it("is refused before any write, says so, then splits across sheets with the header on each, every row once", async () => {
+    // A small grid stands in for Excel's: the sandbox's file (3 properties x 6 days of units) needs 3 sheets.
+    const probe = await openPane();
+    const { finished: probeJob } = await finishedJob(probe);
+    const rows = rowsInSourceFile(probe.sandbox, probeJob);
+    const maxSheetRows = Math.ceil(rows / 3) + 1;
+    const pane = await openPane({}, false, { maxSheetRows });
+    const { finished } = await finishedJob(pane);
+    expect(rowsInSourceFile(pane.sandbox, finished)).toBe(rows);
+
+    const refused = await pane.jobs.load(finished).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(TooManyRowsForSheetError);
+    expect(describeError(refused)).toMatch(
+      new RegExp(
+        `has ${rows.toLocaleString("en-US")} rows, more than an Excel worksheet holds.*Nothing was written. Split it across 3 sheets, or save the file`,
+      ),
+    );
+    expect(pane.excel.requests).toEqual([]);
+    expect(pane.excel.sheets.map((sheet) => sheet.name)).toEqual(["Model"]);
+
+    const prepared = (refused as TooManyRowsForSheetError).prepared;
+    const loaded = await pane.jobs.write(prepared, { split: true });
+
+    const base = jobSheetName(finished);
+    expect(loaded.sheetNames).toEqual([base, `${base} (2)`, `${base} (3)`]);
+    expect(loaded.rowsWritten).toBe(rows);
+    const header = pane.excel.sheet(base).values[0];
+    const written = loaded.sheetNames.flatMap((name) => {
+      const sheet = pane.excel.sheet(name);
+      expect(sheet.values[0]).toEqual(header);
+      expect(sheet.values.length).toBeLessThanOrEqual(maxSheetRows);
+      return sheet.values.slice(1);
+    });
+    expect(written).toEqual(prepared.table.rows);
+    // The bytes kept for "Save file" are the sandbox's file as it is.
+    const source = pane.sandbox.context.jobs.get(finished.job_id)?.file;
+    expect(Buffer.from(prepared.bytes).equals(readFileSync(source?.path ?? ""))).toBe(true);
+    expect(prepared.fileName).toBe(source?.name);
+  });
+
+  // Parsing and shaping a million csv rows takes seconds on a busy machine, hence the longer bound.
+  it("at Excel's own limit: a file of 1,048,576 rows is refused before any write", async () => {
+    const pane = await openPane();
+    // One narrow column keeps parsing a million rows cheap; the count is what matters here.
+    const lines = ["id"];
+    for (let i = 0; i < 1_048_576; i++) lines.push(String(100_000 + (i % 5_000)));
+    const tooLong = new TextEncoder().encode(lines.join("\n"));
+
+    const refused = await pane.jobs
+      .loadFile(tooLong, "property.csv", undefined)
+      .catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(TooManyRowsForSheetError);
+    expect(describeError(refused)).toMatch(
+      /property\.csv has 1,048,576 rows, more than an Excel worksheet holds \(1,048,575 under the header\).*Split it across 2 sheets/,
+    );
+    expect(pane.excel.requests).toEqual([]);
+    expect(pane.excel.sheets.map((sheet) => sheet.name)).toEqual(["Model"]);
+  }, 120_000);
 });

@@ -7,12 +7,15 @@ import type { Credentials } from "../../src/api/tokens";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
 import { element, StatusLine } from "../../src/taskpane/dom";
+import { prepareExportFile, type LoadResult, type PreparedExport } from "../../src/taskpane/jobLoader";
 import type { BatchJob, JobsController } from "../../src/taskpane/jobsController";
 import { wireJobsPanel } from "../../src/taskpane/jobsPanel";
 import { openCredentialVault, type CredentialVault } from "../../src/taskpane/secretVault";
 import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { SignInController } from "../../src/taskpane/signInController";
-import { wireSignInPanel } from "../../src/taskpane/signInPanel";
+import { readSignInForm, wireSignInPanel } from "../../src/taskpane/signInPanel";
+import { ConnectionCheckController } from "../../src/taskpane/connectionCheckController";
+import { wireConnectionPanel } from "../../src/taskpane/connectionPanel";
 
 const PAGE = readFileSync(join(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
 const SERVICE = "http://127.0.0.1:4010";
@@ -48,6 +51,16 @@ const fakeService: typeof fetch = async (input, init) => {
     });
   return json({ error: "Not Found" }, 404);
 };
+
+/** jsdom's Blob has no arrayBuffer(); its FileReader reads one. */
+function blobBytes(blob: Blob): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+}
 
 /** A vault that holds in memory what it is given (its encryption has its own tests). */
 function memoryVault(): CredentialVault {
@@ -159,6 +172,55 @@ describe("the sign-in section", () => {
   });
 });
 
+describe("Check connection", () => {
+  it("says its limit first, then lists each endpoint family as it answers, and sums up on the status line", async () => {
+    loadPage();
+    const session = new Session(fakeService);
+    const status = new StatusLine(element("status"));
+    const settings = new SettingsStore(new MemoryStorage());
+    wireSignInPanel({
+      session,
+      controller: new SignInController({ session, settings, vault: memoryVault() }),
+      settings,
+      status,
+    });
+    const sent: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      sent.push(new Request(input, init).url);
+      return fakeService(input, init);
+    };
+    wireConnectionPanel(new ConnectionCheckController(session, recording), readSignInForm, status);
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = SECRET;
+
+    element("check-connection-button").click();
+    const lines = () => [...element("connection-report").children].map((item) => item.textContent ?? "");
+    expect(lines()).toEqual([
+      `Checking ${SERVICE}: one small request per endpoint family, at most 15 requests in all.`,
+    ]);
+    for (let i = 0; i < 50 && element<HTMLButtonElement>("check-connection-button").disabled; i++)
+      await flush();
+
+    // The stand-in service knows only the token and the accounts: the other families are named as failing.
+    expect(lines()[1]).toMatch(/^ok 200 +Token \(POST \/oauth\/token\)/);
+    expect(lines()[2]).toMatch(/^ok 200 +Accounts \(GET \/v1\/accounts\?per_page=1\)/);
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^FAILED 404 +Market survey \(GET \/v1\/comp_sets\/\d+\/market_survey\) - the service said: "Not Found"/,
+      ),
+    );
+    expect(lines().at(-2)).toBe(`${sent.length} of at most 15 requests sent to ${SERVICE}.`);
+    expect(sent.length).toBeLessThanOrEqual(15);
+    expect(element("status").textContent).toMatch(
+      /^Connection check: Market survey, .* failed; the list below says why\.$/,
+    );
+    expect(document.body.textContent).not.toContain(SECRET);
+    // Checking is not signing in: the typed secret stays for the sign-in that may follow.
+    expect(session.current).toBeUndefined();
+    expect(element<HTMLInputElement>("client-secret").value).toBe(SECRET);
+  });
+});
+
 describe("signing in where the runtime has no IndexedDB", () => {
   it("signs in with Remember ticked and says that the secret could not be kept", async () => {
     loadPage();
@@ -208,7 +270,7 @@ describe("the bulk exports section", () => {
         ];
       },
       watch: async (id: string) => job(id, "succeeded"),
-      load: async () => {
+      prepare: async () => {
         throw new DownloadBlockedError(link);
       },
     } as unknown as JobsController;
@@ -287,5 +349,98 @@ describe("the bulk exports section", () => {
     expect(element(`job-${id}`).dataset.status).toBe("succeeded");
     expect(document.getElementById(`job-load-${id}`)).not.toBeNull();
     expect(element("status").textContent).toMatch(/is ready to load/);
+  });
+
+  it("says before writing that a file is too long for one sheet, and splits it or saves it as the person chooses", async () => {
+    loadPage();
+    const id = "dddd4444-0000-4000-8000-000000000004";
+    const csv = ["id,avg_rent", ...Array.from({ length: 10 }, (_, i) => `${100_001 + i},${1_500 + i}`)].join(
+      "\n",
+    );
+    const bytes = new TextEncoder().encode(csv);
+    // A 4-row grid (header + 3 rows) stands in for Excel's 1,048,576: the 10 rows need 4 sheets.
+    const prepared = await prepareExportFile(
+      bytes,
+      "csv",
+      { sheetName: "Units export dddd4444", fileName: "units.csv" },
+      4,
+    );
+    const writes: { prepared: PreparedExport; split: boolean | undefined }[] = [];
+    const controller = {
+      list: async () => [job(id, "succeeded")],
+      watch: async () => job(id, "succeeded"),
+      prepare: async () => prepared,
+      write: async (what: PreparedExport, options: { split?: boolean }): Promise<LoadResult> => {
+        writes.push({ prepared: what, split: options.split });
+        // The first split is cancelled part-way (the writer then removes what it wrote).
+        if (writes.length === 1) throw new DOMException("The write was cancelled.", "AbortError");
+        const sheetNames = [
+          "Units export dddd4444",
+          "Units export dddd4444 (2)",
+          "Units export dddd4444 (3)",
+          "Units export dddd4444 (4)",
+        ];
+        return { sheetName: sheetNames[0] ?? "", sheetNames, rowsWritten: 10 };
+      },
+    } as unknown as JobsController;
+    const saved: { name: string; blob: Blob }[] = [];
+    let lastBlob: Blob | undefined;
+    URL.createObjectURL = (blob: Blob) => {
+      lastBlob = blob;
+      return "blob:export";
+    };
+    URL.revokeObjectURL = () => undefined;
+    const click = jest.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      if (lastBlob) saved.push({ name: this.download, blob: lastBlob });
+    });
+    const session = new Session(fakeService);
+    wireJobsPanel(session, controller, new StatusLine(element("status")));
+    await session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      { kind: "client", clientId: "demo-pro", clientSecret: SECRET },
+    );
+    element("jobs-reload-button").click();
+    await flush();
+
+    element(`job-load-${id}`).click();
+    for (let i = 0; i < 5; i++) await flush();
+
+    expect(writes).toEqual([]);
+    expect(element("oversize-offer").hidden).toBe(false);
+    expect(element("oversize-message").textContent).toBe(
+      "units.csv has 10 rows, more than an Excel worksheet holds (3 under the header). Nothing was written. Split it across 4 sheets, or save the file.",
+    );
+    expect(element("oversize-split-button").textContent).toBe("Split across 4 sheets");
+    expect(element("status").textContent).toMatch(/units\.csv is too long for one sheet/);
+
+    element("oversize-save-button").click();
+    await flush();
+    expect(saved.map((file) => file.name)).toEqual(["units.csv"]);
+    expect(new Uint8Array(await blobBytes(saved[0]?.blob as Blob))).toEqual(bytes);
+    expect(element("oversize-offer").hidden).toBe(true);
+    expect(writes).toEqual([]);
+
+    element(`job-load-${id}`).click();
+    for (let i = 0; i < 5; i++) await flush();
+    element("oversize-split-button").click();
+    for (let i = 0; i < 5; i++) await flush();
+
+    expect(element("status").textContent).toBe("Cancelled.");
+    expect(element("oversize-offer").hidden).toBe(false);
+
+    element("oversize-split-button").click();
+    for (let i = 0; i < 5; i++) await flush();
+
+    expect(writes).toEqual([
+      { prepared, split: true },
+      { prepared, split: true },
+    ]);
+    expect(element("oversize-offer").hidden).toBe(true);
+    expect(element("status").textContent).toBe(
+      'Wrote 10 rows across 4 sheets, "Units export dddd4444" to "Units export dddd4444 (4)", each with the header row.',
+    );
+    click.mockRestore();
   });
 });

@@ -1,0 +1,561 @@
+import type { ServiceConfig } from "./config";
+import type { Credentials } from "./tokens";
+
+/**
+ * The connection check: one request per endpoint family, each the smallest the contract allows, to learn in
+ * minutes what a service (the live one, or a sandbox) accepts and in which shape it answers. It reads the raw
+ * JSON rather than the add-in's typed readers, so it reports the shape variants the service used (survey item
+ * `id` or `property_id`, floor plan bucket key, percent scale, pagination) instead of failing on them. The
+ * pane's "Check connection" and `npm run check-service` both run it.
+ */
+
+/** The most requests one check may send (the live service allows about 100 per 5 minutes). */
+export const CHECK_REQUEST_LIMIT = 15;
+
+/** How long one request may take before the check reports it as unanswered and moves on. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+export type ProbeOutcome = "answered" | "refused" | "unreachable" | "skipped";
+
+export interface ProbeReport {
+  /** The endpoint family, in words: "Geo search". */
+  readonly family: string;
+  /** Method and path, e.g. "POST /v1/geo_boundaries/search"; never a secret. */
+  readonly request: string;
+  readonly outcome: ProbeOutcome;
+  readonly status?: number;
+  /** Shape variants seen in the answer, e.g. "survey item id: property_id". */
+  readonly variants: readonly string[];
+  /** Rate-limit headers of the answer, by their name as sent. */
+  readonly rateLimitHeaders: Readonly<Record<string, string>>;
+  /** For a refusal, the service's own message; for a skip, why. */
+  readonly message?: string;
+}
+
+export interface ConnectionReport {
+  readonly serviceUrl: string;
+  readonly requestLimit: number;
+  readonly requestsSent: number;
+  readonly probes: readonly ProbeReport[];
+}
+
+export interface ConnectionCheckOptions {
+  config: ServiceConfig;
+  /** Client credentials (the token request is the first probe) or an access token (no token request). */
+  credentials: Credentials;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  /** Each probe's report as soon as it is known, for a pane or a terminal to show progress. */
+  onProbe?: (probe: ProbeReport) => void;
+}
+
+/** What the check says before it sends anything. */
+export function checkNotice(serviceUrl: string): string {
+  return `Checking ${serviceUrl}: one small request per endpoint family, at most ${CHECK_REQUEST_LIMIT} requests in all.`;
+}
+
+interface Answer {
+  status: number;
+  json: unknown;
+  text: string;
+  headers: Headers;
+}
+
+type JsonRecord = Record<string, unknown>;
+
+const RATE_LIMIT_HEADER = /^(x-ratelimit-|ratelimit|retry-after$)/i;
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function field(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof key === "number") current = Array.isArray(current) ? current[key] : undefined;
+    else current = isRecord(current) ? current[key] : undefined;
+  }
+  return current;
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : undefined;
+}
+
+function integerOf(value: unknown): number | undefined {
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+/** "fraction" when every value is at most 1 (0.97 = 97 %), "points" when any is above (97 = 97 %). */
+function percentScale(label: string, values: readonly unknown[]): string[] {
+  const numbers = values.filter(
+    (value): value is number => typeof value === "number" && Number.isFinite(value),
+  );
+  if (numbers.length === 0) return [];
+  return [
+    `${label}: ${numbers.some((value) => Math.abs(value) > 1) ? "points (97 = 97 %)" : "fraction (0.97 = 97 %)"}`,
+  ];
+}
+
+function paginationVariant(json: unknown): string {
+  const pagination = field(json, "pagination");
+  if (!isRecord(pagination)) return "pagination: absent";
+  const total = pagination.total_pages;
+  return typeof total === "number"
+    ? `pagination: present (total_pages ${total})`
+    : "pagination: present, without total_pages";
+}
+
+function listOrObject(label: string, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return [`${label}: list`];
+  return [isRecord(value) ? `${label}: object` : `${label}: ${typeof value}`];
+}
+
+function tokenVariants(json: unknown): string[] {
+  const token = field(json, "access_token");
+  const expiresIn = field(json, "expires_in");
+  return [
+    typeof token === "string" && token.split(".").length === 3 ? "token: JWT" : "token: opaque",
+    typeof expiresIn === "number" ? `expires_in: ${expiresIn} s` : "expires_in: absent",
+  ];
+}
+
+function surveyVariants(json: unknown): string[] {
+  const items = field(json, "data", "attributes", "market_survey_items");
+  if (!Array.isArray(items)) return ["market_survey_items: absent"];
+  const item: unknown = items[0];
+  const idKey = isRecord(item) ? ["id", "property_id"].find((key) => key in item) : undefined;
+  return [
+    `survey item id: ${idKey ?? "absent"}`,
+    ...listOrObject("amenities", field(item, "amenities")),
+    ...listOrObject("concessions", field(item, "concessions")),
+    ...listOrObject("fees_and_deposits", field(item, "fees_and_deposits")),
+    ...percentScale(
+      "percent",
+      items.flatMap((entry) => [
+        field(entry, "leased_percent"),
+        field(entry, "advertised_occupancy_percent"),
+      ]),
+    ),
+  ];
+}
+
+const BUCKET_KEYS = ["floor_plans_by_bed_bath", "floor_plans_by_bed"] as const;
+
+function floorPlanVariants(json: unknown): string[] {
+  const attributes = field(json, "data", "attributes");
+  const bucketKey = BUCKET_KEYS.find((key) => isRecord(attributes) && key in attributes);
+  if (!bucketKey) return ["floor plan buckets: absent"];
+  const buckets = field(attributes, bucketKey);
+  const bucket: unknown = firstOf(buckets);
+  const plans = field(bucket, "floor_plans");
+  const plan: unknown = firstOf(plans);
+  return [
+    `floor plan buckets: ${bucketKey}`,
+    isRecord(bucket) && "floor_plan_summary" in bucket
+      ? "bucket summary: floor_plan_summary per bucket"
+      : "bucket summary: none per bucket",
+    isRecord(plan) && "asking_rent_over_time" in plan
+      ? "history: _over_time arrays per plan"
+      : "history: one entry per plan per day",
+    ...percentScale(
+      "unit_mix_percent",
+      Array.isArray(plans) ? plans.map((entry) => field(entry, "unit_mix_percent")) : [],
+    ),
+  ];
+}
+
+function dataListVariants(json: unknown): string[] {
+  const data = field(json, "data");
+  return [Array.isArray(data) ? `data: list of ${data.length}` : "data: not a list"];
+}
+
+function marketVariants(json: unknown): string[] {
+  const market = field(firstOf(field(json, "data")), "attributes");
+  const percents = isRecord(market)
+    ? Object.entries(market)
+        .filter(([key]) => /(leased|occupancy)_percent/.test(key))
+        .map(([, value]) => value)
+    : [];
+  return [...dataListVariants(json), ...percentScale("percent", percents)];
+}
+
+function propertyVariants(json: unknown): string[] {
+  const property = field(firstOf(field(json, "data")), "attributes");
+  return [...dataListVariants(json), ...percentScale("percent", [field(property, "leased_percent")])];
+}
+
+function forecastVariants(json: unknown): string[] {
+  const series = field(json, "data", "attributes", "time_series");
+  return [Array.isArray(series) ? `time_series: ${series.length} points` : "time_series: absent"];
+}
+
+function jobsVariants(json: unknown): string[] {
+  const listKey = ["jobs", "data"].find((key) => Array.isArray(field(json, key)));
+  return [`job list: ${listKey ?? "absent"}`, paginationVariant(json)];
+}
+
+/** The service's own words for a refusal: its JSON `message` (or `error`), else its text. */
+function serviceMessage(answer: Answer): string {
+  const message = field(answer.json, "message") ?? field(answer.json, "error");
+  const text = typeof message === "string" && message !== "" ? message : answer.text.trim();
+  if (text === "") return `HTTP ${answer.status} without a message`;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function unreachableMessage(error: unknown, timedOut: boolean): string {
+  if (timedOut) return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === "string") return `no answer (${cause.code})`;
+  // A browser says only "Failed to fetch", for a wrong URL and for a service that refuses the page's origin alike.
+  const text = error instanceof Error ? error.message : String(error);
+  return `no answer (${text}): the URL may be wrong, the service down, or it may not allow this page's origin (CORS)`;
+}
+
+interface ProbeRequest {
+  family: string;
+  method: "GET" | "POST";
+  /** Under the service URL, or a full URL (the token endpoint). */
+  path: string;
+  query?: Record<string, string | number>;
+  json?: unknown;
+  form?: URLSearchParams;
+  variants: (json: unknown) => string[];
+}
+
+/** Sends the probes one at a time, counting them against the limit, and collects their reports. */
+class Prober {
+  readonly probes: ProbeReport[] = [];
+  sent = 0;
+  token: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ConnectionCheckOptions) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  skip(family: string, request: string, reason: string): void {
+    this.record({ family, request, outcome: "skipped", variants: [], rateLimitHeaders: {}, message: reason });
+  }
+
+  /** The JSON of a 2xx answer, or undefined when the probe was refused, unanswered or skipped. */
+  async send(probe: ProbeRequest): Promise<unknown> {
+    const isAbsolute = /^https?:\/\//.test(probe.path);
+    const url = new URL(isAbsolute ? probe.path : `${this.options.config.serviceUrl}${probe.path}`);
+    for (const [name, value] of Object.entries(probe.query ?? {})) url.searchParams.set(name, String(value));
+    // As a person reads it: the token endpoint by its path, data paths under the service URL, never a secret.
+    const query = Object.entries(probe.query ?? {}).map(([name, value]) => `${name}=${value}`);
+    const request = `${probe.method} ${isAbsolute ? url.pathname : probe.path}${query.length === 0 ? "" : `?${query.join("&")}`}`;
+    if (this.sent >= CHECK_REQUEST_LIMIT) {
+      this.skip(probe.family, request, `the check's limit of ${CHECK_REQUEST_LIMIT} requests is spent`);
+      return undefined;
+    }
+    if (this.options.signal?.aborted) {
+      this.skip(probe.family, request, "the check was cancelled");
+      return undefined;
+    }
+    this.sent += 1;
+    const answer = await this.fetchAnswer(url, probe);
+    if ("unanswered" in answer) {
+      this.record({
+        family: probe.family,
+        request,
+        outcome: "unreachable",
+        variants: [],
+        rateLimitHeaders: {},
+        message: answer.unanswered,
+      });
+      return undefined;
+    }
+    const rateLimitHeaders: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (RATE_LIMIT_HEADER.test(name)) rateLimitHeaders[name] = value;
+    });
+    const ok = answer.status >= 200 && answer.status < 300;
+    this.record({
+      family: probe.family,
+      request,
+      outcome: ok ? "answered" : "refused",
+      status: answer.status,
+      variants: ok ? probe.variants(answer.json) : [],
+      rateLimitHeaders,
+      message: ok ? undefined : serviceMessage(answer),
+    });
+    return ok ? answer.json : undefined;
+  }
+
+  /** The answer, or why none came (no connection, the time bound, a cancel). */
+  private async fetchAnswer(url: URL, probe: ProbeRequest): Promise<Answer | { unanswered: string }> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
+    const stop = () => timeout.abort();
+    this.options.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      const headers: Record<string, string> = { Accept: "application/json" };
+      if (this.token) headers.Authorization = `Bearer ${this.token}`;
+      if (probe.json !== undefined) headers["Content-Type"] = "application/json";
+      if (probe.form) headers["Content-Type"] = "application/x-www-form-urlencoded";
+      const response = await this.fetchImpl(url, {
+        method: probe.method,
+        headers,
+        body: probe.form ?? (probe.json === undefined ? undefined : JSON.stringify(probe.json)),
+        signal: timeout.signal,
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, json, text, headers: response.headers };
+    } catch (error) {
+      return {
+        unanswered: unreachableMessage(error, timeout.signal.aborted && !this.options.signal?.aborted),
+      };
+    } finally {
+      clearTimeout(timer);
+      this.options.signal?.removeEventListener("abort", stop);
+    }
+  }
+
+  private record(probe: ProbeReport): void {
+    this.probes.push(probe);
+    this.options.onProbe?.(probe);
+  }
+}
+
+/** Runs the check: never throws for what the service answers; every probe ends in the report. */
+export async function checkConnection(options: ConnectionCheckOptions): Promise<ConnectionReport> {
+  const prober = new Prober(options);
+  const { credentials } = options;
+
+  if (credentials.kind === "client") {
+    const answer = await prober.send({
+      family: "Token",
+      method: "POST",
+      path: options.config.tokenUrl,
+      form: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      }),
+      variants: tokenVariants,
+    });
+    const token = field(answer, "access_token");
+    prober.token = typeof token === "string" && token !== "" ? token : undefined;
+  } else {
+    prober.token = credentials.accessToken;
+    prober.skip("Token", "POST /oauth/token", "an access token was given, so no token request is needed");
+  }
+  if (!prober.token) {
+    prober.skip("Data endpoints", "/v1/...", "no access token: the token request did not succeed");
+    return reportOf(options, prober);
+  }
+
+  const accounts = await prober.send({
+    family: "Accounts",
+    method: "GET",
+    path: "/v1/accounts",
+    query: { per_page: 1 },
+    variants: (json) => [...dataListVariants(json), paginationVariant(json)],
+  });
+  const accountId = integerOf(field(firstOf(field(accounts, "data")), "id"));
+
+  let compSetId: number | undefined;
+  if (accountId) {
+    const compSets = await prober.send({
+      family: "Comp sets",
+      method: "GET",
+      path: `/v1/accounts/${accountId}/comp_sets`,
+      variants: dataListVariants,
+    });
+    compSetId = integerOf(field(firstOf(field(compSets, "data")), "id"));
+  } else {
+    prober.skip(
+      "Comp sets",
+      "GET /v1/accounts/{account_id}/comp_sets",
+      "no account id (accounts did not answer)",
+    );
+  }
+
+  let propertyId: number | undefined;
+  if (compSetId) {
+    const survey = await prober.send({
+      family: "Market survey",
+      method: "GET",
+      path: `/v1/comp_sets/${compSetId}/market_survey`,
+      variants: surveyVariants,
+    });
+    const item = firstOf(field(survey, "data", "attributes", "market_survey_items"));
+    propertyId = integerOf(field(item, "id")) ?? integerOf(field(item, "property_id"));
+    await prober.send({
+      family: "Units",
+      method: "GET",
+      path: `/v1/comp_sets/${compSetId}/units`,
+      query: propertyId ? { "filter[property_ids]": propertyId } : {},
+      variants: (json) => [...dataListVariants(json), paginationVariant(json)],
+    });
+    await prober.send({
+      family: "Floor plans",
+      method: "GET",
+      path: `/v1/comp_sets/${compSetId}/floor_plans`,
+      variants: floorPlanVariants,
+    });
+  } else {
+    for (const [family, path] of [
+      ["Market survey", "market_survey"],
+      ["Units", "units"],
+      ["Floor plans", "floor_plans"],
+    ] as const) {
+      prober.skip(
+        family,
+        `GET /v1/comp_sets/{comp_set_id}/${path}`,
+        "no comp set of the account to ask about",
+      );
+    }
+  }
+
+  if (!accountId) {
+    for (const [family, request] of ACCOUNT_PROBES)
+      prober.skip(family, request, "no account id (accounts did not answer)");
+  } else {
+    const boundaries = await prober.send({
+      family: "Geo search",
+      method: "POST",
+      path: "/v1/geo_boundaries/search",
+      json: { account_id: accountId, query: "*", geo_type: "MSA", limit: 1 },
+      variants: dataListVariants,
+    });
+    const markets = await prober.send({
+      family: "Explore markets",
+      method: "POST",
+      path: "/v1/explore_markets",
+      json: { account_id: accountId, limit: 1 },
+      variants: marketVariants,
+    });
+    const boundaryId =
+      integerOf(field(firstOf(field(boundaries, "data")), "id")) ??
+      integerOf(field(firstOf(field(markets, "data")), "id"));
+    if (boundaryId) {
+      await prober.send({
+        family: "Narratives",
+        method: "GET",
+        path: "/v1/markets/narratives",
+        query: { account_id: accountId, geo_boundary_id: boundaryId },
+        variants: dataListVariants,
+      });
+    } else
+      prober.skip(
+        "Narratives",
+        "GET /v1/markets/narratives",
+        "no boundary id (geo search and explore markets did not answer)",
+      );
+
+    const lookup = await prober.send({
+      family: "Property lookup",
+      method: "GET",
+      path: "/v1/properties/lookup",
+      query: { account_id: accountId, per_page: 1 },
+      variants: (json) => [...dataListVariants(json), paginationVariant(json)],
+    });
+    propertyId ??= integerOf(firstOf(field(lookup, "data")));
+    if (propertyId) {
+      await prober.send({
+        family: "Property bulk details",
+        method: "GET",
+        path: "/v1/properties/bulk_details",
+        query: { account_id: accountId, property_ids: propertyId },
+        variants: propertyVariants,
+      });
+      await prober.send({
+        family: "Forecasts",
+        method: "POST",
+        path: `/v1/properties/${propertyId}/forecasts`,
+        json: {
+          account_id: accountId,
+          aggregations: [{ name: "rent_growth", field: "rent_growth_rate_yoy", aggregation_type: "avg" }],
+          interval: "year",
+        },
+        variants: forecastVariants,
+      });
+    } else {
+      prober.skip(
+        "Property bulk details",
+        "GET /v1/properties/bulk_details",
+        "no property id (survey and lookup did not answer)",
+      );
+      prober.skip(
+        "Forecasts",
+        "POST /v1/properties/{property_id}/forecasts",
+        "no property id (survey and lookup did not answer)",
+      );
+    }
+  }
+
+  await prober.send({
+    family: "Bulk jobs",
+    method: "GET",
+    path: "/v1/bulk_api/jobs",
+    query: { per_page: 1 },
+    variants: jobsVariants,
+  });
+  return reportOf(options, prober);
+}
+
+const ACCOUNT_PROBES = [
+  ["Geo search", "POST /v1/geo_boundaries/search"],
+  ["Explore markets", "POST /v1/explore_markets"],
+  ["Narratives", "GET /v1/markets/narratives"],
+  ["Property lookup", "GET /v1/properties/lookup"],
+  ["Property bulk details", "GET /v1/properties/bulk_details"],
+  ["Forecasts", "POST /v1/properties/{property_id}/forecasts"],
+] as const;
+
+function reportOf(options: ConnectionCheckOptions, prober: Prober): ConnectionReport {
+  return {
+    serviceUrl: options.config.serviceUrl,
+    requestLimit: CHECK_REQUEST_LIMIT,
+    requestsSent: prober.sent,
+    probes: prober.probes,
+  };
+}
+
+/** One probe in one line: outcome, family, request, then what was learned. */
+export function probeLine(probe: ProbeReport): string {
+  const outcome =
+    probe.outcome === "answered"
+      ? `ok ${probe.status}`
+      : probe.outcome === "refused"
+        ? `FAILED ${probe.status}`
+        : probe.outcome === "unreachable"
+          ? "FAILED"
+          : "skipped";
+  const headers = Object.entries(probe.rateLimitHeaders).map(([name, value]) => `${name}: ${value}`);
+  const details = [
+    ...(probe.message === undefined
+      ? []
+      : [probe.outcome === "refused" ? `the service said: "${probe.message}"` : probe.message]),
+    ...probe.variants,
+    ...(probe.outcome === "answered" || probe.outcome === "refused"
+      ? [headers.length === 0 ? "rate-limit headers: none" : `rate-limit headers: ${headers.join(", ")}`]
+      : []),
+  ];
+  return `${outcome.padEnd(10)} ${probe.family} (${probe.request})${details.length === 0 ? "" : ` - ${details.join("; ")}`}`;
+}
+
+/** The whole report as lines of text: the pane lists them, the script prints them. */
+export function reportLines(report: ConnectionReport): string[] {
+  const failed = report.probes.filter(
+    (probe) => probe.outcome === "refused" || probe.outcome === "unreachable",
+  );
+  return [
+    ...report.probes.map(probeLine),
+    `${report.requestsSent} of at most ${report.requestLimit} requests sent to ${report.serviceUrl}.`,
+    failed.length === 0
+      ? "Every endpoint family that was asked answered."
+      : `Failed: ${failed.map((probe) => probe.family).join(", ")}.`,
+  ];
+}
