@@ -153,7 +153,7 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
     const properties = job.propertyIds
       .map((id) => dataset.propertyById.get(id))
       .filter((property): property is PropertyCore => property !== undefined);
-    const slice = new CooperativeSlice();
+    const slice = new CooperativeSlice(() => this.generating.size);
 
     let rowCount = 0;
     for (const property of properties) {
