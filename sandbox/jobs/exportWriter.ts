@@ -65,9 +65,16 @@ function fileWriter(
   write: (rows: ExportRow[]) => Promise<void>,
   close: () => Promise<void>,
 ): ExportFileWriter {
+  // A disk error arrives as an event; kept, it fails the next write or the close (and the job).
+  let failure: Error | undefined;
+  stream.on("error", (error) => (failure = error));
+  const unlessFailed = async (work: () => Promise<void>) => {
+    if (failure) throw failure;
+    await work();
+  };
   return {
-    write,
-    close,
+    write: (rows) => unlessFailed(() => write(rows)),
+    close: () => unlessFailed(close),
     abort: async () => {
       stream.destroy();
       await rm(path, { force: true });

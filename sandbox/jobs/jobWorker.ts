@@ -9,7 +9,7 @@ import { dayNumber } from "../data/propertyRecord";
 import { CooperativeSlice } from "./cooperativeSlice";
 import { exportRowCount } from "./exportRowCount";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
-import { EXPORT_BATCH_ROWS, FILE_EXTENSIONS, openExportFile } from "./exportWriter";
+import { EXPORT_BATCH_ROWS, FILE_EXTENSIONS, openExportFile, type ExportFileWriter } from "./exportWriter";
 import { jobResource, type BulkJob, type JobStore } from "./jobStore";
 import { deliverWebhook, type WebhookSettings } from "./webhook";
 
@@ -164,20 +164,22 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
     if (rowCount > this.settings.maxRows)
       return this.finish(job, "failed", tooLarge(rowCount, this.settings.maxRows));
 
-    const directory = path.join(await this.exportDirectory(), job.jobId);
     const name = `${job.reportType}_${job.startDate}_${job.endDate}.${FILE_EXTENSIONS[job.outputFormat]}`;
-    const filePath = path.join(directory, name);
-    await mkdir(directory, { recursive: true });
-    const file = openExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType]);
-    // The job has its file from the moment it is opened, growing on disk; the results route hands
-    // it out only once the job has succeeded.
-    this.store.update(job, { file: { path: filePath, name } });
+    let directory: string | undefined;
+    let file: ExportFileWriter | undefined;
     const discard = async () => {
-      await file.abort();
-      await rm(directory, { recursive: true, force: true });
+      await file?.abort();
+      if (directory) await rm(directory, { recursive: true, force: true });
       this.store.update(job, { file: null });
     };
     try {
+      directory = path.join(await this.exportDirectory(), job.jobId);
+      await mkdir(directory, { recursive: true });
+      const filePath = path.join(directory, name);
+      file = openExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType]);
+      // The job has its file from the moment it is opened, growing on disk; the results route hands
+      // it out only once the job has succeeded.
+      this.store.update(job, { file: { path: filePath, name } });
       let batch: ExportRow[] = [];
       for (const property of properties) {
         for (let day = first; day <= last; day++) {

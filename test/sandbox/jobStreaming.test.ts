@@ -205,6 +205,27 @@ describe("streamed export files", () => {
   });
 });
 
+describe("an export that cannot be written", () => {
+  it("fails the job with an error_message instead of leaving it submitted", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), "sandbox-exports-"));
+    // The export directory is a file, so the job's folder cannot be made.
+    const notADirectory = path.join(directory, "plain-file");
+    await writeFile(notADirectory, "");
+    const t = await startTestSandbox({ exportDirectory: notADirectory });
+    try {
+      const job = await submit(t, {});
+      await t.sandbox.context.worker.flush();
+      expect(await jobOf(t, job.job_id)).toMatchObject({
+        status: "failed",
+        error_message: expect.stringMatching(/^Export failed: /),
+      });
+    } finally {
+      await t.sandbox.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("results before a job succeeded", () => {
   it("are refused (409, naming the status) while the job waits, while its file is being written, and after a cancel", async () => {
     const exportDirectory = await mkdtemp(path.join(tmpdir(), "sandbox-exports-"));
