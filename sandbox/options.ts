@@ -2,6 +2,7 @@ import type { RateLimitMode } from "./auth/rateLimiter";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 import type { BodyFieldRename } from "./http/renamedBodyFields";
+import type { SandboxVariant } from "./variant";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
 export interface RequestLogDestination {
@@ -60,6 +61,8 @@ export interface SandboxOptions {
    * stdout (CLI `--log`); `{ stream }` sends the lines elsewhere (tests read them).
    */
   logger: boolean | RequestLogDestination;
+  /** Which of the observed answer forms the sandbox uses (sandbox/variant.ts). */
+  variant: SandboxVariant;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -85,6 +88,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   renamedBodyFields: [],
   admin: false,
   logger: false,
+  variant: "documented",
 };
 
 export function resolveOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {

@@ -6,6 +6,7 @@ import type { SandboxClock } from "../clock";
 import type { Dataset } from "../data/dataset";
 import type { PropertyCore } from "../data/properties";
 import { dayNumber } from "../data/propertyRecord";
+import type { ShapeVariant } from "../variant";
 import { CooperativeSlice } from "./cooperativeSlice";
 import { exportRowCount } from "./exportRowCount";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
@@ -27,6 +28,8 @@ export interface JobWorkerSettings {
   maxRunningJobs: number;
   exportDirectory: string | undefined;
   webhook: WebhookSettings;
+  /** How the property report writes its percentages (the sandbox's variant). */
+  percentScale: ShapeVariant["percentScale"];
 }
 
 /** What the worker reports as jobs start and stop generating (tests and benchmarks listen). */
@@ -183,7 +186,15 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       let batch: ExportRow[] = [];
       for (const property of properties) {
         for (let day = first; day <= last; day++) {
-          for (const row of exportRowsFor(dataset, job.reportType, property, day, today)) batch.push(row);
+          for (const row of exportRowsFor(
+            dataset,
+            job.reportType,
+            property,
+            day,
+            today,
+            this.settings.percentScale,
+          ))
+            batch.push(row);
           if (batch.length >= EXPORT_BATCH_ROWS[job.outputFormat]) {
             await file.write(batch);
             batch = [];

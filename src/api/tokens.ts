@@ -1,7 +1,11 @@
 import { ApiError, errorFromFetchFailure, errorFromResponse } from "./errors";
+import { jwtExpiryMs } from "./jwtExpiry";
 
 export type Credentials =
-  { kind: "client"; clientId: string; clientSecret: string } | { kind: "manual"; accessToken: string };
+  | { kind: "client"; clientId: string; clientSecret: string }
+  | { kind: "manual"; accessToken: string }
+  /** A personal key of the team relay, which holds the service's credentials itself. */
+  | { kind: "relay"; key: string };
 
 interface HeldToken {
   value: string;
@@ -18,7 +22,10 @@ export interface TokenManagerOptions {
   renewBeforeMs?: number;
 }
 
-/** Manual tokens live 30 days; the service does not tell us when one was created, so we trust it until a 401. */
+/**
+ * Manual tokens live 30 days. A JWT says when it expires (`exp`); for any other token the service does not tell
+ * us when it was created, so we trust it until a 401.
+ */
 const MANUAL_TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 /**
@@ -39,10 +46,13 @@ export class TokenManager {
     this.now = options.now ?? Date.now;
     this.renewBeforeMs = options.renewBeforeMs ?? 60_000;
     if (options.credentials.kind === "manual") {
+      const { accessToken } = options.credentials;
       this.held = {
-        value: options.credentials.accessToken,
-        expiresAtMs: this.now() + MANUAL_TOKEN_LIFETIME_MS,
+        value: accessToken,
+        expiresAtMs: jwtExpiryMs(accessToken) ?? this.now() + MANUAL_TOKEN_LIFETIME_MS,
       };
+    } else if (options.credentials.kind === "relay") {
+      this.held = { value: options.credentials.key, expiresAtMs: this.now() + MANUAL_TOKEN_LIFETIME_MS };
     }
   }
 
@@ -74,6 +84,12 @@ export class TokenManager {
 
   private async requestToken(): Promise<HeldToken> {
     const credentials = this.options.credentials;
+    if (credentials.kind === "relay") {
+      throw new ApiError(
+        "unauthorized",
+        "The team relay no longer accepts your personal key (revoked or replaced). Ask your relay admin for a new key, then sign in again with Team relay.",
+      );
+    }
     if (credentials.kind === "manual") {
       throw new ApiError(
         "unauthorized",

@@ -168,7 +168,13 @@ async function main(): Promise<void> {
       sandbox,
       bearer,
       -1,
-      { property_ids: [FIRST_PROPERTY_ID], start_date: TODAY, end_date: TODAY },
+      {
+        report_type: "property",
+        output_format: "csv",
+        property_ids: [FIRST_PROPERTY_ID],
+        start_date: TODAY,
+        end_date: TODAY,
+      },
       performance.now() + 60_000,
     );
     if (warmUp.status !== "succeeded") throw new Error(`the warm-up job ${warmUp.status}`);

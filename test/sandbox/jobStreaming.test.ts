@@ -24,7 +24,14 @@ const ids = (count: number, from = 100001) => Array.from({ length: count }, (_, 
 
 async function submit(t: TestSandbox, json: object): Promise<Job> {
   const response = await t.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
-    json: { start_date: "2026-03-01", end_date: "2026-03-03", property_ids: [100001], ...json },
+    json: {
+      report_type: "property",
+      output_format: "csv",
+      start_date: "2026-03-01",
+      end_date: "2026-03-03",
+      property_ids: [100001],
+      ...json,
+    },
   });
   expect(response.status).toBe(201);
   return response.body;
@@ -65,7 +72,7 @@ function generatedUnitRows(properties: PropertyCore[], start: string, end: strin
   let rows = 0;
   for (const property of properties)
     for (let day = dayNumber(start); day <= dayNumber(end); day++)
-      rows += exportRows.exportRowsFor(dataset, "units", property, day, dayNumber(TODAY)).length;
+      rows += exportRows.exportRowsFor(dataset, "units", property, day, dayNumber(TODAY), "fraction").length;
   return rows;
 }
 
@@ -176,12 +183,12 @@ describe("streamed export files", () => {
       const rows = await rowsOf(t, job.job_id, format);
       expect(rows.length).toBeGreaterThan(EXPORT_BATCH_ROWS[format]);
       expect(rows).toHaveLength(12_000);
-      const keys = new Set(rows.map((row) => `${String(row.property_id)} ${String(row.date)}`));
+      const keys = new Set(rows.map((row) => `${String(row.id)} ${String(row.report_generation_date)}`));
       expect(keys.size).toBe(12_000);
       // Properties in the order asked, each property's days in order.
-      expect(rows[0]).toMatchObject({ date: "2026-01-01" });
-      expect(String(rows.at(-1)?.property_id)).toBe("100200");
-      expect(rows.at(-1)).toMatchObject({ date: "2026-03-01" });
+      expect(rows[0]).toMatchObject({ report_generation_date: "2026-01-01" });
+      expect(String(rows.at(-1)?.id)).toBe("100200");
+      expect(rows.at(-1)).toMatchObject({ report_generation_date: "2026-03-01" });
     },
   );
 
