@@ -84,6 +84,7 @@ function createContext(options: SandboxOptions): SandboxContext {
     worker: new JobWorker(jobs, clock, dataset, {
       startDelayMs: options.jobStartDelayMs,
       maxRows: options.jobMaxRows,
+      maxRunningJobs: options.jobConcurrency,
       percentScale: shapeOf(options.variant).percentScale,
       exportDirectory: options.exportDirectory,
       webhook: {

@@ -32,6 +32,7 @@ Limits
 Jobs
   --job-delay <ms>        delay before the worker starts a submitted job (default 200)
   --job-max-rows <n>      exports with more rows fail with an error_message (default 2000000)
+  --job-concurrency <n>   export jobs generating at once; the rest wait their turn (default 2)
   --export-dir <path>     where export files are written (default: a temporary directory)
   --webhook-secret <s>    key of the callback signature (default sandbox-webhook-secret)
 Faults
@@ -81,6 +82,7 @@ export function parseArguments(argv: string[]): CliArguments {
       quota: text,
       "job-delay": text,
       "job-max-rows": text,
+      "job-concurrency": text,
       "export-dir": text,
       "webhook-secret": text,
       latency: text,
@@ -142,6 +144,7 @@ export function parseArguments(argv: string[]): CliArguments {
       bulkExportQuota: integer("quota"),
       jobStartDelayMs: integer("job-delay"),
       jobMaxRows: integer("job-max-rows", 1),
+      jobConcurrency: integer("job-concurrency", 1),
       exportDirectory: values["export-dir"],
       webhookSecret: values["webhook-secret"],
       faults: {
