@@ -48,7 +48,11 @@ function rectsIntersect(a: CellRect, b: CellRect): boolean {
  */
 function shownDataType(value: { type: string } & Record<string, unknown>): Cell | undefined {
   const { type, basicValue } = value;
-  if (type === "FormattedNumber" && typeof basicValue === "number" && typeof value.numberFormat === "string") {
+  if (
+    type === "FormattedNumber" &&
+    typeof basicValue === "number" &&
+    typeof value.numberFormat === "string"
+  ) {
     return { value: basicValue, valueFormat: value.numberFormat };
   }
   if (type === "Entity" && typeof value.text === "string") {
