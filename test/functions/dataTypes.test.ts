@@ -137,6 +137,13 @@ describe("on a host with data types (ExcelApi 1.16)", () => {
     );
   });
 
+  it("gives ids down a column a card each, and a missing property its own #N/A", async () => {
+    const cards = await property([[id], [999_999_999]], undefined, fakeInvocation());
+    expect(cards).toHaveLength(2);
+    expect(cards[0]?.[0]).toMatchObject({ type: "Entity", text: record.property_name });
+    expect(cards[1]?.[0]).toMatchObject({ code: "#N/A" });
+  });
+
   it("gives RENT.MARKET(boundary) with no metric an entity card of the market", async () => {
     const card = (await market(msaId, undefined, undefined, fakeInvocation())) as {
       type: string;
