@@ -2,6 +2,7 @@ import type { RateLimitMode } from "./auth/rateLimiter";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 import type { BodyFieldRename } from "./http/renamedBodyFields";
+import type { SandboxVariant } from "./variant";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
 export interface SandboxOptions {
@@ -51,6 +52,8 @@ export interface SandboxOptions {
   admin: boolean;
   /** Fastify request logging; off by default to keep test output quiet. */
   logger: boolean;
+  /** Which of the observed answer forms the sandbox uses (sandbox/variant.ts). */
+  variant: SandboxVariant;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -75,6 +78,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   renamedBodyFields: [],
   admin: false,
   logger: false,
+  variant: "documented",
 };
 
 export function resolveOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {

@@ -3,6 +3,7 @@ import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
 import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
 import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
+import { SANDBOX_VARIANTS } from "../variant";
 
 export const CLI_DEFAULT_PORT = 4010;
 
@@ -19,6 +20,8 @@ Data
   --seed <n>              dataset seed (default 1)
   --properties <n>        number of synthetic properties (default 20000)
   --now <iso>             freeze the clock at this instant (default: real time)
+  --variant <name>        answer form where the live service allows two: documented (floor_plans_by_bed_bath,
+                          percents as fractions; default) or alternate (floor_plans_by_bed, percents as points)
 Limits
   --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
   --rate-limit <n>        requests per token per window (default 100)
@@ -70,6 +73,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: text,
       properties: text,
       now: text,
+      variant: text,
       "token-lifetime": text,
       "rate-limit": text,
       "rate-window": text,
@@ -130,6 +134,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: integer("seed"),
       propertyCount: integer("properties", 1),
       now: values.now,
+      variant: oneOf("variant", SANDBOX_VARIANTS),
       tokenLifetimeSeconds: integer("token-lifetime", 1),
       rateLimit: integer("rate-limit", 1),
       rateLimitWindowSeconds: integer("rate-window", 1),

@@ -79,7 +79,8 @@ export function unitEnvelope(
       floorplan_name: spec.plan.name,
       is_trucomp:
         !subject && reference !== undefined && Math.abs(spec.sqFt - reference.sqFt) / reference.sqFt < 0.1,
-      status: "available",
+      // Live code counted these two capitalised values among the units of its comp sets.
+      status: changeRoll % 7 === 0 ? "Applied" : "Available",
       days_on_market: unit.daysOnMarket,
       date_available: unit.dateAvailable,
       last_rent_change_date: changes === 0 ? null : isoDate(unit.day - (changeRoll % 14)),

@@ -5,6 +5,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { SandboxClock } from "../clock";
 import type { Dataset } from "../data/dataset";
 import { dayNumber } from "../data/propertyRecord";
+import type { ShapeVariant } from "../variant";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
 import { FILE_EXTENSIONS, writeExportFile } from "./exportWriter";
 import { jobResource, type BulkJob, type JobStore } from "./jobStore";
@@ -25,6 +26,8 @@ export interface JobWorkerSettings {
   maxRows: number;
   exportDirectory: string | undefined;
   webhook: WebhookSettings;
+  /** How the property report writes its percentages (the sandbox's variant). */
+  percentScale: ShapeVariant["percentScale"];
 }
 
 /**
@@ -108,7 +111,9 @@ export class JobWorker {
       const property = dataset.propertyById.get(propertyId);
       if (!property) continue;
       for (let day = first; day <= last; day++) {
-        rows.push(...exportRowsFor(dataset, job.reportType, property, day, today));
+        rows.push(
+          ...exportRowsFor(dataset, job.reportType, property, day, today, this.settings.percentScale),
+        );
         if (rows.length > this.settings.maxRows) {
           return this.finish(
             job,
