@@ -2,6 +2,9 @@
  * What a column holds decides how Excel shows it. The kind is inferred from the column's name (the service's
  * field names follow steady conventions) and checked against its values, so export files whose column list
  * we do not control still come out formatted.
+ *
+ * The one field -> format catalogue: exported sheets, formula results (src/functions/shape/dataTypes.ts) and
+ * the cells the sheet templates lay out (src/excel/templates/) all take their formats from here.
  */
 
 export type ColumnKind =
@@ -63,6 +66,17 @@ function kindFromName(name: string): ColumnKind | undefined {
   if (money || (has("differential") && !has("sq") && !has("sqft"))) return "currency";
   if (has("sqft") || (has("sq") && has("ft"))) return "number";
   return undefined;
+}
+
+/**
+ * The format of a field's cells before any value is seen (a template's formula cells): "General" where the
+ * name says nothing, never text ("@" would turn a formula typed into the cell into text).
+ */
+export function numberFormatForField(name: string): string {
+  const kind = kindFromName(name);
+  return kind === undefined || kind === "text" || kind === "identifier"
+    ? "General"
+    : NUMBER_FORMAT_BY_KIND[kind];
 }
 
 /** Infers the kind from the name, and falls back to what the non-empty values are when the name is silent or wrong. */

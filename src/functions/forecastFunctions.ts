@@ -5,6 +5,7 @@ import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
+import { fieldCell, resultCell } from "./shape/dataTypes";
 import { outputValue } from "./shape/values";
 
 const AGGREGATIONS = ["avg", "median", "sum", "max", "min"] as const;
@@ -64,11 +65,16 @@ async function forecastTable(
   if (series.length === 0 || series.every((row) => fields.every((field) => row.values[field] === null))) {
     throw new ApiError("not_found", `No forecast data for ${what}.${hint}`);
   }
+  // With use_rent_value the rent growth fields hold forecast rent in dollars, whatever their names say.
+  const cell = (field: string, value: unknown) =>
+    query.useRentValue && /rent_growth/.test(field)
+      ? resultCell(outputValue(value), "currency")
+      : fieldCell(value, field);
   return [
     ["date", ...fields],
     ...series.map((row) => [
-      isoDateToSerial(row.date) ?? row.date,
-      ...fields.map((field) => outputValue(row.values[field])),
+      resultCell(isoDateToSerial(row.date) ?? row.date, "date"),
+      ...fields.map((field) => cell(field, row.values[field])),
     ]),
   ];
 }

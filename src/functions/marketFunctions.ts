@@ -3,13 +3,22 @@ import type { MarketAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
-import { isBlank, readChoice, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import {
+  isBlank,
+  plainValue,
+  readChoice,
+  readId,
+  readInteger,
+  readList,
+  readNumber,
+  readText,
+} from "./args/scalars";
 import { didYouMean } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
-import { outputValue } from "./shape/values";
+import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
 
 const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
 type MarketGeoType = (typeof MARKET_GEO_TYPES)[number];
@@ -28,6 +37,7 @@ async function resolveBoundary(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
+  value = plainValue(value);
   if (typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value))) {
     return { id: readId(value, "boundary") };
   }
@@ -45,27 +55,33 @@ function checkMetric(metric: string, record: Record<string, unknown>): void {
   throw new ArgumentError(`Unknown metric "${metric}".${didYouMean(metric, Object.keys(record))}`);
 }
 
+function wholeMarket(record: Record<string, unknown>): unknown {
+  if (hostHoldsDataTypes()) return entityCard(record, "name");
+  return Object.entries(record).map(([name, value]) => [name, fieldCell(value, name)]);
+}
+
 const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as const;
 
 /**
- * One market metric of an MSA or submarket, e.g. the 30-day average asking rent.
+ * One market metric of an MSA or submarket, e.g. the 30-day average asking rent. Without a metric, the whole
+ * record: an entity card where Excel holds data types (`=A1.rent_avg_t30`), else [metric, value] rows.
  * @customfunction MARKET
  * @helpurl https://localhost:3000/help.html#rent-market
  * @cancelable
  * @param boundary The MSA or submarket: its id, or a name such as "Austin".
- * @param metric The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list).
+ * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list); empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (MSA or BespokeSubmarket), account, and property filters unified_status, property_class, unit_count_gte, unit_count_lte, number_of_stories_gte, number_of_stories_lte, year_built_gte, year_built_lte.
  * @param [invocation] Custom function invocation.
- * @returns The metric's value.
+ * @returns The metric's value, or the whole record.
  */
 export async function market(
   boundary: unknown,
-  metric: unknown,
+  metric?: unknown,
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown> {
   return runCell(invocation, async (signal) => {
-    const metricName = readText(metric, "metric");
+    const metricName = isBlank(metric) ? undefined : readText(metric, "metric");
     const option = readOptions(options, MARKET_OPTIONS);
     const geoType = isBlank(option.get("geo_type"))
       ? undefined
@@ -75,8 +91,9 @@ export async function market(
     const target = await resolveBoundary(boundary, context);
     const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
     const record = (await context.data.market(target.id, marketOptions, context.call)).value;
+    if (metricName === undefined) return wholeMarket(record as unknown as Record<string, unknown>);
     checkMetric(metricName, record);
-    return outputValue(record[metricName as keyof MarketAttributes]);
+    return fieldCell(record[metricName as keyof MarketAttributes], metricName);
   });
 }
 

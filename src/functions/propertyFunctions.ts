@@ -12,7 +12,7 @@ import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
-import { outputValue } from "./shape/values";
+import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
 
 /** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
 const PRO_PLUS_FIELD =
@@ -23,9 +23,9 @@ function grid(value: unknown): unknown[][] {
   return Array.isArray(value) ? (value as unknown[][]) : [[value]];
 }
 
-function fieldValue(record: PropertyAttributes, field: string): unknown {
+function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   const attributes = record as unknown as Record<string, unknown>;
-  if (field in attributes) return outputValue(attributes[field]);
+  if (field in attributes) return fieldCell(attributes[field], field);
   if (PRO_PLUS_FIELD.test(field)) {
     throw new ApiError(
       "forbidden",
@@ -36,35 +36,78 @@ function fieldValue(record: PropertyAttributes, field: string): unknown {
 }
 
 /**
+ * Without a field: the whole record. Where the host holds data types, an entity card per id (every field, read
+ * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
+ */
+function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
+  const recordOf = (id: number): Record<string, unknown> => {
+    const record = records.get(id);
+    if (!record || record instanceof ApiError)
+      throw record ?? new ApiError("not_found", `Property ${id} not found.`);
+    return record.value as unknown as Record<string, unknown>;
+  };
+  const cells = ids.flat();
+  if (hostHoldsDataTypes()) {
+    if (cells.length === 1) return [[entityCard(recordOf(cells[0] as number), "property_name")]];
+    return ids.map((row) =>
+      row.map((id) => {
+        try {
+          return entityCard(recordOf(id), "property_name");
+        } catch (error) {
+          return toCellError(error);
+        }
+      }),
+    );
+  }
+  if (cells.length > 1) {
+    throw new ArgumentError(
+      "field: name a field (or several across a row) for several ids; a whole record is for one id.",
+    );
+  }
+  const record = recordOf(cells[0] as number);
+  return Object.keys(record).map((name) => [name, fieldValue(record as unknown as PropertyAttributes, name)]);
+}
+
+type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
+
+/**
  * A property's field, e.g. its asking rent. Either argument may be a range: ids down a column and fields
  * across a row give a block with one row per id and one column per field. Many cells share one request.
+ * Without a field, the whole record: an entity card where Excel holds data types, else [field, value] rows.
  * @customfunction PROPERTY
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
  * @param propertyId A property id, or a range of ids.
- * @param field A field name such as "asking_rent", "unit_count", "year_built", or a range of field names.
+ * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or a range of field names; empty for the whole record.
  * @param [invocation] Custom function invocation.
- * @returns The value, or a block of values (ids by fields).
+ * @returns The value, a block of values (ids by fields), or the whole record.
  */
 export async function property(
   propertyId: unknown[][],
-  field: unknown[][],
+  field?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
     const idGrid = grid(propertyId);
     const fieldGrid = grid(field);
+    const wholeRecord = fieldGrid.flat().every(isBlank);
     const idsAreBlock = idGrid.length * (idGrid[0]?.length ?? 0) > 1;
     const fieldsAreBlock = fieldGrid.length * (fieldGrid[0]?.length ?? 0) > 1;
-    if (idsAreBlock && fieldsAreBlock && ((idGrid[0]?.length ?? 0) > 1 || fieldGrid.length > 1)) {
+    if (
+      !wholeRecord &&
+      idsAreBlock &&
+      fieldsAreBlock &&
+      ((idGrid[0]?.length ?? 0) > 1 || fieldGrid.length > 1)
+    ) {
       throw new ArgumentError(
         "With several ids and several fields, give the ids down a column and the fields across a row.",
       );
     }
     const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
-    const fields = fieldGrid.map((row) => row.map((cell) => readText(cell, "field")));
+    const fields = wholeRecord ? [] : fieldGrid.map((row) => row.map((cell) => readText(cell, "field")));
     const { data, call } = cellContext(signal);
     const { records } = await data.propertyDetails(ids.flat(), call);
+    if (wholeRecord) return wholeRecords(ids, records);
 
     const valueOf = (id: number, name: string): unknown => {
       const record = records.get(id);

@@ -13,6 +13,8 @@ import { RefreshController } from "./refreshController";
 import { wireFreezePanel } from "./freezePanel";
 import { wireRefreshPanel } from "./refreshPanel";
 import { wireUsagePanel } from "./usagePanel";
+import { TemplatesController } from "./templatesController";
+import { wireTemplatesPanel } from "./templatesPanel";
 import { openCredentialVault } from "./secretVault";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
 import { readSignInForm, wireSignInPanel } from "./signInPanel";
@@ -51,6 +53,7 @@ function start(inExcel: boolean): void {
   wireJobsPanel(session, new JobsController(session, runExcel), status);
   wireRefreshPanel(session, new RefreshController(session, runExcel), status);
   wireFreezePanel(new FreezeController(runExcel), status);
+  wireTemplatesPanel(new TemplatesController(session, runExcel), status);
   wireUsagePanel(session, usage, status);
 }
 

@@ -7,7 +7,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { allCalculated, openPreviewBrowser, paneAction, signIn, typeInto } from "./support/previewBrowser";
+import {
+  allCalculated,
+  newSheet,
+  openPreviewBrowser,
+  paneAction,
+  signIn,
+  typeInto,
+  type HostWindow,
+} from "./support/previewBrowser";
 
 const OUTPUT = join(__dirname, "..", "..", "docs", "screenshots");
 
@@ -61,6 +69,26 @@ async function main(): Promise<void> {
     await page.locator('#grid td[data-address="B4"].error').waitFor();
     await page.screenshot({ path: join(OUTPUT, "worked-sheet.png") });
     await wholePane(page, join(OUTPUT, "pane-signed-in.png"));
+
+    // A property as an entity: its card beside the grid, and fields read from it with =A1.field. The
+    // property is one of the worked sheet's block (rows 7 to 16) with a known rent, so the fields show figures.
+    const rentedRow = await page.evaluate(() => {
+      const sheet = (window as unknown as HostWindow).rentMarketHost.workbook.sheet("Sheet1");
+      for (let row = 6; row < 16; row++) if (typeof sheet.cell(row, 4)?.value === "number") return row + 1;
+      return 7;
+    });
+    await newSheet(page);
+    await typeInto(page, "A1", `=RENT.PROPERTY(Sheet1!A${rentedRow})`);
+    await typeInto(page, "A3", "asking_rent");
+    await typeInto(page, "B3", "=A1.asking_rent");
+    await typeInto(page, "A4", "leased_percent");
+    await typeInto(page, "B4", "=A1.leased_percent");
+    await typeInto(page, "A5", "collected_at");
+    await typeInto(page, "B5", "=A1.collected_at");
+    await allCalculated(page);
+    await page.locator('#grid td[data-address="A1"]').click();
+    await page.locator("#entity-card h2").waitFor();
+    await page.screenshot({ path: join(OUTPUT, "entity-card.png") });
 
     await pane.locator("#comp-set-picker option").first().waitFor({ state: "attached" });
     await paneAction(world, "export-units-button");

@@ -1,4 +1,4 @@
-import { inferColumnKind } from "../../src/excel/columnKinds";
+import { NUMBER_FORMAT_BY_KIND, inferColumnKind, numberFormatForField } from "../../src/excel/columnKinds";
 import { headerForField, shapeTable, toCellValue } from "../../src/excel/tableData";
 
 describe("inferColumnKind", () => {
@@ -72,4 +72,23 @@ describe("shaping values", () => {
       [2, 46083, ""],
     ]);
   });
+});
+
+describe("numberFormatForField (a template's formula cells, before any value)", () => {
+  it.each([
+    ["asking_rent", NUMBER_FORMAT_BY_KIND.currency],
+    ["leased_percent_avg_t30", NUMBER_FORMAT_BY_KIND.percent],
+    ["rent_growth_rate_yoy", NUMBER_FORMAT_BY_KIND.fraction],
+    ["collected_at", NUMBER_FORMAT_BY_KIND.date],
+    ["unit_count", NUMBER_FORMAT_BY_KIND.integer],
+  ])("formats %s as the exports do", (field, format) => {
+    expect(numberFormatForField(field)).toBe(format);
+  });
+
+  it.each(["property_name", "zip", "property_id", "year_built"])(
+    "leaves %s General: a text format would turn the formula typed into the cell into text",
+    (field) => {
+      expect(numberFormatForField(field)).toBe("General");
+    },
+  );
 });

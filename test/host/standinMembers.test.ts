@@ -12,7 +12,12 @@ import { addInBuild } from "./addinBuild";
 import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
 import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
 import type { HostBridge } from "./standin/hostBridge";
-import { StandInReadyInfo, officeNamespace } from "./standin/office";
+import {
+  StandInContext,
+  StandInReadyInfo,
+  StandInRequirementSetSupport,
+  officeNamespace,
+} from "./standin/office";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -60,6 +65,8 @@ function standInMembers(): string[] {
     ...EXCEL_STAND_INS,
     StandInInvocation,
     StandInReadyInfo,
+    StandInContext,
+    StandInRequirementSetSupport,
     CustomFunctionsError,
   ];
   return [

@@ -3,6 +3,7 @@
  * which turns the service's dates into serials on the way out); formulas may pass a serial or ISO text.
  */
 import { ArgumentError } from "../cellErrors";
+import { plainValue } from "./scalars";
 
 const MS_PER_DAY = 86_400_000;
 const EPOCH_MS = Date.UTC(1899, 11, 30);
@@ -19,6 +20,7 @@ export function serialToIsoDate(serial: number): string {
  * date the service wants. `argument` names the argument in the error message.
  */
 export function readDate(value: unknown, argument: string): string {
+  value = plainValue(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value < FIRST_SERIAL || value > LAST_SERIAL) {
       throw new ArgumentError(`${argument} must be a date (a date cell, DATE(...) or text like 2026-01-31).`);

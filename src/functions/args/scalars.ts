@@ -4,12 +4,25 @@
  */
 import { ArgumentError } from "../cellErrors";
 
-export function isBlank(value: unknown): value is null | undefined | "" {
+/**
+ * A cell that holds a data type (a formatted number or an entity this add-in returned) reaches a function as
+ * the data type's object where the host holds data types; its plain value is what an argument means.
+ */
+export function plainValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const { type, basicValue, text } = value as { type?: unknown; basicValue?: unknown; text?: unknown };
+  if (type === "Entity") return text;
+  return typeof type === "string" && basicValue !== undefined ? basicValue : value;
+}
+
+export function isBlank(value: unknown): boolean {
+  value = plainValue(value);
   return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
 }
 
 /** A positive whole number such as a property, comp set or boundary id (numeric text is accepted). */
 export function readId(value: unknown, argument: string): number {
+  value = plainValue(value);
   const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value;
   if (
     typeof number === "number" &&
@@ -27,6 +40,7 @@ export function readOptionalId(value: unknown, argument: string): number | undef
 }
 
 export function readNumber(value: unknown, argument: string): number {
+  value = plainValue(value);
   const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value;
   if (typeof number === "number" && Number.isFinite(number)) return number;
   throw new ArgumentError(`${argument} must be a number, not ${describe(value)}.`);
@@ -47,6 +61,7 @@ export function readInteger(value: unknown, argument: string, min: number, max: 
 }
 
 export function readText(value: unknown, argument: string): string {
+  value = plainValue(value);
   if (typeof value === "string" && value.trim() !== "") return value.trim();
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   throw new ArgumentError(`${argument} must be text, not ${describe(value)}.`);
@@ -56,6 +71,7 @@ const TRUE_WORDS = new Set(["true", "yes", "1", "on"]);
 const FALSE_WORDS = new Set(["false", "no", "0", "off"]);
 
 export function readBoolean(value: unknown, argument: string): boolean {
+  value = plainValue(value);
   if (typeof value === "boolean") return value;
   if (typeof value === "number" && (value === 0 || value === 1)) return value === 1;
   if (typeof value === "string") {
@@ -72,6 +88,7 @@ export function readOptionalBoolean(value: unknown, argument: string): boolean |
 
 /** One of a fixed set of words, matched without regard to case; the error lists what is allowed. */
 export function readChoice<T extends string>(value: unknown, argument: string, allowed: readonly T[]): T {
+  value = plainValue(value);
   if (typeof value === "string") {
     const found = allowed.find((choice) => choice.toLowerCase() === value.trim().toLowerCase());
     if (found) return found;
@@ -89,7 +106,7 @@ export function readList<T>(
   readItem: (item: unknown, argument: string) => T,
 ): T[] {
   // Excel passes a matrix parameter as a grid even for one typed value: "1,2" arrives as [["1,2"]].
-  const cells = Array.isArray(value) ? (value as unknown[]).flat(2) : [value];
+  const cells = (Array.isArray(value) ? (value as unknown[]).flat(2) : [value]).map(plainValue);
   const items = cells.flatMap((cell) => (typeof cell === "string" ? cell.split(/[,;]/) : [cell]));
   return items.filter((item) => !isBlank(item)).map((item) => readItem(item, argument));
 }

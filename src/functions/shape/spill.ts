@@ -7,10 +7,16 @@ import { ApiError } from "../../api/errors";
 import type { CellValue, TableData } from "../../excel/tableData";
 import { ArgumentError } from "../cellErrors";
 import { didYouMean } from "../args/suggest";
+import { resultCell, type ResultCell } from "./dataTypes";
 
-export function spillFromTable(table: TableData, emptyReason: string): CellValue[][] {
+/** Each cell is formatted by its column's kind where the host takes formatted numbers (see dataTypes.ts). */
+export function spillFromTable(table: TableData, emptyReason: string): ResultCell[][] {
   if (table.rows.length === 0) throw new ApiError("not_found", emptyReason);
-  return [table.columns.map((column) => column.field), ...table.rows.map((row) => [...row])];
+  const kinds = table.columns.map((column) => column.kind);
+  return [
+    table.columns.map((column) => column.field),
+    ...table.rows.map((row) => row.map((value, index) => resultCell(value, kinds[index] ?? "text"))),
+  ];
 }
 
 /** Keeps the requested columns, in the order asked; an unknown one is a #VALUE! naming it. */

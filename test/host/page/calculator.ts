@@ -8,7 +8,7 @@
 import type { CellRect } from "../../../src/excel/a1";
 import { StandInInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
-import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
+import type { Cell, CellValue, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
 
@@ -41,6 +41,33 @@ function rectsIntersect(a: CellRect, b: CellRect): boolean {
   );
 }
 
+/**
+ * A data type a function returned (the add-in's functions.json allows them, as Excel 1.16 does): a formatted
+ * number shows its value under its format, an entity its text with its fields behind it, and the basic types
+ * ("Double", "String", "Boolean") their value.
+ */
+function shownDataType(value: { type: string } & Record<string, unknown>): Cell | undefined {
+  const { type, basicValue } = value;
+  if (
+    type === "FormattedNumber" &&
+    typeof basicValue === "number" &&
+    typeof value.numberFormat === "string"
+  ) {
+    return { value: basicValue, valueFormat: value.numberFormat };
+  }
+  if (type === "Entity" && typeof value.text === "string") {
+    const properties = (value.properties ?? {}) as Record<string, unknown>;
+    const fields: Record<string, Cell> = {};
+    for (const [name, property] of Object.entries(properties)) fields[name] = shownCell(property);
+    const title = (value.layouts as { card?: { title?: { property?: unknown } } } | undefined)?.card?.title;
+    const titleField = typeof title?.property === "string" ? title.property : undefined;
+    return { value: value.text, entity: { text: value.text, fields, titleField } };
+  }
+  const basic = { Double: "number", String: "string", Boolean: "boolean" }[type];
+  if (basic !== undefined && typeof basicValue === basic) return { value: basicValue as CellValue };
+  return undefined;
+}
+
 /** A value the add-in returned, or an error object it put in a cell, as the cell shows it. */
 function shownCell(value: unknown): Cell {
   if (value === null || value === undefined) return { value: "" };
@@ -49,7 +76,32 @@ function shownCell(value: unknown): Cell {
     const { code, message } = value as { code: string; message?: string };
     return { value: code, errorMessage: message || undefined };
   }
+  if (typeof value === "object" && typeof (value as { type?: unknown }).type === "string") {
+    const shown = shownDataType(value as { type: string });
+    if (shown) return shown;
+  }
   return { value: "#VALUE!", errorMessage: `A function returned ${Object.prototype.toString.call(value)}.` };
+}
+
+/** What a function receives for a cell: a data type as the object Excel passes for an `any` parameter. */
+function passedValue(cell: Cell): unknown {
+  if (cell.valueFormat !== undefined && typeof cell.value === "number") {
+    return { type: "FormattedNumber", basicValue: cell.value, numberFormat: cell.valueFormat };
+  }
+  if (cell.entity) {
+    const properties = Object.fromEntries(
+      Object.entries(cell.entity.fields).map(([name, field]) => [name, passedProperty(field)]),
+    );
+    return { type: "Entity", text: cell.entity.text, properties };
+  }
+  return cell.value;
+}
+
+function passedProperty(cell: Cell): unknown {
+  const passed = passedValue(cell);
+  if (typeof passed === "object") return passed;
+  const type = { number: "Double", string: "String", boolean: "Boolean" }[typeof passed as "number"];
+  return { type, basicValue: passed };
 }
 
 function shownResult(value: unknown): Result {
@@ -213,9 +265,28 @@ export class Calculator {
         return [[{ value: "" }]];
       case "reference":
         return this.referenced(expression.sheet ?? sheetName, expression.rect);
+      case "field":
+        return this.field(expression, sheetName);
       case "call":
         return this.call(expression, sheetName, anchor, run);
     }
+  }
+
+  /** `=A1.asking_rent`: a field of the entity in a cell, with the format it carries. */
+  private field(expression: Extract<Expression, { kind: "field" }>, sheetName: string): Result {
+    const { reference, field } = expression;
+    const cells = this.referenced(reference.sheet ?? sheetName, reference.rect);
+    return cells.map((row) =>
+      row.map((cell) => {
+        if (ERROR_VALUES.has(String(cell.value))) return cell;
+        if (!cell.entity) return { value: "#FIELD!", errorMessage: `The cell holds no card with fields.` };
+        const found = Object.entries(cell.entity.fields).find(
+          ([name]) => name.toLowerCase() === field.toLowerCase(),
+        );
+        if (!found) return { value: "#FIELD!", errorMessage: `The card has no field "${field}".` };
+        return found[1];
+      }),
+    );
   }
 
   private referenced(sheetName: string, rect: CellRect): Result {
@@ -225,7 +296,9 @@ export class Calculator {
       Array.from({ length: rect.columnCount }, (_, c) => {
         const cell = sheet.cell(rect.row + r, rect.column + c);
         if (cell?.value === BUSY) throw new WaitingForInput();
-        return { value: cell?.value ?? "", errorMessage: cell?.errorMessage };
+        if (!cell) return { value: "" };
+        const { value, errorMessage, valueFormat, entity } = cell;
+        return { value, errorMessage, valueFormat, entity };
       }),
     );
   }
@@ -270,9 +343,9 @@ export class Calculator {
       if (!arg || arg.omitted) {
         passed.push(null);
       } else if (parameter.dimensionality === "matrix") {
-        passed.push(arg.result.map((row) => row.map((cell) => cell.value)));
+        passed.push(arg.result.map((row) => row.map(passedValue)));
       } else if (arg.result.length === 1 && arg.result[0]?.length === 1) {
-        passed.push(arg.result[0][0]?.value);
+        passed.push(passedValue(arg.result[0][0] as Cell));
       } else {
         return errorResult(
           "#VALUE!",

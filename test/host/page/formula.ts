@@ -1,7 +1,8 @@
 /**
  * The formulas the host page understands: a call of a namespaced custom function (`=RENT.PROPERTY(...)`) or
  * of DATE, whose arguments are numbers, text in double quotes, TRUE/FALSE, cell and range references
- * (`A1`, `$B$2:C9`, `Sheet2!A1`, `'My sheet'!A1:B2`), nested calls, or nothing (an omitted argument).
+ * (`A1`, `$B$2:C9`, `Sheet2!A1`, `'My sheet'!A1:B2`), nested calls, or nothing (an omitted argument); or a
+ * field of an entity (`=A1.asking_rent`, `=A1.[asking rent]`), alone or as an argument.
  * Anything else is not a formula this stand-in calculates; the cell shows #NAME? with the reason.
  */
 import type { CellRect } from "../../../src/excel/a1";
@@ -11,6 +12,8 @@ export type Expression =
   | { kind: "literal"; value: string | number | boolean }
   | { kind: "omitted" }
   | { kind: "reference"; sheet: string | undefined; rect: CellRect }
+  /** A field of the entity in a cell: `A1.asking_rent`, or `A1.[Field name]` for a name with spaces. */
+  | { kind: "field"; reference: { sheet: string | undefined; rect: CellRect }; field: string }
   | { kind: "call"; name: string; args: Expression[] };
 
 export class FormulaSyntaxError extends Error {}
@@ -20,6 +23,7 @@ const REFERENCE =
 const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/;
 const NAME = /^[A-Za-z_][\w.]*(?=\s*\()/;
 const STRING = /^"((?:[^"]|"")*)"/;
+const FIELD = /^\.(?:\[([^\]]+)\]|([A-Za-z_][\w]*))/;
 
 class Parser {
   private position = 0;
@@ -61,7 +65,12 @@ class Parser {
     const bool = this.take(/^(TRUE|FALSE)\b/i);
     if (bool) return { kind: "literal", value: bool[0].toUpperCase() === "TRUE" };
     const reference = this.take(REFERENCE);
-    if (reference) return this.reference(reference);
+    if (reference) {
+      const referenced = this.reference(reference);
+      const field = this.take(FIELD);
+      if (!field) return referenced;
+      return { kind: "field", reference: referenced, field: field[1] ?? field[2] ?? "" };
+    }
     const number = this.take(NUMBER);
     if (number) return { kind: "literal", value: Number(number[0]) };
     return this.fail(`expected a value at "${this.rest() || "the end"}"`);
@@ -84,7 +93,7 @@ class Parser {
     }
   }
 
-  private reference(match: RegExpExecArray): Expression {
+  private reference(match: RegExpExecArray): Extract<Expression, { kind: "reference" }> {
     const sheet = match[1]?.replace(/''/g, "'") ?? match[2];
     const first = parseCellAddress((match[3] ?? "").replace(/\$/g, ""));
     const last = match[4] ? parseCellAddress(match[4].replace(/\$/g, "")) : first;
@@ -111,6 +120,7 @@ export function parseFormula(formula: string): Expression {
 /** Every reference in an expression: the cells a formula depends on. */
 export function referencesOf(expression: Expression): Extract<Expression, { kind: "reference" }>[] {
   if (expression.kind === "reference") return [expression];
+  if (expression.kind === "field") return [{ kind: "reference", ...expression.reference }];
   if (expression.kind === "call") return expression.args.flatMap(referencesOf);
   return [];
 }

@@ -9,7 +9,7 @@ import {
   rectAddress,
   rectContains,
 } from "../../../src/excel/a1";
-import type { Sheet, Workbook } from "../workbook/workbook";
+import type { Cell, Sheet, Workbook } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { displayText } from "./displayText";
 
@@ -60,6 +60,7 @@ export class GridView {
   private readonly tabs = element<HTMLElement>("sheet-tabs");
   private readonly note = element<HTMLElement>("grid-note");
   private readonly cellMessage = element<HTMLElement>("cell-message");
+  private readonly entityCard = element<HTMLElement>("entity-card");
   private drawScheduled = false;
 
   constructor(private readonly workbook: Workbook) {
@@ -122,11 +123,13 @@ export class GridView {
         if (cell?.spilledFrom !== undefined || sheet.spills.has(key)) classes.push("spill");
         if (cell && ERROR_VALUES.has(String(cell.value))) classes.push("error");
         if (cell?.value === "#BUSY!") classes.push("busy");
+        if (cell?.entity) classes.push("entity");
         const inTable = tablePartAt(row, column);
         if (inTable) classes.push(inTable);
         if (selection && rectContains(selection, row, column)) classes.push("selected");
         td.className = classes.join(" ");
         if (cell?.errorMessage) td.title = cell.errorMessage;
+        else if (cell?.entity) td.title = `${cell.entity.text}: select the cell to see its card`;
         else if (cell?.formula) td.title = cell.formula;
         tr.append(td);
       }
@@ -173,8 +176,41 @@ export class GridView {
     const cell = this.sheet.cell(rect.row, rect.column);
     // Excel shows an error's message when the cell is selected; so does the host, under the formula bar.
     this.cellMessage.textContent = cell?.errorMessage ? `${String(cell.value)}: ${cell.errorMessage}` : "";
+    this.showCard(cell, cellAddress(rect.row, rect.column));
     if (document.activeElement === this.formulaInput) return;
     this.formulaInput.value = cell?.formula ?? (cell ? displayText({ value: cell.value }) : "");
+  }
+
+  /**
+   * Excel opens an entity's card from the cell: the stand-in shows the card of the selected cell beside the
+   * grid, every field with its value as its format shows it, and the formula that reads it.
+   */
+  private showCard(cell: Cell | undefined, address: string): void {
+    const entity = cell?.entity;
+    this.entityCard.hidden = !entity;
+    if (!entity) {
+      this.entityCard.replaceChildren();
+      return;
+    }
+    const title = document.createElement("h2");
+    title.textContent = entity.text;
+    const rows = Object.entries(entity.fields).map(([name, field]) => {
+      const tr = document.createElement("tr");
+      tr.dataset.field = name;
+      const th = document.createElement("th");
+      th.textContent = name;
+      th.title = `=${address}.${name}`;
+      const td = document.createElement("td");
+      td.textContent = displayText(field);
+      if (typeof field.value === "number") td.className = "number";
+      tr.append(th, td);
+      return tr;
+    });
+    const table = document.createElement("table");
+    table.append(...rows);
+    const hint = document.createElement("p");
+    hint.textContent = `A formula reads a field as =${address}.field_name`;
+    this.entityCard.replaceChildren(title, hint, table);
   }
 
   private onCellClick(event: MouseEvent): void {

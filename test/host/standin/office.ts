@@ -1,4 +1,7 @@
-/** The `Office` global of the stand-in: the add-in waits for `onReady` and checks that the host is Excel. */
+/**
+ * The `Office` global of the stand-in: the add-in waits for `onReady`, checks that the host is Excel, and asks
+ * which requirement sets the host supports.
+ */
 
 const HostType = { Excel: "Excel" } as const;
 
@@ -11,7 +14,31 @@ export class StandInReadyInfo {
   }
 }
 
+/** The newest ExcelApi set whose part the add-in uses the stand-in plays: 1.16, data types in custom functions. */
+const EXCEL_API_MINOR = 16;
+
+/** Compares "1.16" with the stand-in's set numerically, as Office does (1.9 is older than 1.16). */
+export class StandInRequirementSetSupport {
+  static readonly officeName = "Office.RequirementSetSupport";
+
+  isSetSupported(name: string, minVersion?: string | number): boolean {
+    if (name.toLowerCase() !== "excelapi") return false;
+    const [major = "1", minor = "0"] = String(minVersion ?? "1.1").split(".");
+    return Number(major) < 1 || (Number(major) === 1 && Number(minor) <= EXCEL_API_MINOR);
+  }
+}
+
+export class StandInContext {
+  static readonly officeName = "Office.Context";
+  readonly #requirements = new StandInRequirementSetSupport();
+
+  get requirements(): StandInRequirementSetSupport {
+    return this.#requirements;
+  }
+}
+
 export const officeNamespace = {
+  context: new StandInContext(),
   /** Ready once the page has loaded, as Office.js is once its host answers. */
   async onReady(callback?: (info: StandInReadyInfo) => unknown): Promise<StandInReadyInfo> {
     if (document.readyState === "loading") {

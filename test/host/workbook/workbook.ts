@@ -8,9 +8,22 @@ import type { CellRect } from "../../../src/excel/a1";
 export type CellValue = string | number | boolean;
 export type Visibility = "Visible" | "Hidden" | "VeryHidden";
 
+/** An entity a function returned (Excel's EntityCellValue): the text the cell shows and its fields. */
+export interface EntityCard {
+  text: string;
+  /** Each field as a cell of its own: a value with the format it carries, or a nested entity. */
+  fields: Record<string, Cell>;
+  /** The field whose value titles the card. */
+  titleField?: string;
+}
+
 export interface Cell {
   /** What the cell shows: a value, an error code such as "#N/A", or "#BUSY!" while a function runs. */
   value: CellValue;
+  /** The number format a function's formatted number carries; it wins over the cell's own format. */
+  valueFormat?: string;
+  /** The card behind a value that is an entity (the cell shows its text). */
+  entity?: EntityCard;
   /** The formula typed into the cell, when it is the anchor of one. */
   formula?: string;
   /** The message of an error value (custom functions explain #VALUE! and #N/A). */
@@ -37,6 +50,7 @@ export const ERROR_VALUES: ReadonlySet<string> = new Set([
   "#NUM!",
   "#NULL!",
   "#CALC!",
+  "#FIELD!",
 ]);
 
 export const cellKey = (row: number, column: number): string => `${row},${column}`;

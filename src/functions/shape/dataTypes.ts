@@ -1,0 +1,89 @@
+/**
+ * Values that carry their meaning. Where the host holds data types in custom functions' results (ExcelApi 1.16,
+ * enabled by `allowCustomDataForDataTypeAny` in functions.json, which custom-functions-metadata-plugin writes),
+ * a rent comes back as a formatted number that shows "$1,890.00" and still adds up as 1890, and a whole record
+ * comes back as an entity card whose fields a formula reads (`=A1.asking_rent`). Elsewhere cells get the plain
+ * values, so older hosts see exactly what they always saw.
+ *
+ * The formats come from the one field catalogue the exported sheets use (src/excel/columnKinds.ts).
+ */
+import { NUMBER_FORMAT_BY_KIND, inferColumnKind, type ColumnKind } from "../../excel/columnKinds";
+import { flattenRecord } from "../../excel/records";
+import { shapeTable, type CellValue } from "../../excel/tableData";
+import { outputValue } from "./values";
+
+/** Kinds whose numbers read better formatted. Ids stay plain: they are fed to other functions as they are. */
+const FORMATTED_KINDS: ReadonlySet<ColumnKind> = new Set([
+  "integer",
+  "number",
+  "currency",
+  "percent",
+  "fraction",
+  "coordinate",
+  "date",
+  "timestamp",
+]);
+
+/** The requirement set that brought data types to custom functions. */
+const DATA_TYPES_REQUIREMENT = ["ExcelApi", "1.16"] as const;
+
+/** Asked on each result: the runtime loads before Office is ready, and a test may change the answer. */
+export function hostHoldsDataTypes(): boolean {
+  if (typeof Office === "undefined") return false;
+  try {
+    return Office.context.requirements.isSetSupported(...DATA_TYPES_REQUIREMENT);
+  } catch {
+    // Office.context is not there until Office is initialised; until then, plain values.
+    return false;
+  }
+}
+
+export type ResultCell = CellValue | Excel.FormattedNumberCellValue | Excel.EntityCellValue;
+
+function formattedNumber(value: number, kind: ColumnKind): Excel.FormattedNumberCellValue {
+  return { type: "FormattedNumber", basicValue: value, numberFormat: NUMBER_FORMAT_BY_KIND[kind] };
+}
+
+/** One cell of a result: a formatted number when the host takes them and the kind has a format worth showing. */
+export function resultCell(value: CellValue, kind: ColumnKind): ResultCell {
+  if (typeof value !== "number" || !FORMATTED_KINDS.has(kind) || !hostHoldsDataTypes()) return value;
+  return formattedNumber(value, kind);
+}
+
+/** A single service value named by its field: the field's name (and the value) say its kind, as for a column. */
+export function fieldCell(value: unknown, field: string): ResultCell {
+  return resultCell(outputValue(value), inferColumnKind(field, [value]));
+}
+
+function entityProperty(value: CellValue, kind: ColumnKind): Excel.EntityPropertyType {
+  if (typeof value === "number") {
+    return FORMATTED_KINDS.has(kind) ? formattedNumber(value, kind) : { type: "Double", basicValue: value };
+  }
+  if (typeof value === "boolean") return { type: "Boolean", basicValue: value };
+  return { type: "String", basicValue: value };
+}
+
+/**
+ * A record as an entity card: every field (nested ones flattened to "parent_child" as in exports) under its
+ * service name, so `=A1.asking_rent` reads what `RENT.PROPERTY(id, "asking_rent")` returns.
+ */
+export function entityCard(
+  record: Readonly<Record<string, unknown>>,
+  titleField: string,
+): Excel.EntityCellValue {
+  const flat = flattenRecord(record);
+  const fields = Object.keys(flat);
+  const table = shapeTable(fields, [fields.map((field) => flat[field])]);
+  const values = table.rows[0] ?? [];
+  const properties: Record<string, Excel.EntityPropertyType> = {};
+  table.columns.forEach((column, index) => {
+    properties[column.field] = entityProperty(values[index] ?? "", column.kind);
+  });
+  const title = flat[titleField];
+  return {
+    type: "Entity",
+    text: typeof title === "string" && title !== "" ? title : String(title ?? ""),
+    properties,
+    layouts: { card: { title: { property: titleField } } },
+  };
+}

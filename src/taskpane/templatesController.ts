@@ -1,0 +1,65 @@
+import { isTemplateId, type TemplateId } from "../excel/templates/catalogue";
+import { compSetSurvey } from "../excel/templates/compSetSurvey";
+import { marketComparison } from "../excel/templates/marketComparison";
+import { propertyForecast } from "../excel/templates/propertyForecast";
+import { writeTemplate, type SheetTemplate, type WrittenTemplate } from "../excel/templates/sheetTemplate";
+import type { Session } from "../session/session";
+import type { ExcelRunner } from "./excelRunner";
+import { PaneInputError } from "./paneInputError";
+
+/** How many of a comp set's properties the survey template lists field by field. */
+const SURVEY_PROPERTIES = 5;
+
+/**
+ * "New sheet from template": fills a template's inputs with something that answers (the comp set chosen in the
+ * pane, else the account's first, and its properties) and writes it to a new sheet. The comp set list is the
+ * data layer's cached answer, so a template costs no request once the pane has shown the comp sets.
+ */
+export class TemplatesController {
+  constructor(
+    private readonly session: Session,
+    private readonly runExcel: ExcelRunner,
+    private readonly today: () => Date = () => new Date(),
+  ) {}
+
+  async create(choice: string, chosenCompSetId?: number): Promise<WrittenTemplate> {
+    if (!isTemplateId(choice)) throw new PaneInputError(`There is no template "${choice}".`);
+    const template = await this.template(choice, chosenCompSetId);
+    return this.runExcel((context) => writeTemplate(context, template));
+  }
+
+  private async template(id: TemplateId, chosenCompSetId?: number): Promise<SheetTemplate> {
+    if (id === "market-comparison") return marketComparison();
+    const compSet = await this.compSet(chosenCompSetId);
+    const propertyIds = compSet.attributes.property_ids.map(Number);
+    if (propertyIds.length === 0) {
+      throw new PaneInputError(`Comp set ${compSet.id} has no properties: choose another in Comp sets.`);
+    }
+    if (id === "comp-set-survey") {
+      return compSetSurvey({
+        compSetId: Number(compSet.id),
+        propertyIds: propertyIds.slice(0, SURVEY_PROPERTIES),
+        propertyCount: propertyIds.length,
+      });
+    }
+    return propertyForecast({ propertyId: propertyIds[0] as number, today: this.today() });
+  }
+
+  private async compSet(chosenId?: number) {
+    const { data, accountId } = this.session.requireSignedIn();
+    const sets = (await data.compSets({ accountId })).value.data;
+    const chosen = sets.find((set) => Number(set.id) === chosenId) ?? sets[0];
+    if (!chosen) {
+      throw new PaneInputError(
+        "This account has no comp sets to start from: the market comparison needs none.",
+      );
+    }
+    return chosen;
+  }
+}
+
+/** The status line after a template is written. */
+export function templateSummary(written: WrittenTemplate): string {
+  const formulas = written.formulaCount === 1 ? "RENT formula" : "RENT formulas";
+  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas} that refer to its input cells.`;
+}

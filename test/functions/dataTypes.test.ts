@@ -1,0 +1,219 @@
+/**
+ * Values that carry their meaning: where the host holds data types (ExcelApi 1.16), rents, percents and dates
+ * come back as formatted numbers and a whole record as an entity card; elsewhere the same calls give plain
+ * values. The host's answer is Office.context.requirements.isSetSupported, installed here per test.
+ */
+import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { isoToSerial } from "../../src/excel/excelDates";
+import { forecast } from "../../src/functions/forecastFunctions";
+import { market } from "../../src/functions/marketFunctions";
+import { properties, property } from "../../src/functions/propertyFunctions";
+import { fakeInvocation } from "../support/invocation";
+import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+
+type Attributes = Record<string, unknown>;
+
+let env: SignedInSandbox;
+let id: number;
+let record: Attributes;
+let msaId: number;
+let marketRecord: Attributes;
+
+/** A host that supports ExcelApi up to 1.<minor>. */
+function hostWithExcelApi(minor: number): void {
+  const isSetSupported = (name: string, version?: string) =>
+    name === "ExcelApi" && Number((version ?? "1.1").split(".")[1]) <= minor;
+  Object.assign(globalThis, { Office: { context: { requirements: { isSetSupported } } } });
+}
+
+afterEach(() => {
+  delete (globalThis as { Office?: unknown }).Office;
+});
+
+beforeAll(async () => {
+  env = await startSignedInSandbox("demo-proplus");
+  const ids = (
+    await env.raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: env.accountId,
+      city: "Austin",
+      per_page: 20,
+    })
+  ).data;
+  const records = (
+    await env.raw.get<{ data: { attributes: Attributes }[] }>("/properties/bulk_details", {
+      account_id: env.accountId,
+      property_ids: ids.join(","),
+    })
+  ).data.map((entry) => entry.attributes);
+  // A property whose rent and occupancy are known, so the formats have numbers to carry.
+  record = records.find(
+    (candidate) => typeof candidate.asking_rent === "number" && typeof candidate.leased_percent === "number",
+  ) as Attributes;
+  id = record.property_id as number;
+  const msa = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    query: "Austin",
+    geo_type: "MSA",
+    limit: 1,
+  });
+  msaId = msa.data[0]?.attributes.id as number;
+  marketRecord = (
+    await env.raw.post<{ data: { attributes: Attributes }[] }>("/explore_markets", {
+      account_id: env.accountId,
+      market_filters: { geo_type: "MSA", geo_boundary_ids: [msaId] },
+      limit: 1,
+    })
+  ).data[0]?.attributes as Attributes;
+});
+
+afterAll(() => env.close());
+
+const formatted = (basicValue: unknown, numberFormat: string) => ({
+  type: "FormattedNumber",
+  basicValue,
+  numberFormat,
+});
+
+/** What a scalar field of the service's record reads as in a cell: dates as serials, nulls as "". */
+function cellOf(value: unknown): unknown {
+  if (value === null) return "";
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)) return isoToSerial(value);
+  return value;
+}
+
+/** An entity property's plain value. */
+const basic = (property: { basicValue: unknown }) => property.basicValue;
+
+describe("on a host with data types (ExcelApi 1.16)", () => {
+  beforeEach(() => hostWithExcelApi(16));
+
+  it("formats rents as currency, percents as percents and dates as dates; ids stay plain", async () => {
+    const fields = [["asking_rent", "leased_percent", "collected_at", "property_id"]];
+    const [row] = await property([[id]], fields, fakeInvocation());
+    expect(row).toEqual([
+      formatted(record.asking_rent, NUMBER_FORMAT_BY_KIND.currency),
+      formatted(record.leased_percent, NUMBER_FORMAT_BY_KIND.percent),
+      formatted(isoToSerial(record.collected_at as string), NUMBER_FORMAT_BY_KIND.date),
+      id,
+    ]);
+    expect(NUMBER_FORMAT_BY_KIND.currency).toMatch(/^\$#,##0/);
+  });
+
+  it("formats each spilled column by its kind, headers as text", async () => {
+    const table = await properties(
+      [[msaId]],
+      [["property_id", "asking_rent", "leased_percent"]],
+      [["max_results", 3]],
+    );
+    expect(table[0]).toEqual(["property_id", "asking_rent", "leased_percent"]);
+    const rows = table.slice(1);
+    expect(rows.length).toBe(3);
+    for (const row of rows) expect(typeof row[0]).toBe("number");
+    // An unknown value stays an empty cell; every known one carries its column's format.
+    const known = (column: number) => rows.map((row) => row[column]).filter((cell) => cell !== "");
+    expect(known(1).length + known(2).length).toBeGreaterThan(0);
+    for (const cell of known(1))
+      expect(cell).toMatchObject({ type: "FormattedNumber", numberFormat: NUMBER_FORMAT_BY_KIND.currency });
+    for (const cell of known(2))
+      expect(cell).toMatchObject({ type: "FormattedNumber", numberFormat: NUMBER_FORMAT_BY_KIND.percent });
+  });
+
+  it("gives RENT.PROPERTY(id) with no field an entity card holding every field of the record", async () => {
+    const [[card]] = (await property([[id]], undefined, fakeInvocation())) as [
+      [{ type: string; text: string; properties: Record<string, { basicValue: unknown }> }],
+    ];
+    expect(card.type).toBe("Entity");
+    expect(card.text).toBe(record.property_name);
+    const scalars = Object.entries(record).filter(([, value]) => value === null || typeof value !== "object");
+    expect(scalars.length).toBeGreaterThan(10);
+    for (const [field, value] of scalars) {
+      expect({ field, value: card.properties[field] && basic(card.properties[field]) }).toEqual({
+        field,
+        value: cellOf(value),
+      });
+    }
+    expect(card.properties.asking_rent).toEqual(
+      formatted(record.asking_rent, NUMBER_FORMAT_BY_KIND.currency),
+    );
+  });
+
+  it("gives ids down a column a card each, and a missing property its own #N/A", async () => {
+    const cards = await property([[id], [999_999_999]], undefined, fakeInvocation());
+    expect(cards).toHaveLength(2);
+    expect(cards[0]?.[0]).toMatchObject({ type: "Entity", text: record.property_name });
+    expect(cards[1]?.[0]).toMatchObject({ code: "#N/A" });
+  });
+
+  it("gives RENT.MARKET(boundary) with no metric an entity card of the market", async () => {
+    const card = (await market(msaId, undefined, undefined, fakeInvocation())) as {
+      type: string;
+      text: string;
+      properties: Record<string, { basicValue: unknown }>;
+    };
+    expect(card.type).toBe("Entity");
+    expect(card.text).toBe(marketRecord.name);
+    expect(basic(card.properties.rent_avg_t30 as { basicValue: unknown })).toBe(marketRecord.rent_avg_t30);
+    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toEqual(
+      formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency),
+    );
+  });
+
+  it("formats a forecast's dates as dates, and its rent as currency when use_rent_value asks for rent", async () => {
+    const table = await forecast(id, [["rent_growth_rate_yoy"]], null, "year", null, null, true, true);
+    expect(table[1]?.[0]).toMatchObject({
+      type: "FormattedNumber",
+      numberFormat: NUMBER_FORMAT_BY_KIND.date,
+    });
+    const rents = table
+      .slice(1)
+      .map((row) => row[1])
+      .filter((cell) => cell !== "");
+    expect(rents.length).toBeGreaterThan(0);
+    for (const rent of rents)
+      expect(rent).toMatchObject({ type: "FormattedNumber", numberFormat: NUMBER_FORMAT_BY_KIND.currency });
+  });
+
+  it("reads a formatted number or an entity given back as an argument by its plain value", async () => {
+    const asArgument = { type: "FormattedNumber", basicValue: id, numberFormat: "0" };
+    await expect(property([[asArgument]], [["asking_rent"]], fakeInvocation())).resolves.toEqual([
+      [formatted(record.asking_rent, NUMBER_FORMAT_BY_KIND.currency)],
+    ]);
+    const marketCard = await market(msaId, undefined, undefined, fakeInvocation());
+    await expect(market(msaId, { type: "String", basicValue: "rent_avg_t30" })).resolves.toEqual(
+      formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency),
+    );
+    expect(marketCard).toMatchObject({ type: "Entity" });
+  });
+});
+
+describe("on a host without data types", () => {
+  beforeEach(() => hostWithExcelApi(15));
+
+  it("returns plain values", async () => {
+    await expect(property([[id]], [["asking_rent", "collected_at"]], fakeInvocation())).resolves.toEqual([
+      [record.asking_rent, isoToSerial(record.collected_at as string)],
+    ]);
+    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(
+      marketRecord.rent_avg_t30,
+    );
+  });
+
+  it("spills a whole record as [field, value] rows", async () => {
+    const rows = await property([[id]], undefined, fakeInvocation());
+    const byField = new Map(rows.map((row) => [row[0], row[1]]));
+    expect(byField.get("property_name")).toBe(record.property_name);
+    expect(byField.get("asking_rent")).toBe(record.asking_rent);
+    expect(byField.size).toBe(Object.keys(record).length);
+    const marketRows = (await market(msaId, undefined, undefined, fakeInvocation())) as unknown[][];
+    expect(new Map(marketRows.map((row) => [row[0], row[1]])).get("rent_avg_t30")).toBe(
+      marketRecord.rent_avg_t30,
+    );
+  });
+
+  it("asks for a field when several ids want whole records", async () => {
+    await expect(property([[id], [id + 1]], undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: expect.stringContaining("name a field"),
+    });
+  });
+});
