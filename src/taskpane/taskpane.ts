@@ -5,6 +5,7 @@ import { ConnectionCheckController } from "./connectionCheckController";
 import { wireConnectionPanel } from "./connectionPanel";
 import { wireCompSetsPanel } from "./compSetsPanel";
 import { element, StatusLine } from "./dom";
+import "./fluent";
 import { outsideExcel, runInExcel } from "./excelRunner";
 import { FreezeController } from "./freezeController";
 import { JobsController } from "./jobsController";
@@ -17,6 +18,7 @@ import { openCredentialVault } from "./secretVault";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
 import { readSignInForm, wireSignInPanel } from "./signInPanel";
 import { SignInController } from "./signInController";
+import { followOfficeTheme } from "./theme";
 import { UsageTracker } from "./usageTracker";
 
 /** localStorage, or memory where the host forbids it (then settings last until the pane closes). */
@@ -32,6 +34,7 @@ function runtimeStorage(): KeyValueStorage {
 
 /** The page's entry: builds the controllers over the shared session and wires each section of the pane. */
 function start(inExcel: boolean): void {
+  followOfficeTheme();
   const usage = new UsageTracker();
   const status = new StatusLine(element("status"), (error) => usage.note(error));
   const settings = new SettingsStore(runtimeStorage());

@@ -12,7 +12,7 @@ import { addInBuild } from "./addinBuild";
 import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
 import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
 import type { HostBridge } from "./standin/hostBridge";
-import { StandInReadyInfo, officeNamespace } from "./standin/office";
+import { StandInContext, StandInOfficeTheme, StandInReadyInfo, officeNamespace } from "./standin/office";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -60,6 +60,8 @@ function standInMembers(): string[] {
     ...EXCEL_STAND_INS,
     StandInInvocation,
     StandInReadyInfo,
+    StandInContext,
+    StandInOfficeTheme,
     CustomFunctionsError,
   ];
   return [

@@ -11,7 +11,29 @@ export class StandInReadyInfo {
   }
 }
 
+/**
+ * The Office theme as Excel on Windows and Mac report it: the preview follows the browser's light or dark
+ * setting, so a test switches it with the colour scheme it emulates.
+ */
+export class StandInOfficeTheme {
+  static readonly officeName = "Office.OfficeTheme";
+
+  get bodyBackgroundColor(): string {
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "#1F1F1F" : "#FFFFFF";
+  }
+}
+
+/** `Office.context`: what the pane reads of its host beyond the workbook. */
+export class StandInContext {
+  static readonly officeName = "Office.Context";
+
+  get officeTheme(): StandInOfficeTheme {
+    return new StandInOfficeTheme();
+  }
+}
+
 export const officeNamespace = {
+  context: new StandInContext(),
   /** Ready once the page has loaded, as Office.js is once its host answers. */
   async onReady(callback?: (info: StandInReadyInfo) => unknown): Promise<StandInReadyInfo> {
     if (document.readyState === "loading") {
