@@ -34,6 +34,14 @@ function fieldValue(record: PropertyAttributes, field: string): unknown {
   throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
 }
 
+/** "asking_rent, unit_count" in one cell reads as those fields across a row, as a range holding them would. */
+function fieldNames(field: unknown[][]): unknown[][] {
+  const cells = grid(field);
+  const only = cells.length === 1 && cells[0]?.length === 1 ? cells[0][0] : undefined;
+  if (typeof only !== "string" || !/[,;]/.test(only)) return cells;
+  return [readList(only, "field", readText)];
+}
+
 /**
  * A property's field, e.g. its asking rent. Either argument may be a range: ids down a column and fields
  * across a row give a block with one row per id and one column per field. Many cells share one request.
@@ -41,7 +49,7 @@ function fieldValue(record: PropertyAttributes, field: string): unknown {
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
  * @param propertyId A property id, or a range of ids.
- * @param field A field name such as "asking_rent", "unit_count", "year_built", or a range of field names.
+ * @param field A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text.
  * @param [invocation] Custom function invocation.
  * @returns The value, or a block of values (ids by fields).
  */
@@ -52,7 +60,7 @@ export async function property(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
     const idGrid = grid(propertyId);
-    const fieldGrid = grid(field);
+    const fieldGrid = fieldNames(field);
     const idsAreBlock = idGrid.length * (idGrid[0]?.length ?? 0) > 1;
     const fieldsAreBlock = fieldGrid.length * (fieldGrid[0]?.length ?? 0) > 1;
     if (idsAreBlock && fieldsAreBlock && ((idGrid[0]?.length ?? 0) > 1 || fieldGrid.length > 1)) {

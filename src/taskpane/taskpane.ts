@@ -8,6 +8,7 @@ import { element, StatusLine } from "./dom";
 import "./fluent";
 import { outsideExcel, runInExcel } from "./excelRunner";
 import { FreezeController } from "./freezeController";
+import { openTabOnDemand } from "./paneTabs";
 import { JobsController } from "./jobsController";
 import { wireJobsPanel } from "./jobsPanel";
 import { RefreshController } from "./refreshController";
@@ -55,6 +56,15 @@ function start(inExcel: boolean): void {
   wireRefreshPanel(session, new RefreshController(session, runExcel), status);
   wireFreezePanel(new FreezeController(runExcel), status);
   wireUsagePanel(session, usage, status);
+  // The formula builder (its field catalogue and search) is loaded the first time its tab opens.
+  openTabOnDemand(
+    "tab-insert",
+    async () => {
+      const { wireInsertPanel } = await import(/* webpackChunkName: "insert" */ "./insert/insertPanel");
+      wireInsertPanel(session, runExcel, status);
+    },
+    status,
+  );
 }
 
 void Office.onReady((info) => start(info.host === Office.HostType.Excel));
