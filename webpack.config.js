@@ -4,15 +4,21 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+const webpack = require("webpack");
 const { HelpPagePlugin, README } = require("./scripts/helpPagePlugin");
 
 /** The origin the add-in is served from during development (the manifest's URLs use it). */
 const DEV_BASE_URL = "https://localhost:3000/";
 const DEV_SERVER_PORT = 3000;
 
+/** Origins named in RENT_SERVICE_ORIGINS: services a deployment calls directly (they must allow CORS). */
+function extraOrigins() {
+  return (process.env.RENT_SERVICE_ORIGINS || "").split(/[\s,]+/).filter(Boolean);
+}
+
 /** Service origins the pane may call: the local sandbox, the live service, and any extra ones for a deployment. */
 function serviceOrigins() {
-  const extra = (process.env.RENT_SERVICE_ORIGINS || "").split(/[\s,]+/).filter(Boolean);
+  const extra = extraOrigins();
   // The sandbox's API (4010) and its download origin (4011, where export files are served by signed URL).
   const sandbox = [
     "http://127.0.0.1:4010",
@@ -23,13 +29,22 @@ function serviceOrigins() {
   return [...sandbox, "https://data.apartmentiq.io", ...extra];
 }
 
-function contentSecurityPolicy() {
+/**
+ * A build for a server is served by the team relay (relay/), which forwards the service's API at `api/` under
+ * the same origin: the page then talks to its own origin only (plus RENT_SERVICE_ORIGINS, if any).
+ */
+function relayServiceUrl(baseUrl) {
+  return baseUrl ? `${baseUrl}api` : "";
+}
+
+function contentSecurityPolicy(baseUrl) {
+  const origins = baseUrl ? extraOrigins() : serviceOrigins();
   return [
     "default-src 'self'",
     "script-src 'self' https://appsforoffice.microsoft.com",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src 'self' ${serviceOrigins().join(" ")}`,
+    ["connect-src 'self'", ...origins].join(" "),
     "object-src 'none'",
     "base-uri 'self'",
   ].join("; ");
@@ -101,12 +116,15 @@ module.exports = async (env = {}, argv = {}) => {
       splitChunks: { cacheGroups: { shared: { name: "shared", chunks: "all", minChunks: 2, minSize: 0 } } },
     },
     plugins: [
+      new webpack.DefinePlugin({
+        "process.env.RENT_RELAY_SERVICE_URL": JSON.stringify(relayServiceUrl(baseUrl)),
+      }),
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsInput }),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
         chunks: ["taskpane", "functions"],
-        contentSecurityPolicy: contentSecurityPolicy(),
+        contentSecurityPolicy: contentSecurityPolicy(baseUrl),
       }),
       new HelpPagePlugin({ readme: README, devBaseUrl: DEV_BASE_URL, baseUrl }),
       new CopyWebpackPlugin({

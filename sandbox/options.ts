@@ -1,3 +1,4 @@
+import type { RateLimitMode } from "./auth/rateLimiter";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 import type { BodyFieldRename } from "./http/renamedBodyFields";
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   rateLimit: number;
   /** Length of the rate-limit window in seconds. */
   rateLimitWindowSeconds: number;
+  /** A fixed window per token, or a rolling window that tightens after bursts (as seen on the live service). */
+  rateLimitMode: RateLimitMode;
   /** Unique properties an account may receive from bulk details and property search. */
   bulkExportQuota: number;
   /** Delay before the background worker picks up a submitted export job (ms). */
@@ -61,6 +64,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   tokenLifetimeSeconds: 7200,
   rateLimit: 100,
   rateLimitWindowSeconds: 300,
+  rateLimitMode: "fixed",
   bulkExportQuota: 1_000_000,
   jobStartDelayMs: 200,
   jobMaxRows: 2_000_000,

@@ -69,7 +69,12 @@ function createContext(options: SandboxOptions): SandboxContext {
     options,
     clock,
     tokens: new TokenStore(clock, options.tokenLifetimeSeconds),
-    rateLimiter: new RateLimiter(clock, options.rateLimit, options.rateLimitWindowSeconds),
+    rateLimiter: new RateLimiter(
+      clock,
+      options.rateLimit,
+      options.rateLimitWindowSeconds,
+      options.rateLimitMode,
+    ),
     counters: new RequestCounters(),
     faults: new FaultController(options.faults, options.seed),
     quota: new BulkExportQuota(options.bulkExportQuota),

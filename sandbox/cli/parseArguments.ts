@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
+import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
 import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
 
@@ -21,6 +23,8 @@ Limits
   --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
   --rate-limit <n>        requests per token per window (default 100)
   --rate-window <s>       rate-limit window in seconds (default 300)
+  --rate-mode <mode>      fixed (a window per token, default) or rolling (the last window counts,
+                          and a burst halves the limit for a window, as seen on the live service)
   --quota <n>             bulk export quota per account, in properties (default 1000000)
 Jobs
   --job-delay <ms>        delay before the worker starts a submitted job (default 200)
@@ -33,6 +37,9 @@ Faults
   --burst-429 <n>         answer the next n API requests with 429
   --drop-rate <0..1>      share of API requests whose connection is dropped
   --empty-403             answer 403s with an empty body (the live service sometimes does)
+  --429-headers <form>    headers of every 429: seconds (the spec's, default), http-date
+                          (Retry-After as a date) or none
+  --no-total-pages        paged answers lack pagination.total_pages
   --rename-body-field <operationId:field=new>
                           expect a request body field under a new name (e.g. searchGeoBoundaries:query=q):
                           the contract's name then gets 400 "Unknown parameter: <field>"; repeatable
@@ -66,6 +73,7 @@ export function parseArguments(argv: string[]): CliArguments {
       "token-lifetime": text,
       "rate-limit": text,
       "rate-window": text,
+      "rate-mode": text,
       quota: text,
       "job-delay": text,
       "job-max-rows": text,
@@ -76,6 +84,8 @@ export function parseArguments(argv: string[]): CliArguments {
       "burst-429": text,
       "drop-rate": text,
       "empty-403": flag,
+      "429-headers": text,
+      "no-total-pages": flag,
       "rename-body-field": { type: "string", multiple: true },
       admin: flag,
       "manual-tokens": flag,
@@ -99,6 +109,12 @@ export function parseArguments(argv: string[]): CliArguments {
   };
   if (values.now !== undefined && Number.isNaN(Date.parse(values.now)))
     throw new Error("--now must be an ISO 8601 instant");
+  const oneOf = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const value = values[name as keyof typeof values];
+    if (value === undefined) return undefined;
+    if (!allowed.includes(value as T)) throw new Error(`--${name} must be one of ${allowed.join(", ")}`);
+    return value as T;
+  };
   const port = integer("port") ?? CLI_DEFAULT_PORT;
   return {
     help: values.help === true,
@@ -117,6 +133,7 @@ export function parseArguments(argv: string[]): CliArguments {
       tokenLifetimeSeconds: integer("token-lifetime", 1),
       rateLimit: integer("rate-limit", 1),
       rateLimitWindowSeconds: integer("rate-window", 1),
+      rateLimitMode: oneOf("rate-mode", RATE_LIMIT_MODES),
       bulkExportQuota: integer("quota"),
       jobStartDelayMs: integer("job-delay"),
       jobMaxRows: integer("job-max-rows", 1),
@@ -128,6 +145,8 @@ export function parseArguments(argv: string[]): CliArguments {
         rateLimitBurst: integer("burst-429") ?? 0,
         dropRate: share("drop-rate") ?? 0,
         emptyForbiddenBodies: values["empty-403"] === true,
+        rateLimitHeaders: oneOf("429-headers", RATE_LIMIT_HEADER_FORMS) ?? "seconds",
+        omitTotalPages: values["no-total-pages"] === true,
       },
       renamedBodyFields: values["rename-body-field"]?.map(parseBodyFieldRename),
       admin: values.admin,

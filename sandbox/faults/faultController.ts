@@ -1,5 +1,5 @@
 import { Random } from "../data/random";
-import { NO_FAULTS, type FaultSettings } from "./faultSettings";
+import { NO_FAULTS, RATE_LIMIT_HEADER_FORMS, type FaultSettings } from "./faultSettings";
 
 export type FaultDecision = "drop" | "error" | "rate-limit" | "pass";
 
@@ -61,8 +61,12 @@ export class FaultController {
     share("dropRate");
     if (!(settings.latencyMs >= 0 && settings.latencyMs <= 60_000))
       throw new RangeError("latencyMs must be between 0 and 60000");
-    if (typeof settings.emptyForbiddenBodies !== "boolean")
-      throw new RangeError("emptyForbiddenBodies must be true or false");
+    for (const name of ["emptyForbiddenBodies", "omitTotalPages"] as const) {
+      if (typeof settings[name] !== "boolean") throw new RangeError(`${name} must be true or false`);
+    }
+    if (!RATE_LIMIT_HEADER_FORMS.includes(settings.rateLimitHeaders)) {
+      throw new RangeError(`rateLimitHeaders must be one of ${RATE_LIMIT_HEADER_FORMS.join(", ")}`);
+    }
     if (!(Number.isInteger(settings.rateLimitBurst) && settings.rateLimitBurst >= 0)) {
       throw new RangeError("rateLimitBurst must be a whole number >= 0");
     }

@@ -1,3 +1,8 @@
+/** How a 429 carries its wait: the spec's headers, `Retry-After` as an HTTP date (RFC 9110), or no headers. */
+export type RateLimitHeaderForm = "seconds" | "http-date" | "none";
+
+export const RATE_LIMIT_HEADER_FORMS: readonly RateLimitHeaderForm[] = ["seconds", "http-date", "none"];
+
 /** Faults the sandbox can inject into API responses, for tests and benchmarks of resilience. */
 export interface FaultSettings {
   /** Added delay before every API response (ms). */
@@ -10,6 +15,10 @@ export interface FaultSettings {
   dropRate: number;
   /** 403 answers come with an empty body, as the live service sometimes sends them. */
   emptyForbiddenBodies: boolean;
+  /** The headers of every 429 (injected or earned): the spec's form, `Retry-After` as a date, or none. */
+  rateLimitHeaders: RateLimitHeaderForm;
+  /** Paged answers come without `pagination.total_pages`, as the live service was seen to answer. */
+  omitTotalPages: boolean;
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -18,4 +27,6 @@ export const NO_FAULTS: FaultSettings = {
   rateLimitBurst: 0,
   dropRate: 0,
   emptyForbiddenBodies: false,
+  rateLimitHeaders: "seconds",
+  omitTotalPages: false,
 };

@@ -22,3 +22,21 @@ export function paginate<T>(
     },
   };
 }
+
+/**
+ * A serialized JSON answer with `pagination.total_pages` removed (the fault `omitTotalPages`): the live
+ * service's paged answers were seen without it, and a client must still stop paging.
+ */
+export function withoutTotalPages(payload: unknown): unknown {
+  if (typeof payload !== "string" || !payload.includes('"total_pages"')) return payload;
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  const pagination = (body as { pagination?: unknown } | null)?.pagination;
+  if (typeof pagination !== "object" || pagination === null) return payload;
+  delete (pagination as { total_pages?: unknown }).total_pages;
+  return JSON.stringify(body);
+}

@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bearerTokenOf, identifyCaller } from "../auth/bearer";
+import type { RateLimitDecision } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
 import { validateRequest } from "../contract/requestValidator";
 import { clientMayActFor, tierAtLeast } from "../data/clients";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
+import { withoutTotalPages } from "./pagination";
 import { sendRateLimited } from "./rateLimitReply";
 import { bodyUnderContractNames } from "./renamedBodyFields";
 
@@ -39,11 +41,19 @@ async function injectFaults(
       reply.code(500).type("text/plain; charset=utf-8").send("Internal Server Error");
       return true;
     case "rate-limit":
-      sendRateLimited(reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
+      rateLimited(context, reply, context.rateLimiter.peek(bearerTokenOf(request) ?? request.ip));
       return true;
     case "pass":
       return false;
   }
+}
+
+function rateLimited(
+  context: SandboxContext,
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+): FastifyReply {
+  return sendRateLimited(reply, decision, context.faults.settings().rateLimitHeaders, context.clock.now());
 }
 
 /** Checks the token, the rate limit and the tier, in that order (401 before 429 before 403). */
@@ -57,7 +67,7 @@ function guardOperation(
   const caller = identifyCaller(request, context.tokens);
   if (!caller) return sendUnauthorized(reply);
   const decision = context.rateLimiter.consume(caller.token.accessToken);
-  if (!decision.allowed) return sendRateLimited(reply, decision);
+  if (!decision.allowed) return rateLimited(context, reply, decision);
   if (operation.requiredTier && !tierAtLeast(caller.client.tier, operation.requiredTier)) {
     const message = operation.extensions["x-tier-message"];
     return sendForbidden(
@@ -140,11 +150,10 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
   app.addHook("preValidation", async (request, reply) => validateOperation(context, request, reply));
 
   app.addHook("onSend", async (request, reply, payload) => {
-    const emptied =
-      reply.statusCode === 403 &&
-      request.routeOptions.config.operation?.requiresAuth === true &&
-      context.faults.settings().emptyForbiddenBodies;
-    if (!emptied) return payload;
+    const faults = context.faults.settings();
+    const api = request.routeOptions.config.operation?.requiresAuth === true;
+    const emptied = reply.statusCode === 403 && api && faults.emptyForbiddenBodies;
+    if (!emptied) return api && faults.omitTotalPages ? withoutTotalPages(payload) : payload;
     reply.removeHeader("content-type");
     return "";
   });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { RATE_LIMIT_MODES, type RateLimitMode } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
 import { findClient } from "../data/clients";
-import type { FaultSettings } from "../faults/faultSettings";
+import { RATE_LIMIT_HEADER_FORMS, type FaultSettings } from "../faults/faultSettings";
 import { sendError } from "../http/errors";
 
 const faultSchema = {
@@ -13,6 +14,8 @@ const faultSchema = {
     rateLimitBurst: { type: "integer", minimum: 0 },
     dropRate: { type: "number", minimum: 0, maximum: 1 },
     emptyForbiddenBodies: { type: "boolean" },
+    rateLimitHeaders: { type: "string", enum: [...RATE_LIMIT_HEADER_FORMS] },
+    omitTotalPages: { type: "boolean" },
   },
 } as const;
 
@@ -111,7 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: SandboxContex
     },
   );
 
-  app.put<{ Body: { limit: number; window_seconds: number } }>(
+  app.put<{ Body: { limit: number; window_seconds: number; mode?: RateLimitMode } }>(
     "/admin/rate_limit",
     {
       schema: {
@@ -122,12 +125,13 @@ export function registerAdminRoutes(app: FastifyInstance, context: SandboxContex
           properties: {
             limit: { type: "integer", minimum: 1 },
             window_seconds: { type: "integer", minimum: 1 },
+            mode: { type: "string", enum: [...RATE_LIMIT_MODES] },
           },
         },
       },
     },
     async (request) => {
-      context.rateLimiter.configure(request.body.limit, request.body.window_seconds);
+      context.rateLimiter.configure(request.body.limit, request.body.window_seconds, request.body.mode);
       return context.rateLimiter.settings();
     },
   );

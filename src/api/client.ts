@@ -1,6 +1,8 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import { collectPages, type PagingOptions } from "./paging";
+import { announcedLimit, type AnnouncedLimit } from "./rateLimitHeaders";
 import type { components, paths } from "./schema";
 import type { TokenManager } from "./tokens";
 
@@ -26,6 +28,9 @@ export interface TypedAnswer<T> {
   response: Response;
 }
 
+/** Accounts come 100 a page (the contract's maximum); 100 pages would be 10,000 accounts, far past any client. */
+export const ACCOUNTS_PAGING: PagingOptions = { what: "accounts", perPage: 100, maxPages: 100 };
+
 function bodyText(error: unknown): string {
   if (error === undefined || error === null) return "";
   return typeof error === "string" ? error : JSON.stringify(error);
@@ -38,6 +43,7 @@ function bodyText(error: unknown): string {
  */
 export class ServiceClient {
   readonly api: ContractClient;
+  private readonly limitListeners = new Set<(limit: AnnouncedLimit) => void>();
 
   constructor(
     readonly config: ServiceConfig,
@@ -64,6 +70,7 @@ export class ServiceClient {
         throw errorFromFetchFailure(error, signal);
       }
       const { response } = answer;
+      this.announce(response.headers);
       if (response.status === 401 && attempt === 0) {
         this.tokens.invalidate(token);
         continue;
@@ -78,16 +85,34 @@ export class ServiceClient {
     return this.tokens.token();
   }
 
-  /** Every account the signed-in client may act for, across all pages. */
+  /**
+   * Tells `listener` of every limit the service announces in its headers (on a 429, and on any other answer
+   * that carries them), so the client's pacing can follow the service instead of a number we assumed.
+   * Returns the function that stops listening.
+   */
+  onAnnouncedLimit(listener: (limit: AnnouncedLimit) => void): () => void {
+    this.limitListeners.add(listener);
+    return () => this.limitListeners.delete(listener);
+  }
+
+  private announce(headers: Headers): void {
+    const limit = announcedLimit(headers);
+    if (limit) for (const listener of this.limitListeners) listener(limit);
+  }
+
+  /** Every account the signed-in client may act for, across all pages (bounded: see collectPages). */
   async listAccounts(signal?: AbortSignal): Promise<Account[]> {
-    const accounts: Account[] = [];
-    for (let page = 1; ; page++) {
+    const { items } = await collectPages(async (page) => {
       const result = await this.call(
-        (context) => this.api.GET("/accounts", { ...context, params: { query: { page, per_page: 100 } } }),
+        (context) =>
+          this.api.GET("/accounts", {
+            ...context,
+            params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
+          }),
         signal,
       );
-      accounts.push(...result.data);
-      if (page >= result.pagination.total_pages) return accounts;
-    }
+      return { items: result.data, pagination: result.pagination };
+    }, ACCOUNTS_PAGING);
+    return items;
   }
 }

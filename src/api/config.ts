@@ -13,6 +13,17 @@ export const SANDBOX_CONFIG: ServiceConfig = {
   tokenUrl: "http://127.0.0.1:4010/oauth/token",
 };
 
+/**
+ * A build for a server (`ADDIN_BASE_URL`) is served by the team relay (relay/), which forwards the service's
+ * API under the same origin at `api/`: the default service URL there. Webpack writes the value in at build
+ * time; development builds and Node leave it undefined.
+ */
+export const RELAY_CONFIG: ServiceConfig | undefined = relayConfigOf(process.env.RENT_RELAY_SERVICE_URL);
+
+function relayConfigOf(serviceUrl: string | undefined): ServiceConfig | undefined {
+  return serviceUrl ? { serviceUrl, tokenUrl: `${serviceUrl}/oauth/token` } : undefined;
+}
+
 /** The live service (see the project README). */
 export const LIVE_CONFIG: ServiceConfig = {
   serviceUrl: "https://data.apartmentiq.io/apartmentiq/api",

@@ -346,6 +346,13 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     });
     const token = field(answer, "access_token");
     prober.token = typeof token === "string" && token !== "" ? token : undefined;
+  } else if (credentials.kind === "relay") {
+    prober.token = credentials.key;
+    prober.skip(
+      "Token",
+      "POST /oauth/token",
+      "a team relay key was given: the relay holds the service's token",
+    );
   } else {
     prober.token = credentials.accessToken;
     prober.skip("Token", "POST /oauth/token", "an access token was given, so no token request is needed");

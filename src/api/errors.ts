@@ -1,3 +1,5 @@
+import { retryAfterSeconds } from "./rateLimitHeaders";
+
 /**
  * Every failure the service layer can report, as a value with a kind. The functions layer maps kinds to
  * Excel cell errors and the task pane to plain-words messages, each in one place.
@@ -20,6 +22,8 @@ export interface ApiErrorDetails {
   serviceMessage?: string;
   /** Seconds the service asked us to wait (429). */
   retryAfterSeconds?: number;
+  /** Epoch ms until which requests are refused at once, after a 429 whose wait is longer than a caller's bound. */
+  rateLimitedUntilMs?: number;
   quotaLimit?: number;
   quotaUsage?: number;
 }
@@ -59,15 +63,6 @@ function textOf(payload: ErrorPayload | undefined, raw: string): string | undefi
 
 function numberOrUndefined(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-/** Seconds to wait after a 429: Retry-After, else the window reset time, else undefined. */
-export function retryAfterSeconds(headers: Headers, nowMs: number = Date.now()): number | undefined {
-  const retryAfter = Number(headers.get("retry-after"));
-  if (headers.has("retry-after") && Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter;
-  const reset = Number(headers.get("x-ratelimit-reset"));
-  if (headers.has("x-ratelimit-reset") && Number.isFinite(reset)) return Math.max(0, reset - nowMs / 1000);
-  return undefined;
 }
 
 /** Builds the ApiError for a non-2xx response, keeping the service's own words. */

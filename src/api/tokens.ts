@@ -1,7 +1,10 @@
 import { ApiError, errorFromFetchFailure, errorFromResponse } from "./errors";
 
 export type Credentials =
-  { kind: "client"; clientId: string; clientSecret: string } | { kind: "manual"; accessToken: string };
+  | { kind: "client"; clientId: string; clientSecret: string }
+  | { kind: "manual"; accessToken: string }
+  /** A personal key of the team relay, which holds the service's credentials itself. */
+  | { kind: "relay"; key: string };
 
 interface HeldToken {
   value: string;
@@ -38,9 +41,10 @@ export class TokenManager {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.now = options.now ?? Date.now;
     this.renewBeforeMs = options.renewBeforeMs ?? 60_000;
-    if (options.credentials.kind === "manual") {
+    if (options.credentials.kind === "manual" || options.credentials.kind === "relay") {
       this.held = {
-        value: options.credentials.accessToken,
+        value:
+          options.credentials.kind === "manual" ? options.credentials.accessToken : options.credentials.key,
         expiresAtMs: this.now() + MANUAL_TOKEN_LIFETIME_MS,
       };
     }
@@ -74,6 +78,12 @@ export class TokenManager {
 
   private async requestToken(): Promise<HeldToken> {
     const credentials = this.options.credentials;
+    if (credentials.kind === "relay") {
+      throw new ApiError(
+        "unauthorized",
+        "The team relay no longer accepts your personal key (revoked or replaced). Ask your relay admin for a new key, then sign in again with Team relay.",
+      );
+    }
     if (credentials.kind === "manual") {
       throw new ApiError(
         "unauthorized",

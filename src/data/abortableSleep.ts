@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import { watchAbort } from "./abortWatch";
 
 /** Waits `ms`; a signal that fires first ends the wait with the signal's reason (an ApiError when we made it). */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -12,18 +13,19 @@ export function abortReason(signal: AbortSignal): ApiError {
 export const abortableSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal as AbortSignal));
-    };
+    const unwatch = signal
+      ? watchAbort(signal, () => {
+          clearTimeout(timer);
+          reject(abortReason(signal));
+        })
+      : () => undefined;
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener("abort", onAbort);
+        unwatch();
         resolve();
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 /** Settles like `promise`, or rejects as soon as `signal` fires; the promise itself keeps running for others. */
@@ -31,15 +33,14 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unwatch = watchAbort(signal, () => reject(abortReason(signal)));
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

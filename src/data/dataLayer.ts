@@ -1,6 +1,7 @@
-import type { Account, ServiceClient } from "../api/client";
+import { ACCOUNTS_PAGING, type Account, type ServiceClient } from "../api/client";
 import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
+import { collectPages } from "../api/paging";
 import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedQuery } from "./batchedQuery";
@@ -39,7 +40,7 @@ import { validateForecastFields } from "./forecastFields";
 import { openPersistentStore } from "./persistentStore";
 import { QueryRunner } from "./queryRunner";
 import { RequestExecutor } from "./requestExecutor";
-import { RequestGate } from "./requestGate";
+import { RequestGate, type GateLimit } from "./requestGate";
 import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
 import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
 import type { PacingOptions } from "./tokenBucket";
@@ -78,6 +79,8 @@ export interface DataLayerOptions {
   /** Client-side pacing; defaults to the live limit (100 requests / 5 min, bursts of 50). */
   pacing?: PacingOptions;
   maxInFlight?: number;
+  /** Longest wait for the service's limit a request sits out before it fails "rate limited until HH:MM". */
+  longestRateLimitWaitMs?: number;
   retry?: Partial<RetryOptions>;
   /** How long a batch waits for more requests to join it. */
   batchWindowMs?: number;
@@ -104,6 +107,10 @@ export interface DataLayerStats {
     rateLimitWaits: number;
     gatePauses: number;
     coalesced: number;
+    /** The pacing in force: the documented limit, or the one the service announced. */
+    limit: GateLimit;
+    /** Until when (epoch ms) every request fails at once because the service asked for a long wait. */
+    rateLimitedUntilMs?: number;
   };
   /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
@@ -151,9 +158,11 @@ export class DataLayer {
     this.gate = new RequestGate({
       pacing: options.pacing,
       maxInFlight: options.maxInFlight,
+      longestWaitMs: options.longestRateLimitWaitMs,
       now: this.now,
       sleep: options.sleep,
     });
+    options.client.onAnnouncedLimit((limit) => this.gate.adopt(limit));
     this.executor = new RequestExecutor(
       this.gate,
       { ...DEFAULT_RETRY, ...options.retry },
@@ -175,22 +184,23 @@ export class DataLayer {
     return this.runner.client.api;
   }
 
-  /** Every account this sign-in may act for. */
+  /** Every account this sign-in may act for: all pages (each a paced request), cached as one value. */
   accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
-    return this.runner.query(
+    return this.runner.queryWith(
       { kind: "accounts", accountId: undefined, endpoint: "/accounts", params: {} },
-      async (context) => {
-        // The typed client answers one page; all pages are one logical value, so fetch them in one go.
-        const accounts: Account[] = [];
-        for (let page = 1; ; page++) {
-          const answer = await this.api.GET("/accounts", {
-            ...context,
-            params: { query: { page, per_page: 100 } },
-          });
-          if (!answer.data) return { ...answer, data: undefined };
-          accounts.push(...answer.data.data);
-          if (page >= answer.data.pagination.total_pages) return { ...answer, data: accounts };
-        }
+      async (signal) => {
+        const { items } = await collectPages(async (page) => {
+          const answer = await this.runner.network(
+            (context) =>
+              this.api.GET("/accounts", {
+                ...context,
+                params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
+              }),
+            signal,
+          );
+          return { items: answer.data, pagination: answer.pagination };
+        }, ACCOUNTS_PAGING);
+        return items;
       },
       options,
     );
@@ -497,6 +507,11 @@ export class DataLayer {
     this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);
   }
 
+  /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
+  onRateLimitPause(listener: () => void): () => void {
+    return this.gate.onPause(listener);
+  }
+
   /** Forgets cached answers: all, or one kind (e.g. "property"). */
   clearCache(kind?: CacheKind): Promise<void> {
     return this.cache.clear(kind);
@@ -509,6 +524,8 @@ export class DataLayer {
         ...this.executor.stats,
         gatePauses: this.gate.pauses,
         coalesced: this.runner.coalesced,
+        limit: this.gate.limit,
+        rateLimitedUntilMs: this.gate.refusingUntilMs,
       },
       bulkExportUsage: Object.fromEntries(this.bulkExportUsage),
     };

@@ -41,9 +41,17 @@ export class QueryRunner {
     );
   }
 
-  async query<T>(
+  query<T>(identity: QueryIdentity, send: TypedSend<T>, options: CallOptions = {}): Promise<Fetched<T>> {
+    return this.queryWith(identity, (signal) => this.network(send, signal), options);
+  }
+
+  /**
+   * Like `query`, for a value that takes several requests (all pages of a list): `load` sends each through
+   * `network`, so each is paced and retried on its own, and the whole value is cached under one key.
+   */
+  async queryWith<T>(
     identity: QueryIdentity,
-    send: TypedSend<T>,
+    load: (signal: AbortSignal) => Promise<T>,
     options: CallOptions = {},
   ): Promise<Fetched<T>> {
     const key = this.key(identity);
@@ -55,7 +63,7 @@ export class QueryRunner {
       const cached = await this.cache.get<T | NotFoundRecord>(key);
       if (cached?.fresh && cached.storedAt >= since) return answerFrom(cached, "cache");
       try {
-        const value = await this.network(send, signal);
+        const value = await load(signal);
         const storedAt = await this.cache.setMany([{ key, value }]);
         return { value, source: "network", storedAt };
       } catch (error) {

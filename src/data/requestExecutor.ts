@@ -1,5 +1,6 @@
 import { ApiError } from "../api/errors";
 import { abortableSleep, abortReason, type Sleep } from "./abortableSleep";
+import { watchAbort } from "./abortWatch";
 import type { RequestGate } from "./requestGate";
 import {
   backoffDelayMs,
@@ -75,8 +76,7 @@ export class RequestExecutor {
   /** One attempt, bounded in time; the caller's signal still cancels it. */
   private async attempt<T>(request: OutgoingRequest<T>, signal: AbortSignal): Promise<T> {
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unwatch = watchAbort(signal, () => controller.abort(signal.reason));
     const timer = setTimeout(
       () => controller.abort(new ApiError("timeout", "The service did not answer in time.")),
       this.retry.attemptTimeoutMs,
@@ -85,7 +85,7 @@ export class RequestExecutor {
       return await request.send(controller.signal);
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      unwatch();
     }
   }
 }

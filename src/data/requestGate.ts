@@ -1,13 +1,27 @@
+import type { AnnouncedLimit } from "../api/rateLimitHeaders";
 import { abortableSleep, abortReason, type Sleep } from "./abortableSleep";
+import { watchAbort } from "./abortWatch";
+import { rateLimitedUntil } from "./rateLimitedUntil";
 import { LIVE_PACING, TokenBucket, type PacingOptions } from "./tokenBucket";
 
 export interface RequestGateOptions {
   pacing?: PacingOptions;
   /** Requests on the wire at once (browsers allow about six per origin anyway). */
   maxInFlight?: number;
+  /**
+   * Longest wait for the service's limit a request sits through. A longer one fails every request at once
+   * ("rate limited until HH:MM") instead of holding cells until their own time bound runs out.
+   */
+  longestWaitMs?: number;
   now?: () => number;
   sleep?: Sleep;
 }
+
+/** Six, like a browser's connections per origin: more would only queue in the browser. */
+export const DEFAULT_MAX_IN_FLIGHT = 6;
+
+/** Half a cell's 60 s bound (src/functions/cellCall.ts) and below the pane's waits: a wait it can sit out. */
+export const DEFAULT_LONGEST_WAIT_MS = 30_000;
 
 const RETRY_AFTER_RESOLUTION_MS = 1000;
 
@@ -17,20 +31,35 @@ export type ReleaseSlot = () => void;
 interface Waiter {
   grant: (release: ReleaseSlot) => void;
   fail: (error: Error) => void;
-  signal?: AbortSignal;
+}
+
+/** The pacing in force and where it came from. */
+export interface GateLimit extends PacingOptions {
+  /** True once the service announced its limit (X-RateLimit-Limit); false while the documented one holds. */
+  learned: boolean;
+}
+
+/** The burst a limit allows: half of it, as for the documented limit (50 of 100). */
+function pacingFor(limit: number, windowMs: number): PacingOptions {
+  return { limit, windowMs, burst: Math.max(1, Math.floor(limit / 2)) };
 }
 
 /**
  * The one door every request of a sign-in goes through, in arrival order. It holds requests back while the
  * service has told us to wait (a 429 pauses everyone, not only the request that got it), paces them with a
- * token bucket, and caps how many are on the wire at once.
+ * token bucket at the service's limit (the documented one until the service announces its own), and caps how
+ * many are on the wire at once.
  */
 export class RequestGate {
   private readonly queue: Waiter[] = [];
   private readonly bucket: TokenBucket;
   private readonly maxInFlight: number;
+  private readonly longestWaitMs: number;
   private readonly now: () => number;
   private readonly sleep: Sleep;
+  private readonly pauseListeners = new Set<() => void>();
+  private pacing: PacingOptions;
+  private learned = false;
   private inFlight = 0;
   private pausedUntilMs = 0;
   private pause: Promise<void> | undefined;
@@ -41,26 +70,47 @@ export class RequestGate {
   constructor(options: RequestGateOptions = {}) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? abortableSleep;
-    this.maxInFlight = options.maxInFlight ?? 6;
-    this.bucket = new TokenBucket(options.pacing ?? LIVE_PACING, this.now);
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.longestWaitMs = options.longestWaitMs ?? DEFAULT_LONGEST_WAIT_MS;
+    this.pacing = options.pacing ?? LIVE_PACING;
+    this.bucket = new TokenBucket(this.pacing, this.now);
+  }
+
+  /** The pacing in force. */
+  get limit(): GateLimit {
+    return { ...this.pacing, learned: this.learned };
+  }
+
+  /** Until when (epoch ms) requests are refused at once; undefined when they are not. */
+  get refusingUntilMs(): number | undefined {
+    return this.refusesNow() ? this.pausedUntilMs : undefined;
   }
 
   /** Waits for a turn; the caller must call the returned release when its request has finished. */
   acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (this.refusesNow()) return Promise.reject(rateLimitedUntil(this.pausedUntilMs, this.now()));
     return new Promise<ReleaseSlot>((grant, fail) => {
-      const waiter: Waiter = { grant, fail, signal };
-      signal?.addEventListener(
-        "abort",
-        () => {
+      let unwatch: () => void = () => undefined;
+      const waiter: Waiter = {
+        grant: (release) => {
+          unwatch();
+          grant(release);
+        },
+        fail: (error) => {
+          unwatch();
+          fail(error);
+        },
+      };
+      if (signal) {
+        unwatch = watchAbort(signal, () => {
           const index = this.queue.indexOf(waiter);
           if (index >= 0) {
             this.queue.splice(index, 1);
             fail(abortReason(signal));
           }
-        },
-        { once: true },
-      );
+        });
+      }
       this.queue.push(waiter);
       void this.pump();
     });
@@ -69,18 +119,60 @@ export class RequestGate {
   /**
    * The service said "wait `ms`": nobody is let through until then. Retry-After counts whole seconds, so the
    * 429s of one burst, arriving a few ms apart, name ends within a second of each other: they share one pause.
-   * Only a pause ending clearly later starts a new one.
+   * Only a pause ending clearly later starts a new one. A pause longer than a caller may wait fails every
+   * waiting request at once, and every new one until the rest of the pause is short enough to sit out.
    */
   pauseFor(ms: number): void {
-    const until = this.now() + ms;
-    const slack = this.pause ? RETRY_AFTER_RESOLUTION_MS : 0;
+    const now = this.now();
+    const until = now + ms;
+    const slack = this.pausedUntilMs > now ? RETRY_AFTER_RESOLUTION_MS : 0;
     if (until <= this.pausedUntilMs + slack) return;
     this.pausedUntilMs = until;
     this.pauses += 1;
+    for (const listener of this.pauseListeners) listener();
+    if (ms > this.longestWaitMs) {
+      this.pause = undefined;
+      const refusal = rateLimitedUntil(until, now);
+      for (const waiter of this.queue.splice(0)) waiter.fail(refusal);
+      return;
+    }
+    this.sleepThrough(ms);
+  }
+
+  /** Holds the queue for `ms`; when that sleep ends (and no later pause replaced it), the pause is over. */
+  private sleepThrough(ms: number): void {
     const pause = this.sleep(ms).then(() => {
-      if (this.pause === pause) this.pause = undefined;
+      if (this.pause !== pause) return;
+      this.pause = undefined;
+      this.pausedUntilMs = Math.min(this.pausedUntilMs, this.now());
     });
     this.pause = pause;
+  }
+
+  /**
+   * Paces at the limit the service announced (X-RateLimit-Limit over X-RateLimit-Reset-After; the window in
+   * force when it names only the count). The vendor says limits vary by endpoint, credentials and account.
+   */
+  adopt(announced: AnnouncedLimit): void {
+    const windowMs =
+      announced.windowSeconds === undefined ? this.pacing.windowMs : announced.windowSeconds * 1000;
+    if (announced.limit === this.pacing.limit && windowMs === this.pacing.windowMs) {
+      this.learned = true;
+      return;
+    }
+    this.pacing = pacingFor(announced.limit, windowMs);
+    this.bucket.reconfigure(this.pacing);
+    this.learned = true;
+  }
+
+  /** Tells `listener` whenever a new pause starts (the pane shows it); returns the function that stops it. */
+  onPause(listener: () => void): () => void {
+    this.pauseListeners.add(listener);
+    return () => this.pauseListeners.delete(listener);
+  }
+
+  private refusesNow(): boolean {
+    return this.pausedUntilMs - this.now() > this.longestWaitMs;
   }
 
   private async pump(): Promise<void> {
@@ -90,6 +182,12 @@ export class RequestGate {
       while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
         if (this.pause) {
           await this.pause;
+          continue;
+        }
+        // The rest of a long pause, now short enough that the requests queued since sit it out.
+        const pausedForMs = this.pausedUntilMs - this.now();
+        if (pausedForMs > 0) {
+          this.sleepThrough(pausedForMs);
           continue;
         }
         const waitMs = this.bucket.take();

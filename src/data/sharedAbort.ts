@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import { watchAbort } from "./abortWatch";
 
 /**
  * The signal of a request shared by several callers. Each caller joins with its own signal; the shared
@@ -7,7 +8,7 @@ import { ApiError } from "../api/errors";
  */
 export class SharedAbort {
   private readonly controller = new AbortController();
-  /** The callers' signals still waiting, each with the listener it was given (one per signal). */
+  /** The callers' signals still waiting, each with the function that stops watching it (one per signal). */
   private readonly waiting = new Map<AbortSignal, () => void>();
   /** Someone joined without a signal: that caller can never give up, so neither can the request. */
   private pinned = false;
@@ -23,19 +24,20 @@ export class SharedAbort {
       return;
     }
     if (signal.aborted || this.waiting.has(signal)) return;
-    const gaveUp = () => {
-      this.waiting.delete(signal);
-      if (this.waiting.size === 0 && !this.pinned) {
-        this.controller.abort(new ApiError("cancelled", "Every caller cancelled the request."));
-      }
-    };
-    this.waiting.set(signal, gaveUp);
-    signal.addEventListener("abort", gaveUp, { once: true });
+    this.waiting.set(
+      signal,
+      watchAbort(signal, () => {
+        this.waiting.delete(signal);
+        if (this.waiting.size === 0 && !this.pinned) {
+          this.controller.abort(new ApiError("cancelled", "Every caller cancelled the request."));
+        }
+      }),
+    );
   }
 
   /** The shared request has settled: stop listening to the callers' signals. */
   release(): void {
-    for (const [signal, gaveUp] of this.waiting) signal.removeEventListener("abort", gaveUp);
+    for (const unwatch of this.waiting.values()) unwatch();
     this.waiting.clear();
   }
 }

@@ -16,17 +16,28 @@ export const LIVE_PACING: PacingOptions = { limit: 100, windowMs: 300_000, burst
 export class TokenBucket {
   private tokens: number;
   private updatedAtMs: number;
-  private readonly ratePerMs: number;
+  private ratePerMs = 0;
 
   constructor(
-    private readonly options: PacingOptions,
+    private options: PacingOptions,
     private readonly now: () => number,
   ) {
+    this.tokens = options.burst;
+    this.updatedAtMs = now();
+    this.reconfigure(options);
+  }
+
+  /**
+   * Paces at another limit from now on. Tokens in hand are kept up to the new burst: a tighter limit takes
+   * effect at once, a looser one fills up at its own rate.
+   */
+  reconfigure(options: PacingOptions): void {
     if (options.burst < 1 || options.burst > options.limit) {
       throw new Error("Pacing burst must be between 1 and the limit.");
     }
-    this.tokens = options.burst;
-    this.updatedAtMs = now();
+    this.refill();
+    this.options = options;
+    this.tokens = Math.min(this.tokens, options.burst);
     const refill = options.limit - options.burst;
     // limit === burst means "no refill beyond the window": refill the whole burst once per window.
     this.ratePerMs = (refill > 0 ? refill : options.burst) / options.windowMs;

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import { collectPages } from "../api/paging";
 import type { components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
@@ -202,14 +203,18 @@ export async function properties(
       state: isBlank(option.get("state")) ? undefined : readText(option.get("state"), "state").toUpperCase(),
     };
     const { data, call } = cellContext(signal, option.get("account"));
-    const records: Record<string, unknown>[] = [];
-    for (let page = 1; records.length < maxResults; page++) {
-      const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
-      const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call)).value;
-      records.push(...answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>));
-      if (page >= answer.pagination.total_pages) break;
-    }
-    const table = recordsToTable(records.slice(0, maxResults));
+    const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
+    const { items: records } = await collectPages(
+      async (page) => {
+        const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call)).value;
+        return {
+          items: answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>),
+          pagination: answer.pagination,
+        };
+      },
+      { what: "properties", perPage, maxItems: maxResults, maxPages: Math.ceil(maxResults / perPage) },
+    );
+    const table = recordsToTable(records);
     const columns = wanted.length > 0 ? wanted : DEFAULT_PROPERTY_FIELDS;
     return spillFromTable(
       selectColumns(table, columns, "fields"),
@@ -280,13 +285,19 @@ export async function lookup(
       ? LOOKUP_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, LOOKUP_CAP);
     const { data, call } = cellContext(signal, option.get("account"));
-    const ids: number[] = [];
-    for (let page = 1; ids.length < maxResults; page++) {
-      const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;
-      ids.push(...answer.data);
-      if (page >= answer.pagination.total_pages) break;
-    }
+    const { items: ids } = await collectPages(
+      async (page) => {
+        const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;
+        return { items: answer.data, pagination: answer.pagination };
+      },
+      {
+        what: "property ids",
+        perPage: LOOKUP_PAGE_SIZE,
+        maxItems: maxResults,
+        maxPages: Math.ceil(maxResults / LOOKUP_PAGE_SIZE),
+      },
+    );
     if (ids.length === 0) throw new ApiError("not_found", "No property matches these filters.");
-    return [["property_id"], ...ids.slice(0, maxResults).map((id) => [id])];
+    return [["property_id"], ...ids.map((id) => [id])];
   });
 }

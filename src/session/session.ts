@@ -16,6 +16,13 @@ export interface SignedIn {
 
 type Listener = (state: SignedIn | undefined) => void;
 
+/** Who signed in, for display (never a secret). */
+const IDENTITY_OF: { [K in Credentials["kind"]]: (credentials: Credentials) => string } = {
+  client: (credentials) => (credentials.kind === "client" ? credentials.clientId : ""),
+  manual: () => "access token",
+  relay: () => "team relay key",
+};
+
 /**
  * The one sign-in of the shared runtime. The task pane and the custom functions run in the same JavaScript
  * runtime and import this same instance, so signing in from the pane makes every RENT cell work at once.
@@ -47,7 +54,7 @@ export class Session {
     const checked = normaliseConfig(config);
     const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
     const client = new ServiceClient(checked, tokens, this.fetchImpl);
-    const identity = credentials.kind === "client" ? credentials.clientId : "access token";
+    const identity = IDENTITY_OF[credentials.kind](credentials);
     // One data layer per sign-in: its gate, token and in-flight requests belong to these credentials.
     const data = new DataLayer({ ...this.dataOptions, client, caller: identity });
     await tokens.token();

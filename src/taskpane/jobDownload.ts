@@ -63,7 +63,9 @@ async function locate(client: ServiceClient, jobId: string, options: DownloadOpt
       if (context.signal?.aborted) throw error;
       return accepted({ kind: "unreadable" });
     }
-    if (new URL(followed.url || resultsUrl).origin === serviceOrigin)
+    // Not redirected: the results endpoint's own answer (an error). Redirected within the origin: the team
+    // relay, which serves the file itself.
+    if (!followed.redirected && new URL(followed.url || resultsUrl).origin === serviceOrigin)
       return { error: await followed.text(), response: followed };
     return accepted({ kind: "followed", response: followed });
   }, options.signal);

@@ -22,6 +22,7 @@ function isCredentials(value: unknown): value is Credentials {
   const candidate = value as Record<string, unknown>;
   if (candidate.kind === "client")
     return typeof candidate.clientId === "string" && typeof candidate.clientSecret === "string";
+  if (candidate.kind === "relay") return typeof candidate.key === "string";
   return candidate.kind === "manual" && typeof candidate.accessToken === "string";
 }
 

@@ -1,4 +1,4 @@
-import { SANDBOX_CONFIG } from "../api/config";
+import { RELAY_CONFIG, SANDBOX_CONFIG } from "../api/config";
 
 /** The part of `localStorage` the store uses, so tests can pass a Map-backed stand-in. */
 export interface KeyValueStorage {
@@ -7,7 +7,9 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-export type SignInMethod = "client" | "manual";
+export type SignInMethod = "client" | "manual" | "relay";
+
+const METHODS: readonly SignInMethod[] = ["client", "manual", "relay"];
 
 /** What the pane remembers between sessions. Never a secret or a token: those go to the SecretVault only. */
 export interface PaneSettings {
@@ -21,7 +23,10 @@ const PREFIX = "rent-market.";
 const SETTINGS_KEY = `${PREFIX}settings`;
 const ACCOUNT_KEY_PREFIX = `${PREFIX}account.`;
 
-const DEFAULTS: PaneSettings = { ...SANDBOX_CONFIG, clientId: "", method: "client" };
+/** A build served by the team relay signs in there by default; other builds go to the local sandbox. */
+const DEFAULTS: PaneSettings = RELAY_CONFIG
+  ? { ...RELAY_CONFIG, clientId: "", method: "relay" }
+  : { ...SANDBOX_CONFIG, clientId: "", method: "client" };
 
 function isSettings(value: unknown): value is Partial<PaneSettings> {
   return typeof value === "object" && value !== null;
@@ -47,7 +52,7 @@ export class SettingsStore {
       serviceUrl: text(stored.serviceUrl, DEFAULTS.serviceUrl),
       tokenUrl: text(stored.tokenUrl, DEFAULTS.tokenUrl),
       clientId: text(stored.clientId, DEFAULTS.clientId),
-      method: stored.method === "manual" ? "manual" : "client",
+      method: METHODS.find((method) => method === stored.method) ?? DEFAULTS.method,
     };
   }
 

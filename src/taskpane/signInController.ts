@@ -10,10 +10,12 @@ import type { SettingsStore } from "./settingsStore";
 export interface SignInForm {
   serviceUrl: string;
   tokenUrl: string;
-  method: "client" | "manual";
+  method: "client" | "manual" | "relay";
   clientId: string;
   clientSecret: string;
   accessToken: string;
+  /** A personal key of the team relay. */
+  relayKey?: string;
   /** Keep the secret (encrypted, in this computer's add-in storage) to sign in again after a restart. */
   remember: boolean;
 }
@@ -28,6 +30,11 @@ export interface SignInDependencies {
 
 /** The credentials the form holds, or what to type when it lacks them. */
 export function credentialsOf(form: SignInForm): Credentials {
+  if (form.method === "relay") {
+    const key = (form.relayKey ?? "").trim();
+    if (key === "") throw new PaneInputError("Paste the personal key your relay admin gave you.");
+    return { kind: "relay", key };
+  }
   if (form.method === "manual") {
     const accessToken = form.accessToken.trim();
     if (accessToken === "") throw new PaneInputError("Paste the access token you created on the service.");

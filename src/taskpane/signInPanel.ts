@@ -11,14 +11,17 @@ export interface SignInPanelDependencies {
   status: StatusLine;
 }
 
+const METHODS: SignInForm["method"][] = ["client", "manual", "relay"];
+
 function selectedMethod(): SignInForm["method"] {
-  return element<HTMLInputElement>("method-manual").checked ? "manual" : "client";
+  return METHODS.find((method) => element<HTMLInputElement>(`method-${method}`).checked) ?? "client";
 }
 
 function showMethodFields(): void {
-  const manual = selectedMethod() === "manual";
-  element("client-fields").hidden = manual;
-  element("manual-fields").hidden = !manual;
+  const method = selectedMethod();
+  element("client-fields").hidden = method !== "client";
+  element("manual-fields").hidden = method !== "manual";
+  element("relay-fields").hidden = method !== "relay";
 }
 
 /** What the sign-in form holds now (the connection check reads it too). */
@@ -30,6 +33,7 @@ export function readSignInForm(): SignInForm {
     clientId: element<HTMLInputElement>("client-id").value,
     clientSecret: element<HTMLInputElement>("client-secret").value,
     accessToken: element<HTMLInputElement>("access-token").value,
+    relayKey: element<HTMLInputElement>("relay-key").value,
     remember: element<HTMLInputElement>("remember-secret").checked,
   };
 }
@@ -38,6 +42,7 @@ export function readSignInForm(): SignInForm {
 function clearSecrets(): void {
   element<HTMLInputElement>("client-secret").value = "";
   element<HTMLInputElement>("access-token").value = "";
+  element<HTMLInputElement>("relay-key").value = "";
 }
 
 function render(state: SignedIn | undefined): void {
@@ -64,11 +69,10 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   element<HTMLInputElement>("service-url").value = saved.serviceUrl;
   element<HTMLInputElement>("token-url").value = saved.tokenUrl;
   element<HTMLInputElement>("client-id").value = saved.clientId;
-  element<HTMLInputElement>(saved.method === "manual" ? "method-manual" : "method-client").checked = true;
+  element<HTMLInputElement>(`method-${saved.method}`).checked = true;
   showMethodFields();
 
-  for (const id of ["method-client", "method-manual"])
-    element(id).addEventListener("change", showMethodFields);
+  for (const method of METHODS) element(`method-${method}`).addEventListener("change", showMethodFields);
   element<HTMLInputElement>("service-url").addEventListener("change", (event) => {
     try {
       element<HTMLInputElement>("token-url").value = defaultTokenUrl(

@@ -13,6 +13,17 @@ export function wireUsagePanel(session: Session, tracker: UsageTracker, status: 
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);
   });
-  session.onChange(() => void show().catch((error: unknown) => status.error(error)));
-  void show().catch((error: unknown) => status.error(error));
+  const showOrSay = () => void show().catch((error: unknown) => status.error(error));
+  // A long wait for the service's limit starts in a cell as often as in the pane: show it when it starts.
+  let stopWatching: () => void = () => undefined;
+  const watch = () => {
+    stopWatching();
+    stopWatching = session.current?.data.onRateLimitPause(showOrSay) ?? (() => undefined);
+  };
+  session.onChange(() => {
+    watch();
+    showOrSay();
+  });
+  watch();
+  showOrSay();
 }

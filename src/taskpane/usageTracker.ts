@@ -1,5 +1,6 @@
 import { ApiError } from "../api/errors";
 import type { DataLayerStats } from "../data/dataLayer";
+import { rateLimitedUntil } from "../data/rateLimitedUntil";
 
 interface RateLimitSeen {
   at: number;
@@ -33,12 +34,17 @@ export class UsageTracker {
   /** Lines for the Usage section: quota use of the account, rate-limit waits and the last limit met. */
   lines(stats: DataLayerStats, accountId: number): string[] {
     const used = stats.bulkExportUsage[accountId] ?? 0;
+    const { limit, rateLimitedUntilMs } = stats.requests;
     const lines = [
       `Bulk export quota: ${used} properties counted for account ${accountId} since sign-in.`,
+      `Requests are paced at ${limit.limit} per ${Math.round(limit.windowMs / 1000)} s (${limit.learned ? "the limit the service announced" : "the documented limit; the service has not announced one"}).`,
       stats.requests.rateLimitWaits === 0
         ? "Rate limit: no waits so far."
         : `Rate limit: requests waited ${stats.requests.rateLimitWaits} times for the service's limit.`,
     ];
+    // The same words as the cells' #N/A: every request fails at once until then.
+    if (rateLimitedUntilMs !== undefined)
+      lines.push(rateLimitedUntil(rateLimitedUntilMs, this.now()).message);
     if (this.quota) {
       const of =
         this.quota.limit === undefined

@@ -1,4 +1,5 @@
-import { ApiError, errorFromFetchFailure, errorFromResponse, retryAfterSeconds } from "../../src/api/errors";
+import { ApiError, errorFromFetchFailure, errorFromResponse } from "../../src/api/errors";
+import { announcedLimit, parseRetryAfter, retryAfterSeconds } from "../../src/api/rateLimitHeaders";
 
 function response(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers });
@@ -69,6 +70,34 @@ describe("retryAfterSeconds", () => {
     ).toBe(7);
     expect(retryAfterSeconds(new Headers({ "X-RateLimit-Reset": "1030" }), 1_000_000)).toBe(30);
     expect(retryAfterSeconds(new Headers({}))).toBeUndefined();
+  });
+
+  it("reads Retry-After as delay-seconds or as any HTTP-date form of RFC 9110, and nothing else", () => {
+    const now = Date.parse("2026-11-23T09:00:00Z");
+    expect(parseRetryAfter("120", now)).toBe(120);
+    expect(parseRetryAfter("Mon, 23 Nov 2026 09:05:30 GMT", now)).toBe(330);
+    expect(parseRetryAfter("Monday, 23-Nov-26 09:01:00 GMT", now)).toBe(60);
+    expect(parseRetryAfter("Mon Nov 23 09:00:45 2026", now)).toBe(45);
+    expect(parseRetryAfter("Mon, 23 Nov 2026 08:59:00 GMT", now)).toBe(0); // already past: go now
+    for (const unusable of ["1.5", "-3", "soon", "2026-11-23T09:05:00Z", "", null]) {
+      expect(parseRetryAfter(unusable, now)).toBeUndefined();
+    }
+    // An unusable Retry-After falls back to the window's reset time.
+    expect(
+      retryAfterSeconds(new Headers({ "Retry-After": "soon", "X-RateLimit-Reset": "1030" }), 1_000_000),
+    ).toBe(30);
+  });
+
+  it("reads the limit a response announces", () => {
+    expect(
+      announcedLimit(new Headers({ "X-RateLimit-Limit": "60", "X-RateLimit-Reset-After": "120" })),
+    ).toEqual({
+      limit: 60,
+      windowSeconds: 120,
+    });
+    expect(announcedLimit(new Headers({ "X-RateLimit-Limit": "60" }))).toEqual({ limit: 60 });
+    expect(announcedLimit(new Headers({ "X-RateLimit-Limit": "0" }))).toBeUndefined();
+    expect(announcedLimit(new Headers({ "X-RateLimit-Limit": "lots" }))).toBeUndefined();
   });
 });
 

@@ -7,7 +7,8 @@
  * Runs, in one sandbox: the naive one-call-per-cell client (first, so that the sandbox's lazily compiled
  * validators and dataset are warm before ours is timed); ours cold (a new sign-in over an empty IndexedDB);
  * ours warm (another new sign-in, so a new data layer, over the same IndexedDB); and ours cold again with the
- * sandbox's rate limit set to the live service's 100 requests per 300 s. Ours runs with the product's
+ * sandbox's rate limit set to the live service's 100 requests per 300 s, once as a fixed window and once as a
+ * rolling window that halves the limit after a burst (`--rate-mode rolling`). Ours runs with the product's
  * default data layer settings, including its pacing for the live limit.
  *
  * Request counts are data API requests counted at the sandbox while the workbook evaluates: the sign-in
@@ -45,6 +46,7 @@ interface Figures {
   warm_ms: number;
   requests_warm: number;
   limited_ms: number;
+  limited_rolling_ms: number;
   naive_limited_ms: number;
 }
 
@@ -99,6 +101,7 @@ interface Report {
   cold: OurRun;
   warm: OurRun;
   limited: OurRun;
+  limitedRolling: OurRun;
   naive: { byEndpoint: Counts; failed: number };
   cells: number;
 }
@@ -124,6 +127,8 @@ async function measure(): Promise<Report> {
     const warm = await runOurs(sandbox, traffic, workbook, database);
     sandbox.context.rateLimiter.configure(LIVE_LIMIT.requests, LIVE_LIMIT.windowSeconds);
     const limited = await runOurs(sandbox, traffic, workbook, `${database}-limited`);
+    sandbox.context.rateLimiter.configure(LIVE_LIMIT.requests, LIVE_LIMIT.windowSeconds, "rolling");
+    const limitedRolling = await runOurs(sandbox, traffic, workbook, `${database}-limited-rolling`);
     session.signOut();
 
     return {
@@ -135,12 +140,14 @@ async function measure(): Promise<Report> {
         warm_ms: Math.round(warm.ms),
         requests_warm: warm.requests,
         limited_ms: Math.round(limited.ms),
+        limited_rolling_ms: Math.round(limitedRolling.ms),
         naive_limited_ms: estimatedLimitedMs(requestsNaive),
       },
       floor,
       cold,
       warm,
       limited,
+      limitedRolling,
       naive: { byEndpoint: naiveByEndpoint, failed: naiveRun.failed },
       cells: workbook.cells.length,
     };
@@ -152,7 +159,7 @@ async function measure(): Promise<Report> {
 const sameOutcomes = (a: CellOutcome[], b: CellOutcome[]) => JSON.stringify(a) === JSON.stringify(b);
 
 function printReport(report: Report): void {
-  const { figures: f, floor, cold, warm, limited, naive } = report;
+  const { figures: f, floor, cold, warm, limited, limitedRolling, naive } = report;
   console.log(
     `Workbook benchmark: ${report.cells} RENT cells, sandbox latency ${LATENCY_MS} ms, client ${WORKBOOK_CLIENT.clientId}\n`,
   );
@@ -164,6 +171,7 @@ function printReport(report: Report): void {
       cold: cold.byEndpoint[path] ?? 0,
       warm: warm.byEndpoint[path] ?? 0,
       limited: limited.byEndpoint[path] ?? 0,
+      "limited (rolling)": limitedRolling.byEndpoint[path] ?? 0,
       naive: naive.byEndpoint[path] ?? 0,
     };
   }
@@ -171,6 +179,7 @@ function printReport(report: Report): void {
   console.table(rows);
   const errors = cold.outcomes.filter(isError);
   const limitedStatus429 = limited.statuses["429"] ?? 0;
+  const rollingStatus429 = limitedRolling.statuses["429"] ?? 0;
   console.table({
     "requests_cold (data API; sign-in excluded)": {
       value: f.requests_cold,
@@ -183,6 +192,11 @@ function printReport(report: Report): void {
     requests_warm: { value: f.requests_warm, goal: "0" },
     "limited_ms (sandbox limit 100 / 300 s)": { value: f.limited_ms, goal: "" },
     "429s under the limit (sign-in included)": { value: limitedStatus429, goal: "0" },
+    "limited_rolling_ms (rolling 100 / 300 s, halved after a burst)": {
+      value: f.limited_rolling_ms,
+      goal: "",
+    },
+    "429s under the rolling limit (sign-in included)": { value: rollingStatus429, goal: "0" },
     "naive_limited_ms (ESTIMATED from its count)": { value: f.naive_limited_ms, goal: "" },
     "sign-in requests (token + accounts), each run": { value: cold.signInRequests, goal: "" },
     "cells ending in an error (cold)": { value: errors.length, goal: "" },
@@ -195,7 +209,7 @@ function printReport(report: Report): void {
   }
   for (const [message, count] of messages) console.log(`  ${count} x ${message}`);
   console.log(
-    `\nSame values cold, warm and limited: ${sameOutcomes(cold.outcomes, warm.outcomes) && sameOutcomes(cold.outcomes, limited.outcomes) ? "yes" : "NO"}`,
+    `\nSame values cold, warm and limited (fixed and rolling): ${sameOutcomes(cold.outcomes, warm.outcomes) && sameOutcomes(cold.outcomes, limited.outcomes) && sameOutcomes(cold.outcomes, limitedRolling.outcomes) ? "yes" : "NO"}`,
   );
   const goals = [
     [
@@ -206,6 +220,7 @@ function printReport(report: Report): void {
     [`cold_ms < 1000 (${f.cold_ms})`, f.cold_ms < 1000],
     [`warm_ms < 300 (${f.warm_ms})`, f.warm_ms < 300],
     [`no 429 under the live limit (${limitedStatus429})`, limitedStatus429 === 0],
+    [`no 429 under the rolling live limit (${rollingStatus429})`, rollingStatus429 === 0],
   ] as const;
   for (const [goal, met] of goals) console.log(`${met ? "met    " : "MISSED "} ${goal}`);
   for (const [path, row] of Object.entries(rows)) {

@@ -1,5 +1,7 @@
-import { RequestGate } from "../../src/data/requestGate";
-import { TokenBucket } from "../../src/data/tokenBucket";
+import { RateLimiter } from "../../sandbox/auth/rateLimiter";
+import { SandboxClock } from "../../sandbox/clock";
+import { DEFAULT_MAX_IN_FLIGHT, RequestGate } from "../../src/data/requestGate";
+import { LIVE_PACING, TokenBucket } from "../../src/data/tokenBucket";
 
 /** A clock that moves only when the gate sleeps, so pacing is checked by counting, not by waiting. */
 function manualTime() {
@@ -108,5 +110,92 @@ describe("RequestGate", () => {
     first();
     const release = await next;
     release();
+  });
+});
+
+describe("the gate's defaults", () => {
+  it("pace at the documented live limit: never more than 100 requests in any 300 s, fixed or rolling", async () => {
+    expect(LIVE_PACING).toMatchObject({ limit: 100, windowMs: 300_000 });
+    const { time, now, sleep } = manualTime();
+    const gate = new RequestGate({ now, sleep, maxInFlight: 1000 });
+    const grantedAt: number[] = [];
+    for (let n = 0; n < 400; n++) {
+      const release = await gate.acquire();
+      grantedAt.push(time.now);
+      release();
+    }
+    const mostInAnyWindow = Math.max(
+      ...grantedAt.map((end) => grantedAt.filter((at) => at > end - 300_000 && at <= end).length),
+    );
+    expect(mostInAnyWindow).toBeLessThanOrEqual(100);
+    expect(mostInAnyWindow).toBeGreaterThanOrEqual(99); // and not timid: the limit is there to be used
+    // The sandbox's own limiters, fixed and rolling (which halves the limit after a burst), refuse none of them.
+    for (const mode of ["fixed", "rolling"] as const) {
+      const clock = new SandboxClock(0);
+      const limiter = new RateLimiter(clock, 100, 300, mode);
+      const refused = grantedAt.filter((at) => {
+        clock.set(at);
+        return !limiter.consume("token").allowed;
+      });
+      expect(refused).toEqual([]);
+    }
+  });
+
+  it("let six requests out at once, as a browser's connections per origin", async () => {
+    expect(DEFAULT_MAX_IN_FLIGHT).toBe(6);
+    const gate = new RequestGate({ pacing: { limit: 1000, windowMs: 1000, burst: 1000 } });
+    let granted = 0;
+    const releases = Array.from({ length: 20 }, () =>
+      gate.acquire().then((release) => ((granted += 1), release)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(granted).toBe(6);
+    for (const release of releases) (await release)();
+    expect(granted).toBe(20);
+  });
+
+  it("adopt the limit the service announces, and pace by it from then on", async () => {
+    const { time, now, sleep } = manualTime();
+    const gate = new RequestGate({ now, sleep, maxInFlight: 1000 });
+    expect(gate.limit).toEqual({ ...LIVE_PACING, learned: false });
+    gate.adopt({ limit: 10, windowSeconds: 60 });
+    expect(gate.limit).toEqual({ limit: 10, windowMs: 60_000, burst: 5, learned: true });
+    for (let n = 0; n < 8; n++) (await gate.acquire())();
+    // 5 at once, then one per 12 s (5 refills per 60 s).
+    expect(time.now).toBe(36_000);
+    gate.adopt({ limit: 10 }); // the count alone: the window in force stays
+    expect(gate.limit).toMatchObject({ limit: 10, windowMs: 60_000 });
+  });
+});
+
+describe("a wait longer than a caller may sit out", () => {
+  it("fails every queued and every new request at once, until the rest of it is short enough", async () => {
+    let clock = 1_000_000;
+    const sleeps: number[] = [];
+    const gate = new RequestGate({
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock += ms;
+      },
+      maxInFlight: 1,
+      longestWaitMs: 30_000,
+      pacing: { limit: 1000, windowMs: 1000, burst: 1000 },
+    });
+    const first = await gate.acquire();
+    const queued = gate.acquire();
+    gate.pauseFor(330_000);
+    await expect(queued).rejects.toMatchObject({
+      kind: "rate_limited",
+      details: { rateLimitedUntilMs: 1_330_000, retryAfterSeconds: 330 },
+    });
+    await expect(gate.acquire()).rejects.toMatchObject({ kind: "rate_limited" });
+    expect(gate.refusingUntilMs).toBe(1_330_000);
+    first();
+    clock += 310_000; // 20 s left: a wait requests sit out
+    expect(gate.refusingUntilMs).toBeUndefined();
+    const later = gate.acquire();
+    (await later)();
+    expect(sleeps).toEqual([20_000]);
   });
 });

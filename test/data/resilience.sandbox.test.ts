@@ -59,8 +59,14 @@ describe("identical requests", () => {
 });
 
 describe("a 429 burst", () => {
-  it("makes every waiting request wait, sends nothing during the wait, then all succeed", async () => {
+  it("makes every waiting request wait as long as Retry-After says, sends nothing during the wait, then all succeed", async () => {
     const { sent, fetchAndCount } = countingFetch();
+    const retryAfters: number[] = [];
+    const watchRetryAfter: typeof fetch = async (input, init) => {
+      const response = await fetchAndCount(input, init);
+      if (response.status === 429) retryAfters.push(Number(response.headers.get("retry-after")));
+      return response;
+    };
     const pauses: { ms: number; sentDuring: number }[] = [];
     const { layer } = layerFor(
       sandbox,
@@ -74,22 +80,30 @@ describe("a 429 burst", () => {
           pauses.push({ ms, sentDuring: sent.count - atStart });
         },
       },
-      fetchAndCount,
+      watchRetryAfter,
     );
-    await layer.accounts(); // holds a token before the burst
-    const ids = narrativeBoundaries(12);
-    const expected = await referenceNarratives(ids);
-    const before = sandbox.counters.snapshot();
-    sandbox.context.faults.update({ rateLimitBurst: 4 });
+    // A short window, so that the burst's Retry-After (the rest of the window) is a wait cells sit out.
+    sandbox.context.rateLimiter.configure(100_000, 5);
+    try {
+      await layer.accounts(); // holds a token before the burst
+      const ids = narrativeBoundaries(12);
+      const expected = await referenceNarratives(ids);
+      const before = sandbox.counters.snapshot();
+      sandbox.context.faults.update({ rateLimitBurst: 4 });
 
-    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+      const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
 
-    expect(answers.map((answer) => answer.value)).toEqual(expected);
-    expect(pauses).toHaveLength(1);
-    expect(pauses[0]?.sentDuring).toBe(0);
-    expect(pauses[0]?.ms).toBeGreaterThanOrEqual(1000); // the Retry-After of the sandbox, in ms
-    expect(countSince(sandbox, NARRATIVES, before)).toBe(12 + 4);
-    expect((await layer.stats()).requests).toMatchObject({ rateLimitWaits: 4, gatePauses: 1 });
+      expect(answers.map((answer) => answer.value)).toEqual(expected);
+      expect(pauses).toHaveLength(1);
+      expect(pauses[0]?.sentDuring).toBe(0);
+      expect(retryAfters).toHaveLength(4);
+      // The wait is the service's Retry-After (whole seconds), not a number of our own.
+      expect(retryAfters.map((seconds) => seconds * 1000)).toContain(pauses[0]?.ms);
+      expect(countSince(sandbox, NARRATIVES, before)).toBe(12 + 4);
+      expect((await layer.stats()).requests).toMatchObject({ rateLimitWaits: 4, gatePauses: 1 });
+    } finally {
+      sandbox.context.rateLimiter.configure(100_000, 300);
+    }
   });
 });
 
@@ -193,5 +207,41 @@ describe("a token that expires mid-burst", () => {
     }
     expect(tokens.renewals - renewalsBefore).toBe(1);
     expect(sandbox.counters.get("/oauth/token") - tokenRequestsBefore).toBe(1);
+  });
+});
+
+describe("a token revoked while many requests are in flight", () => {
+  it("causes exactly one renewal, however late the other 401s arrive", async () => {
+    let sent = 0;
+    let revoked = false;
+    const tokenToRevoke = { value: "" };
+    // Twelve requests leave together; the token is revoked as the last one leaves, and the answers come back
+    // 20 ms apart, so most 401s arrive after the first of them has already renewed the token.
+    const staggeredFetch: typeof fetch = async (input, init) => {
+      const order = sent++;
+      if (!revoked && order === 11) {
+        revoked = true;
+        sandbox.context.tokens.revoke({ accessToken: tokenToRevoke.value });
+      }
+      await new Promise((resolve) => setTimeout(resolve, revoked ? 0 : 30));
+      const response = await fetch(input, init);
+      if (response.status === 401) await new Promise((resolve) => setTimeout(resolve, 20 * order));
+      return response;
+    };
+    const ids = narrativeBoundaries(12);
+    const expected = await referenceNarratives(ids);
+    const { layer, tokens } = layerFor(sandbox, { maxInFlight: 12 }, staggeredFetch);
+    await layer.accounts();
+    tokenToRevoke.value = await tokens.token();
+    const renewalsBefore = tokens.renewals;
+    const tokenRequestsBefore = sandbox.counters.get("/oauth/token");
+    const before = sandbox.counters.snapshot();
+    sent = 0;
+    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    expect(answers.map((answer) => answer.value)).toEqual(expected);
+    expect(revoked).toBe(true);
+    expect(tokens.renewals - renewalsBefore).toBe(1);
+    expect(sandbox.counters.get("/oauth/token") - tokenRequestsBefore).toBe(1);
+    expect(countSince(sandbox, NARRATIVES, before)).toBe(24); // each sent twice: refused, then with the new token
   });
 });

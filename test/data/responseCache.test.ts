@@ -57,6 +57,23 @@ describe("ResponseCache over IndexedDB (fake-indexeddb)", () => {
     expect(cache.peekFresh(key("property", 1))?.value).toBe("p");
   });
 
+  it("is fresh for its TTL and not one millisecond more: an entry exactly at its TTL is expired", async () => {
+    const clock = { now: 50_000 };
+    const database = freshDatabase();
+    const cache = cacheOver(database, clock, { ttlMs: { market: 3_600_000 } });
+    await cache.setMany([{ key: key("market", 1), value: "m" }]);
+    clock.now = 50_000 + 3_600_000 - 1;
+    expect(cache.peekFresh(key("market", 1))?.value).toBe("m");
+    expect((await cache.get(key("market", 1)))?.fresh).toBe(true);
+    clock.now = 50_000 + 3_600_000;
+    expect(cache.peekFresh(key("market", 1))).toBeUndefined();
+    expect(await cache.get(key("market", 1))).toEqual({ value: "m", storedAt: 50_000, fresh: false });
+    // The same boundary for an entry read back from IndexedDB by another instance.
+    expect(
+      (await cacheOver(database, clock, { ttlMs: { market: 3_600_000 } }).get(key("market", 1)))?.fresh,
+    ).toBe(false);
+  });
+
   it("evicts the least recently used entries beyond the storage cap, in memory and on disk", async () => {
     const clock = { now: 0 };
     const database = freshDatabase();

@@ -44,8 +44,9 @@ function filesUnder(path: string): string[] {
     .flatMap((name) => filesUnder(join(path, name)));
 }
 
-function sourcesHash(): string {
+function sourcesHash(env: Record<string, string>): string {
   const hash = createHash("sha256");
+  hash.update(JSON.stringify(env));
   for (const file of BUILD_INPUTS.flatMap((input) => filesUnder(join(ROOT, input)))) {
     hash.update(relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0");
   }
@@ -66,11 +67,14 @@ function tryLock(lock: string): boolean {
   }
 }
 
-/** The directory of a production build of the current sources (built now if there is none yet). */
-export async function addInBuild(): Promise<string> {
+/**
+ * The directory of a production build of the current sources (built now if there is none yet). `env` adds
+ * build settings, e.g. `ADDIN_BASE_URL` for a build served by the team relay.
+ */
+export async function addInBuild(env: Record<string, string> = {}): Promise<string> {
   const base = join(tmpdir(), "rent-market-preview-builds");
   mkdirSync(base, { recursive: true });
-  const target = join(base, sourcesHash());
+  const target = join(base, sourcesHash(env));
   const lock = `${target}.lock`;
   while (!existsSync(target)) {
     if (!tryLock(lock)) {
@@ -90,7 +94,7 @@ export async function addInBuild(): Promise<string> {
             "--env",
             `outDir=${staging}`,
           ],
-          { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+          { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
         );
         renameSync(staging, target);
       }

@@ -4,7 +4,7 @@
  * two rewrites: Office.js becomes the stand-in, and the page's Content-Security-Policy lets it reach this
  * sandbox (whatever its port) and its download origin.
  */
-import { readFile } from "node:fs/promises";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
@@ -53,7 +53,8 @@ async function bundle(entry: string): Promise<string> {
   return result.outputFiles[0]?.text ?? "";
 }
 
-function rewriteTaskpane(html: string, sandbox: RunningSandbox): string {
+/** Office.js becomes the stand-in; `origins` are added to the page's connect-src. */
+function rewriteTaskpane(html: string, origins: string[]): string {
   if (!OFFICE_JS_TAG.test(html)) {
     throw new Error(
       "taskpane.html no longer loads Office.js from appsforoffice.microsoft.com: update the preview.",
@@ -61,7 +62,7 @@ function rewriteTaskpane(html: string, sandbox: RunningSandbox): string {
   }
   // The build already allows the default sandbox ports; a sandbox elsewhere (the tests') must be added.
   const connectSources = /connect-src ([^;"]*)/.exec(html)?.[1]?.split(" ") ?? [];
-  const missing = [sandbox.url, sandbox.downloadUrl].filter((origin) => !connectSources.includes(origin));
+  const missing = origins.filter((origin) => !connectSources.includes(origin));
   return html
     .replace(OFFICE_JS_TAG, `<script src="${STAND_IN_PATH}"></script>`)
     .replace("connect-src 'self'", ["connect-src 'self'", ...missing].join(" "));
@@ -120,7 +121,9 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
       const content = await readFile(file);
       const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
       const body =
-        path === "/taskpane.html" && sandbox ? rewriteTaskpane(content.toString("utf8"), sandbox) : content;
+        path === "/taskpane.html" && sandbox
+          ? rewriteTaskpane(content.toString("utf8"), [sandbox.url, sandbox.downloadUrl])
+          : content;
       response.writeHead(200, { "Content-Type": type, "Cache-Control": "no-store" }).end(body);
     } catch {
       response.writeHead(404, { "Content-Type": "text/plain" }).end(`Not found: ${path}`);
@@ -157,4 +160,36 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
       await Promise.all([closeServer(), running.close()]);
     },
   };
+}
+
+/**
+ * The preview as files for a server that is not this one: the team relay serves them as its `dist/`, so the
+ * host page, the stand-in and the add-in (a build for the relay) share the relay's origin with its API, and
+ * the page's connect-src stays as the build wrote it.
+ */
+export async function writePreviewSite(buildDir: string, siteDir: string): Promise<void> {
+  const [hostScript, standInScript, indexHtml, hostCss, manifest, taskpane] = await Promise.all([
+    bundle("page/main.ts"),
+    bundle("standin/main.ts"),
+    readFile(join(__dirname, "page", "index.html"), "utf8"),
+    readFile(join(__dirname, "page", "host.css"), "utf8"),
+    readFile(join(buildDir, "manifest.xml"), "utf8"),
+    readFile(join(buildDir, "taskpane.html"), "utf8"),
+  ]);
+  const config: HostConfig = {
+    namespace: functionsNamespace(manifest),
+    taskpaneUrl: "/taskpane.html",
+    functionsMetadataUrl: "/functions.json",
+  };
+  await cp(buildDir, siteDir, { recursive: true });
+  await mkdir(join(siteDir, "host"), { recursive: true });
+  await mkdir(join(siteDir, "standin"), { recursive: true });
+  await Promise.all([
+    writeFile(join(siteDir, "index.html"), indexHtml),
+    writeFile(join(siteDir, "host", "host.js"), hostScript),
+    writeFile(join(siteDir, "host", "host.css"), hostCss),
+    writeFile(join(siteDir, "host", "config.json"), JSON.stringify(config)),
+    writeFile(join(siteDir, STAND_IN_PATH.slice(1)), standInScript),
+    writeFile(join(siteDir, "taskpane.html"), rewriteTaskpane(taskpane, [])),
+  ]);
 }

@@ -220,6 +220,16 @@ describe("the production build", () => {
     }
   });
 
+  it("defaults the pane to the team relay under its own origin, and lets the page talk to that origin only", () => {
+    const page = readFileSync(path.join(outDir, "taskpane.html"), "utf8");
+    expect(/connect-src ([^;"]*)/.exec(page)?.[1]?.trim()).toBe("'self'");
+    const scripts = readdirSync(outDir)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(path.join(outDir, file), "utf8"))
+      .join("\n");
+    expect(scripts).toContain(`"${PRODUCTION_BASE}api"`);
+  });
+
   it("builds one runtime page that loads the pane and the functions bundle", () => {
     const page = readFileSync(path.join(outDir, "taskpane.html"), "utf8");
     for (const bundle of ["runtime.js", "shared.js", "taskpane.js", "functions.js"]) {

@@ -3,7 +3,18 @@ import type { DataLayerStats } from "../../src/data/dataLayer";
 import { describeError } from "../../src/taskpane/messages";
 import { UsageTracker } from "../../src/taskpane/usageTracker";
 
-function stats(overrides: { rateLimitWaits?: number; usage?: Record<number, number> } = {}): DataLayerStats {
+interface StatsOverrides {
+  rateLimitWaits?: number;
+  usage?: Record<number, number>;
+  limit?: DataLayerStats["requests"]["limit"];
+  rateLimitedUntilMs?: number;
+}
+
+const DOCUMENTED = { limit: 100, windowMs: 300_000, burst: 50, learned: false };
+const DOCUMENTED_LINE =
+  "Requests are paced at 100 per 300 s (the documented limit; the service has not announced one).";
+
+function stats(overrides: StatsOverrides = {}): DataLayerStats {
   return {
     cache: {
       persistent: true,
@@ -23,6 +34,8 @@ function stats(overrides: { rateLimitWaits?: number; usage?: Record<number, numb
       rateLimitWaits: overrides.rateLimitWaits ?? 0,
       gatePauses: 0,
       coalesced: 0,
+      limit: overrides.limit ?? DOCUMENTED,
+      rateLimitedUntilMs: overrides.rateLimitedUntilMs,
     },
     bulkExportUsage: overrides.usage ?? {},
   };
@@ -33,6 +46,7 @@ describe("the Usage section", () => {
     const tracker = new UsageTracker(() => 0);
     expect(tracker.lines(stats({ usage: { 100: 42, 102: 7 } }), 100)).toEqual([
       "Bulk export quota: 42 properties counted for account 100 since sign-in.",
+      DOCUMENTED_LINE,
       "Rate limit: no waits so far.",
     ]);
   });
@@ -47,10 +61,27 @@ describe("the Usage section", () => {
 
     expect(tracker.lines(stats({ rateLimitWaits: 2 }), 100)).toEqual([
       "Bulk export quota: 0 properties counted for account 100 since sign-in.",
+      DOCUMENTED_LINE,
       "Rate limit: requests waited 2 times for the service's limit.",
       "The quota was used up (500 of 500) 2 min ago.",
       "The request limit was last reached 2 min ago; the service asked to wait 42 s.",
     ]);
+  });
+  it("names the limit the service announced, and until when every request is refused", () => {
+    const now = new Date(2026, 10, 23, 9, 15, 20).getTime();
+    const tracker = new UsageTracker(() => now);
+    const until = new Date(2026, 10, 23, 9, 20, 30).getTime();
+    const lines = tracker.lines(
+      stats({
+        rateLimitWaits: 1,
+        limit: { limit: 50, windowMs: 300_000, burst: 25, learned: true },
+        rateLimitedUntilMs: until,
+      }),
+      100,
+    );
+    expect(lines).toContain("Requests are paced at 50 per 300 s (the limit the service announced).");
+    // Rounded up to the minute: trying again at the time shown is never too early.
+    expect(lines).toContain("Rate limited until 09:21: the service refuses requests until then.");
   });
 });
 

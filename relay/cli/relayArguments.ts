@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage:
+  npm run relay [-- options]                      start the relay (against a local sandbox unless --service-url)
+  npm run relay -- users add NAME --accounts 100,102 [--admin]
+                                                  create a personal key (printed once) for NAME
+  npm run relay -- users revoke NAME              revoke every key of NAME at once
+  npm run relay -- users list                     names, accounts and admin flags (never keys)
+
+Options:
+  --store PATH|redis://HOST:PORT   where users, cache and counters live (default relay/relay.sqlite)
+  --port N                         port to listen on (default 8080; 0 picks a free one)
+  --host HOST                      interface (default 127.0.0.1; put TLS termination in front)
+  --dist DIR                       the built add-in to serve (default dist)
+  --service-url URL                the service's {base_url}, e.g. https://data.apartmentiq.io/apartmentiq/api
+  --token-url URL                  its token endpoint (default {origin of service-url}/oauth/token)
+
+With --service-url the relay reads its client id from RELAY_CLIENT_ID and its secret from RELAY_CLIENT_SECRET
+or from the file named by RELAY_CLIENT_SECRET_FILE.`;
+
+export type RelayCommand =
+  | { kind: "help" }
+  | {
+      kind: "start";
+      store: string;
+      port: number;
+      host: string;
+      dist: string;
+      serviceUrl?: string;
+      tokenUrl?: string;
+    }
+  | { kind: "users-add"; store: string; name: string; accounts: number[]; admin: boolean }
+  | { kind: "users-revoke"; store: string; name: string }
+  | { kind: "users-list"; store: string };
+
+function accountList(text: string | undefined): number[] {
+  if (text === undefined) throw new Error("users add needs --accounts, e.g. --accounts 100,102");
+  const ids = text.split(",").map((part) => part.trim());
+  if (ids.some((id) => !/^\d+$/.test(id)))
+    throw new Error(`--accounts takes account ids separated by commas, got "${text}"`);
+  return ids.map(Number);
+}
+
+export function parseRelayArguments(argv: string[], defaultStore: string): RelayCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: "boolean" },
+      store: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      dist: { type: "string" },
+      "service-url": { type: "string" },
+      "token-url": { type: "string" },
+      accounts: { type: "string" },
+      admin: { type: "boolean" },
+    },
+  });
+  if (values.help) return { kind: "help" };
+  const store = values.store ?? defaultStore;
+  const [first, action, name, ...rest] = positionals;
+  if (first === undefined) {
+    const port = Number(values.port ?? 8080);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`--port must be a port number, got "${values.port}"`);
+    return {
+      kind: "start",
+      store,
+      port,
+      host: values.host ?? "127.0.0.1",
+      dist: values.dist ?? "dist",
+      serviceUrl: values["service-url"],
+      tokenUrl: values["token-url"],
+    };
+  }
+  if (first !== "users" || rest.length > 0) throw new Error(`Unknown command "${positionals.join(" ")}"`);
+  if (action === "list" && name === undefined) return { kind: "users-list", store };
+  if (!name || !/^[\w.@-]{1,64}$/.test(name)) throw new Error("Give a user NAME (letters, digits, . _ @ -).");
+  if (action === "add")
+    return {
+      kind: "users-add",
+      store,
+      name,
+      accounts: accountList(values.accounts),
+      admin: values.admin ?? false,
+    };
+  if (action === "revoke") return { kind: "users-revoke", store, name };
+  throw new Error(`Unknown users command "${action ?? ""}": use add, revoke or list.`);
+}

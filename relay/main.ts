@@ -1,0 +1,120 @@
+import { readFileSync } from "node:fs";
+import { defaultTokenUrl, normaliseConfig, type ServiceConfig } from "../src/api/config";
+import { LIVE_PACING } from "../src/data/tokenBucket";
+import { DEMO_CLIENTS } from "../sandbox/data/clients";
+import { startSandbox } from "../sandbox/server";
+import { USAGE, parseRelayArguments, type RelayCommand } from "./cli/relayArguments";
+import { DEFAULT_STORE_FILE } from "./options";
+import { openStore, startRelay } from "./server";
+import type { UpstreamCredentials } from "./upstream/upstream";
+import { addUser, describeUsers, revokeUser } from "./users/userAdmin";
+
+const DEMO_CLIENT_ID = "demo-proplus";
+
+function credentialsFromEnvironment(): UpstreamCredentials {
+  const clientId = process.env.RELAY_CLIENT_ID;
+  const secretFile = process.env.RELAY_CLIENT_SECRET_FILE;
+  const clientSecret = secretFile ? readFileSync(secretFile, "utf8").trim() : process.env.RELAY_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    throw new Error(
+      "Set RELAY_CLIENT_ID and RELAY_CLIENT_SECRET (or RELAY_CLIENT_SECRET_FILE) for the service.",
+    );
+  }
+  return { clientId, clientSecret };
+}
+
+async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
+  const store = await openStore(command, (message) => console.warn(message));
+  try {
+    if (command.kind === "users-add") {
+      const key = await addUser(store.users, command.name, command.accounts, command.admin);
+      console.log(`Personal key of ${command.name} (shown once; the relay keeps only its hash):\n${key}`);
+    } else if (command.kind === "users-revoke") {
+      const removed = await revokeUser(store.users, command.name);
+      console.log(
+        removed > 0 ? `Revoked ${removed} key(s) of ${command.name}.` : `No keys of ${command.name}.`,
+      );
+    } else {
+      for (const line of await describeUsers(store.users)) console.log(line);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise<void> {
+  let upstream: ServiceConfig;
+  let credentials: UpstreamCredentials;
+  let stopSandbox = async () => undefined as void;
+  if (command.serviceUrl) {
+    upstream = normaliseConfig({
+      serviceUrl: command.serviceUrl,
+      tokenUrl: command.tokenUrl ?? defaultTokenUrl(command.serviceUrl),
+    });
+    credentials = credentialsFromEnvironment();
+  } else {
+    const sandbox = await startSandbox({ port: 0 });
+    stopSandbox = () => sandbox.close();
+    upstream = { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` };
+    const demo = DEMO_CLIENTS.find((client) => client.clientId === DEMO_CLIENT_ID);
+    credentials = { clientId: DEMO_CLIENT_ID, clientSecret: demo?.clientSecret ?? "" };
+    console.log(`sandbox (upstream, as ${DEMO_CLIENT_ID}): ${sandbox.url}`);
+  }
+  const relay = await startRelay({
+    host: command.host,
+    port: command.port,
+    upstream,
+    credentials,
+    store: command.store,
+    distDirectory: command.dist,
+    pacing: LIVE_PACING,
+    batchWindowMs: 25,
+    log: process.stdout,
+    logLevel: "info",
+  });
+  console.log(`relay: ${relay.url}  (add-in at /taskpane.html, API at /api/v1, status page at /relay/)`);
+  console.log(`store: ${relay.store.description}`);
+  if (!command.serviceUrl) {
+    // Fresh demo keys each run: the ones printed by an earlier run stop working.
+    await revokeUser(relay.store.users, "admin");
+    await revokeUser(relay.store.users, "demo");
+    const adminKey = await addUser(relay.store.users, "admin", [], true);
+    const demoKey = await addUser(relay.store.users, "demo", [100, 103], false);
+    console.log(`admin key (status page): ${adminKey}`);
+    console.log(`demo user key (accounts 100, 103; "Team relay" sign-in in the pane): ${demoKey}`);
+  }
+  const stop = (signal: string) => {
+    console.log(`${signal}: stopping the relay`);
+    relay
+      .close()
+      .then(stopSandbox)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** `npm run relay`: starts the relay, or manages its users. */
+async function main(): Promise<void> {
+  let command: RelayCommand;
+  try {
+    command = parseRelayArguments(process.argv.slice(2), DEFAULT_STORE_FILE);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (command.kind === "help") console.log(USAGE);
+  else if (command.kind === "start") await start(command);
+  else await usersCommand(command);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

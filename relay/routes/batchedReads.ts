@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { ApiError } from "../../src/api/errors";
+import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } from "../../src/data/dataLayer";
+import type { MarketOptions } from "../../src/data/exploreMarketsBatcher";
+import type { Fetched } from "../../src/data/fetched";
+import type { RelayStats } from "../status/relayStats";
+
+/**
+ * Bulk details, market metrics and forecasts of everyone go through the add-in's own batchers, one level up:
+ * what several people ask within the batch window leaves as one call, and each property, boundary and
+ * forecast series is cached on its own, so a colleague's differently split batch is still answered locally.
+ * A request of a shape the batchers do not make is not "batchable" and is forwarded as it is.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The answer of a batched read: a body in the contract's shape, or the error to send instead. */
+export type BatchedAnswer = { body: unknown } | { error: ApiError };
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const onlyKeys = (value: Json, allowed: string[]) => Object.keys(value).every((key) => allowed.includes(key));
+const positiveIds = (values: unknown[]): values is number[] =>
+  values.length > 0 && values.every((value) => Number.isSafeInteger(value) && (value as number) > 0);
+
+/** The ids of a bulk details query: `property_ids=1,2` or repeated `property_ids[]`. */
+export function bulkDetailsIds(query: Json): number[] | undefined {
+  const listed = query.property_ids ?? query["property_ids[]"];
+  const texts = Array.isArray(listed)
+    ? listed.map(String)
+    : typeof listed === "string"
+      ? listed.split(",")
+      : [];
+  if (texts.some((text) => !/^\d+$/.test(text.trim()))) return undefined;
+  const ids = texts.map((text) => Number(text.trim()));
+  return positiveIds(ids) ? ids : undefined;
+}
+
+/** Each failure that is not "not found" is the answer of the whole request, as one service call would give. */
+function firstFailure<T>(values: Iterable<Fetched<T> | ApiError>): ApiError | undefined {
+  for (const value of values) if (value instanceof ApiError && value.kind !== "not_found") return value;
+  return undefined;
+}
+
+async function countLookups(stats: RelayStats, values: Iterable<Fetched<unknown> | ApiError>): Promise<void> {
+  let hits = 0;
+  let misses = 0;
+  for (const value of values) {
+    if (value instanceof ApiError) continue;
+    if (value.source === "network") misses += 1;
+    else hits += 1;
+  }
+  await stats.cacheLookups(hits, misses);
+}
+
+export async function bulkDetails(
+  data: DataLayer,
+  stats: RelayStats,
+  accountId: number,
+  ids: number[],
+): Promise<BatchedAnswer> {
+  const { records, quotaAdded } = await data.propertyDetails(ids, { accountId });
+  await Promise.all([stats.quotaUsed(accountId, quotaAdded), countLookups(stats, records.values())]);
+  const failure = firstFailure(records.values());
+  if (failure) return { error: failure };
+  const found = [...records].flatMap(([id, record]) =>
+    record instanceof ApiError ? [] : [{ id: String(id), type: "properties", attributes: record.value }],
+  );
+  return { body: { data: found } };
+}
+
+/** The explore markets body the add-in's batcher sends: named boundaries, ranked by property count. */
+export function batchableMarkets(body: Json): { ids: number[]; options: MarketOptions } | undefined {
+  if (
+    !onlyKeys(body, ["account_id", "market_filters", "property_filters", "sort", "sort_direction", "limit"])
+  )
+    return undefined;
+  const filters = body.market_filters;
+  if (!isObject(filters) || !onlyKeys(filters, ["geo_type", "geo_boundary_ids"])) return undefined;
+  const ids = filters.geo_boundary_ids;
+  if (!Array.isArray(ids) || !positiveIds(ids) || new Set(ids).size !== ids.length) return undefined;
+  if (body.sort !== "property_count_total" || body.sort_direction !== "desc" || body.limit !== ids.length)
+    return undefined;
+  const geoType = filters.geo_type;
+  if (geoType !== undefined && geoType !== "MSA" && geoType !== "BespokeSubmarket") return undefined;
+  if (body.property_filters !== undefined && !isObject(body.property_filters)) return undefined;
+  return {
+    ids,
+    options: { geoType, propertyFilters: body.property_filters as MarketOptions["propertyFilters"] },
+  };
+}
+
+export async function marketMetrics(
+  data: DataLayer,
+  stats: RelayStats,
+  accountId: number,
+  query: { ids: number[]; options: MarketOptions },
+): Promise<BatchedAnswer> {
+  const markets = await data.marketMetrics(query.ids, query.options, { accountId });
+  await countLookups(stats, markets.values());
+  const failure = firstFailure(markets.values());
+  if (failure) return { error: failure };
+  const ranked = [...markets.values()]
+    .flatMap((market) => (market instanceof ApiError ? [] : [market.value]))
+    .sort((a, b) => b.property_count_total - a.property_count_total);
+  return {
+    body: {
+      data: ranked.map((attributes) => ({ id: String(attributes.id), type: "compare_market", attributes })),
+    },
+  };
+}
+
+const INTERVALS = ["month", "quarter", "year"];
+
+/** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
+export function batchableForecast(body: Json): ForecastQuery | undefined {
+  const allowed = [
+    "account_id",
+    "aggregations",
+    "interval",
+    "offset",
+    "use_rent_value",
+    "use_submarket_fallback",
+    "filters",
+  ];
+  if (!onlyKeys(body, allowed)) return undefined;
+  const { aggregations, interval, offset, use_rent_value, use_submarket_fallback, filters } = body;
+  if (!Array.isArray(aggregations) || aggregations.length === 0 || aggregations.length > 50) return undefined;
+  const named: ForecastAggregation[] = [];
+  for (const aggregation of aggregations) {
+    if (!isObject(aggregation) || !onlyKeys(aggregation, ["name", "field", "aggregation_type"]))
+      return undefined;
+    const { name, field, aggregation_type } = aggregation;
+    if (typeof field !== "string" || typeof aggregation_type !== "string") return undefined;
+    if (name !== undefined && typeof name !== "string") return undefined;
+    named.push({ name: name ?? field, field, aggregation_type } as ForecastAggregation);
+  }
+  if (new Set(named.map((aggregation) => aggregation.name)).size !== named.length) return undefined;
+  if (interval !== undefined && !INTERVALS.includes(interval as string)) return undefined;
+  if (offset !== undefined && (typeof offset !== "string" || !/^[+-]?[0-9]{1,3}d$/.test(offset)))
+    return undefined;
+  for (const flag of [use_rent_value, use_submarket_fallback])
+    if (flag !== undefined && typeof flag !== "boolean") return undefined;
+  let start: string | undefined;
+  let end: string | undefined;
+  if (filters !== undefined) {
+    if (!isObject(filters) || !onlyKeys(filters, ["collected_at_gte", "collected_at_lte"])) return undefined;
+    const dates = [filters.collected_at_gte, filters.collected_at_lte];
+    if (
+      dates.some(
+        (date) => date !== undefined && (typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(date)),
+      )
+    )
+      return undefined;
+    [start, end] = dates as (string | undefined)[];
+  }
+  return {
+    aggregations: named,
+    interval: interval as ForecastQuery["interval"],
+    offset: offset as string | undefined,
+    start,
+    end,
+    useRentValue: use_rent_value as boolean | undefined,
+    useSubmarketFallback: use_submarket_fallback as boolean | undefined,
+  };
+}
+
+export async function forecast(
+  data: DataLayer,
+  stats: RelayStats,
+  accountId: number,
+  target: ForecastTarget,
+  query: ForecastQuery,
+): Promise<BatchedAnswer> {
+  try {
+    const answer = await data.forecast(target, query, { accountId });
+    await countLookups(stats, [answer]);
+    return {
+      body: { data: { id: randomUUID(), type: "forecasts", attributes: { time_series: answer.value } } },
+    };
+  } catch (error) {
+    return { error: error instanceof ApiError ? error : new ApiError("server", "The forecast failed.") };
+  }
+}

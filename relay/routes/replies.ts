@@ -1,0 +1,57 @@
+import type { FastifyReply } from "fastify";
+import { ApiError, type ApiErrorKind } from "../../src/api/errors";
+import { PASSED_HEADERS, type UpstreamAnswer } from "../upstream/upstream";
+
+const STATUS_OF_KIND: Record<ApiErrorKind, number> = {
+  invalid_input: 400,
+  unauthorized: 502,
+  forbidden: 403,
+  not_found: 404,
+  rate_limited: 429,
+  quota_exceeded: 429,
+  server: 502,
+  offline: 502,
+  timeout: 504,
+  cancelled: 499,
+};
+
+/** An error payload of the contract's shape, written by the relay itself. */
+export function sendRelayError(
+  reply: FastifyReply,
+  status: number,
+  error: string,
+  message: string,
+): FastifyReply {
+  return reply.code(status).type("application/json").send({ error, message });
+}
+
+/**
+ * A failure of a batched request as the service would have answered it. The relay's own sign-in being
+ * refused is the relay's fault, not the person's: 502, so the add-in does not ask them to sign in again.
+ */
+export function sendApiError(reply: FastifyReply, error: unknown): FastifyReply {
+  const apiError = error instanceof ApiError ? error : new ApiError("server", "The relay failed to answer.");
+  const upstreamStatus = apiError.details.status;
+  const status =
+    apiError.kind === "unauthorized" || upstreamStatus === undefined
+      ? STATUS_OF_KIND[apiError.kind]
+      : upstreamStatus;
+  if (apiError.details.retryAfterSeconds !== undefined)
+    reply.header("Retry-After", String(Math.ceil(apiError.details.retryAfterSeconds)));
+  const body: Record<string, unknown> = {
+    error: apiError.details.serviceMessage ?? apiError.kind,
+    message: apiError.message,
+  };
+  if (apiError.details.quotaLimit !== undefined) body.quota_limit = apiError.details.quotaLimit;
+  if (apiError.details.quotaUsage !== undefined) body.quota_usage = apiError.details.quotaUsage;
+  return reply.code(status).type("application/json").send(body);
+}
+
+/** A service answer passed on as it came (status, body, the headers the add-in reads). */
+export function sendUpstream(reply: FastifyReply, answer: UpstreamAnswer): FastifyReply {
+  for (const name of PASSED_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  return reply.code(answer.status).send(answer.body);
+}

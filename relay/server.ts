@@ -1,0 +1,110 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { ResponseCache } from "../src/data/responseCache";
+import { isRedisUrl, type RelayOptions } from "./options";
+import { registerApiRoutes } from "./routes/apiRoutes";
+import { CachedReads } from "./routes/cachedReads";
+import { RelayStats } from "./status/relayStats";
+import { registerStatusRoutes } from "./status/statusRoutes";
+import type { RelayStore } from "./store/relayStore";
+import { openRedisStore } from "./store/redisStore";
+import { openSqliteStore } from "./store/sqliteStore";
+import { ReportedLimit, TeamGate } from "./upstream/teamGate";
+import { Upstream } from "./upstream/upstream";
+import { createUpstreamFetch } from "./upstream/upstreamFetch";
+
+export type { RelayOptions } from "./options";
+
+export interface RunningRelay {
+  url: string;
+  app: FastifyInstance;
+  store: RelayStore;
+  stats: RelayStats;
+  upstream: Upstream;
+  close(): Promise<void>;
+}
+
+/** Never logged, whatever a log line holds: keys, tokens and the relay's own secret. */
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "headers.authorization",
+  "authorization",
+  "key",
+  "clientSecret",
+  "client_secret",
+  "access_token",
+];
+
+export async function openStore(
+  options: Pick<RelayOptions, "store">,
+  warn: (message: string) => void,
+): Promise<RelayStore> {
+  return isRedisUrl(options.store)
+    ? openRedisStore({ url: options.store, warn })
+    : openSqliteStore(options.store);
+}
+
+/**
+ * The team relay: the built add-in at `/`, the service's API at `/api/v1/...` (personal keys, account
+ * filtering, one budget, one cache, batching across people), export downloads at `/api/downloads/...`,
+ * and the admins' status at `/relay/`.
+ */
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const app = Fastify({
+    logger:
+      options.log === false
+        ? false
+        : {
+            level: options.logLevel,
+            stream: options.log,
+            redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+          },
+    bodyLimit: 5 * 1024 * 1024,
+  });
+  const store = await openStore(options, (message) => app.log.warn(message));
+  const limit = new ReportedLimit(options.pacing);
+  const stats = new RelayStats(store.counters, limit);
+  const gate = new TeamGate(store.budget, limit);
+  const fetchUpstream = createUpstreamFetch({
+    gate,
+    limit,
+    budget: store.budget,
+    flights: store.flights,
+    stats,
+  });
+  const cache = new ResponseCache({ store: store.cache });
+  const upstream = new Upstream(
+    options.upstream,
+    options.credentials,
+    fetchUpstream,
+    cache,
+    options.batchWindowMs,
+  );
+  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId);
+
+  registerApiRoutes(app, { upstream, store, stats, reads });
+  registerStatusRoutes(app, store, stats, gate);
+  const dist = path.resolve(options.distDirectory);
+  if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: "/" });
+  else
+    app.get("/", async (_, reply) =>
+      reply.type("text/plain").send(`The add-in is not built: run "npm run build" (looked for ${dist}).`),
+    );
+
+  const address = await app.listen({ host: options.host, port: options.port });
+  const url = address.replace("[::1]", "localhost");
+  return {
+    url,
+    app,
+    store,
+    stats,
+    upstream,
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
+import { startSandbox, type RunningSandbox } from "../../../sandbox/server";
+import { startRelay, type RunningRelay } from "../../../relay/server";
+import { addUser } from "../../../relay/users/userAdmin";
+
+/** The upstream client of the test relays, and so the secret that must never leave them. */
+export const RELAY_CLIENT = DEMO_CLIENTS.find(
+  (client) => client.clientId === "demo-proplus",
+) as (typeof DEMO_CLIENTS)[number];
+
+/** Every line a relay logged, kept to be searched. */
+export class CapturedLog extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    done();
+  }
+
+  get text(): string {
+    return this.lines.join("\n");
+  }
+}
+
+export interface TestRelay {
+  relay: RunningRelay;
+  log: CapturedLog;
+  url: string;
+  /** A personal key for `name`, as `users add` makes it. */
+  addUser(name: string, accounts: number[], admin?: boolean): Promise<string>;
+  /** GET or POST through the relay's API with a personal key. */
+  api(key: string, pathAndQuery: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A relay on a free port in front of `sandbox`, with a store of its own unless one is given. */
+export async function startTestRelay(
+  sandbox: RunningSandbox,
+  options: { store?: string; batchWindowMs?: number; clientSecret?: string; distDirectory?: string } = {},
+): Promise<TestRelay> {
+  const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
+  const log = new CapturedLog();
+  const relay = await startRelay({
+    host: "127.0.0.1",
+    port: 0,
+    upstream: { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+    credentials: {
+      clientId: RELAY_CLIENT.clientId,
+      clientSecret: options.clientSecret ?? RELAY_CLIENT.clientSecret,
+    },
+    store: options.store ?? path.join(directory as string, "relay.sqlite"),
+    distDirectory: options.distDirectory ?? path.join(directory ?? tmpdir(), "no-dist"),
+    pacing: { limit: 1_000_000, windowMs: 1000, burst: 1_000_000 },
+    batchWindowMs: options.batchWindowMs ?? 10,
+    log,
+    logLevel: "info",
+  });
+  return {
+    relay,
+    log,
+    url: relay.url,
+    addUser: (name, accounts, admin = false) => addUser(relay.store.users, name, accounts, admin),
+    api: (key, pathAndQuery, body) =>
+      fetch(`${relay.url}/api${pathAndQuery}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: {
+          Authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    close: async () => {
+      await relay.close();
+      if (directory) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A sandbox that never rate-limits the tests (the relay's own gate is under test, not the sandbox's). */
+export function startTestSandbox(): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, rateLimit: 1_000_000 });
+}
