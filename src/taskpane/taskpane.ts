@@ -67,4 +67,12 @@ function start(inExcel: boolean): void {
   );
 }
 
-void Office.onReady((info) => start(info.host === Office.HostType.Excel));
+void Office.onReady((info) => {
+  try {
+    start(info.host === Office.HostType.Excel);
+  } finally {
+    // The page stays hidden until its controls are wired (and shown even if wiring failed, so the status line
+    // can say so): a click on a control that does nothing yet would be lost.
+    element("pane-main").hidden = false;
+  }
+});
