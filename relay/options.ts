@@ -20,6 +20,8 @@ export interface RelayOptions {
   /** Where the structured log goes (stdout by default); `false` for no log. */
   log: false | NodeJS.WritableStream;
   logLevel: string;
+  /** The clock that places the status page's figures in windows (tests hold it still). */
+  now?: () => number;
 }
 
 export const DEFAULT_STORE_FILE = "relay/relay.sqlite";

@@ -66,7 +66,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   });
   const store = await openStore(options, (message) => app.log.warn(message));
   const limit = new ReportedLimit(options.pacing);
-  const stats = new RelayStats(store.counters, limit);
+  const stats = new RelayStats(store.counters, limit, options.now);
   const gate = new TeamGate(store.budget, limit);
   const fetchUpstream = createUpstreamFetch({
     gate,

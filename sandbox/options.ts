@@ -2,8 +2,13 @@ import type { RateLimitMode } from "./auth/rateLimiter";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 import type { BodyFieldRename } from "./http/renamedBodyFields";
+import type { SandboxVariant } from "./variant";
 
 /** Everything that can be tuned when starting a sandbox. Defaults mirror the live service. */
+export interface RequestLogDestination {
+  stream: { write(line: string): void };
+}
+
 export interface SandboxOptions {
   /** Interface to listen on. */
   host: string;
@@ -35,6 +40,8 @@ export interface SandboxOptions {
   jobStartDelayMs: number;
   /** Exports producing more rows than this fail with an error_message instead of being written. */
   jobMaxRows: number;
+  /** Export jobs generating at once; later ones wait (still `submitted`) for a free slot. */
+  jobConcurrency: number;
   /** Where export files are written; a fresh temporary directory when absent. */
   exportDirectory?: string;
   /** Key of the HMAC-SHA256 signature sent with job callbacks. */
@@ -49,8 +56,13 @@ export interface SandboxOptions {
   renamedBodyFields: BodyFieldRename[];
   /** Enables the /admin routes (fault control, counters, clock, manual tokens). Off by default. */
   admin: boolean;
-  /** Fastify request logging; off by default to keep test output quiet. */
-  logger: boolean;
+  /**
+   * Fastify request logging (JSON lines): off by default to keep test output quiet; `true` writes to
+   * stdout (CLI `--log`); `{ stream }` sends the lines elsewhere (tests read them).
+   */
+  logger: boolean | RequestLogDestination;
+  /** Which of the observed answer forms the sandbox uses (sandbox/variant.ts). */
+  variant: SandboxVariant;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -68,6 +80,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   bulkExportQuota: 1_000_000,
   jobStartDelayMs: 200,
   jobMaxRows: 2_000_000,
+  jobConcurrency: 2,
   webhookSecret: "sandbox-webhook-secret",
   webhookMaxAttempts: 5,
   webhookRetryBaseDelayMs: 1000,
@@ -75,6 +88,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   renamedBodyFields: [],
   admin: false,
   logger: false,
+  variant: "documented",
 };
 
 export function resolveOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {

@@ -22,6 +22,7 @@ import { registerAdminRoutes } from "./routes/admin";
 import { bulkJobHandlers } from "./routes/bulkJobs";
 import { compSetHandlers } from "./routes/compSets";
 import { exploreMarketHandlers } from "./routes/exploreMarkets";
+import { shapeOf } from "./variant";
 import { forecastHandlers } from "./routes/forecasts";
 import { geoBoundaryHandlers } from "./routes/geoBoundaries";
 import { narrativeHandlers } from "./routes/narratives";
@@ -83,6 +84,8 @@ function createContext(options: SandboxOptions): SandboxContext {
     worker: new JobWorker(jobs, clock, dataset, {
       startDelayMs: options.jobStartDelayMs,
       maxRows: options.jobMaxRows,
+      maxRunningJobs: options.jobConcurrency,
+      percentScale: shapeOf(options.variant).percentScale,
       exportDirectory: options.exportDirectory,
       webhook: {
         secret: options.webhookSecret,

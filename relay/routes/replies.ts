@@ -10,6 +10,7 @@ const STATUS_OF_KIND: Record<ApiErrorKind, number> = {
   rate_limited: 429,
   quota_exceeded: 429,
   server: 502,
+  unexpected_answer: 502,
   offline: 502,
   timeout: 504,
   cancelled: 499,

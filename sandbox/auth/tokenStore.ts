@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { SandboxClock } from "../clock";
 
 export type TokenKind = "client_credentials" | "manual";
@@ -22,6 +22,7 @@ export const MANUAL_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
  */
 export class TokenStore {
   private readonly tokens = new Map<string, IssuedToken>();
+  private readonly signingKey = randomBytes(32);
 
   constructor(
     private readonly clock: SandboxClock,
@@ -61,15 +62,40 @@ export class TokenStore {
 
   private issue(clientId: string, kind: TokenKind, lifetimeSeconds: number): IssuedToken {
     const createdAt = this.clock.nowSeconds();
+    const expiresAt = createdAt + lifetimeSeconds;
     const token: IssuedToken = {
-      accessToken: randomBytes(32).toString("base64url"),
+      accessToken:
+        kind === "manual"
+          ? this.manualJwt(clientId, createdAt, expiresAt)
+          : randomBytes(32).toString("base64url"),
       clientId,
       kind,
       createdAt,
-      expiresAt: createdAt + lifetimeSeconds,
+      expiresAt,
       revoked: false,
     };
     this.tokens.set(token.accessToken, token);
     return token;
+  }
+
+  /**
+   * Manually created live tokens are JWTs of about 240 characters carrying `exp` (api-notes, "Observed on the
+   * live service"); this one has the same form, signed with a key of this sandbox. The random `jti` keeps
+   * it unguessable; nothing in it derives from the client secret.
+   */
+  private manualJwt(clientId: string, issuedAt: number, expiresAt: number): string {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const header = part({ alg: "HS256", typ: "JWT" });
+    const payload = part({
+      iss: "rent-market-sandbox",
+      sub: clientId,
+      iat: issuedAt,
+      exp: expiresAt,
+      jti: randomBytes(12).toString("hex"),
+    });
+    const signature = createHmac("sha256", this.signingKey)
+      .update(`${header}.${payload}`)
+      .digest("base64url");
+    return `${header}.${payload}.${signature}`;
   }
 }

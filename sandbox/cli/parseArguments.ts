@@ -3,6 +3,7 @@ import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
 import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
 import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
+import { SANDBOX_VARIANTS } from "../variant";
 
 export const CLI_DEFAULT_PORT = 4010;
 
@@ -19,6 +20,8 @@ Data
   --seed <n>              dataset seed (default 1)
   --properties <n>        number of synthetic properties (default 20000)
   --now <iso>             freeze the clock at this instant (default: real time)
+  --variant <name>        answer form where the live service allows two: documented (floor_plans_by_bed_bath,
+                          percents as fractions; default) or alternate (floor_plans_by_bed, percents as points)
 Limits
   --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
   --rate-limit <n>        requests per token per window (default 100)
@@ -29,6 +32,7 @@ Limits
 Jobs
   --job-delay <ms>        delay before the worker starts a submitted job (default 200)
   --job-max-rows <n>      exports with more rows fail with an error_message (default 2000000)
+  --job-concurrency <n>   export jobs generating at once; the rest wait their turn (default 2)
   --export-dir <path>     where export files are written (default: a temporary directory)
   --webhook-secret <s>    key of the callback signature (default sandbox-webhook-secret)
 Faults
@@ -70,6 +74,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: text,
       properties: text,
       now: text,
+      variant: text,
       "token-lifetime": text,
       "rate-limit": text,
       "rate-window": text,
@@ -77,6 +82,7 @@ export function parseArguments(argv: string[]): CliArguments {
       quota: text,
       "job-delay": text,
       "job-max-rows": text,
+      "job-concurrency": text,
       "export-dir": text,
       "webhook-secret": text,
       latency: text,
@@ -130,6 +136,7 @@ export function parseArguments(argv: string[]): CliArguments {
       seed: integer("seed"),
       propertyCount: integer("properties", 1),
       now: values.now,
+      variant: oneOf("variant", SANDBOX_VARIANTS),
       tokenLifetimeSeconds: integer("token-lifetime", 1),
       rateLimit: integer("rate-limit", 1),
       rateLimitWindowSeconds: integer("rate-window", 1),
@@ -137,6 +144,7 @@ export function parseArguments(argv: string[]): CliArguments {
       bulkExportQuota: integer("quota"),
       jobStartDelayMs: integer("job-delay"),
       jobMaxRows: integer("job-max-rows", 1),
+      jobConcurrency: integer("job-concurrency", 1),
       exportDirectory: values["export-dir"],
       webhookSecret: values["webhook-secret"],
       faults: {

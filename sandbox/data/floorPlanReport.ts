@@ -4,6 +4,7 @@ import type { PropertyCore } from "./properties";
 import { isoDate, rentFactorOn } from "./propertyRecord";
 import { round } from "./random";
 import { listedUnits, unitsOfProperty, type FloorPlanSpec, type ListedUnit } from "./units";
+import { percentIn, type ShapeVariant } from "../variant";
 
 export interface FloorPlanRow {
   property_id: number;
@@ -117,36 +118,110 @@ export function floorPlanRows(
   return rows;
 }
 
-/** Rows grouped by bedroom and bathroom count, fewest bedrooms first, as the endpoint returns them. */
-export function groupByBedBath(rows: FloorPlanRow[]) {
-  const groups = new Map<string, FloorPlanRow[]>();
+type PercentScale = ShapeVariant["percentScale"];
+
+/** One `{collected_at, value}` point of a plan's history. */
+interface HistoryPoint {
+  collected_at: string;
+  value: number | null;
+}
+
+/** A plan as the live service lists it: its latest day's figures plus its rent history (api-notes). */
+export type FloorPlanEntry = Omit<FloorPlanRow, "collected_at" | "available_unit_count"> & {
+  available_unit_count: number;
+  asking_rent_over_time: HistoryPoint[];
+  net_effective_rent_over_time: HistoryPoint[];
+};
+
+function inScale<T extends FloorPlanRow | Omit<FloorPlanRow, "collected_at">>(
+  row: T,
+  scale: PercentScale,
+): T {
+  const scaled = (points: number | null) => (points === null ? null : percentIn(scale, points));
+  return {
+    ...row,
+    asking_rent_change_percent: scaled(row.asking_rent_change_percent),
+    net_effective_rent_change_percent: scaled(row.net_effective_rent_change_percent),
+    unit_mix_percent: percentIn(scale, row.unit_mix_percent),
+  };
+}
+
+/** Rows of every collection day (oldest first) to one entry per plan: the latest row plus the history arrays. */
+export function planEntries(rows: FloorPlanRow[], scale: PercentScale): FloorPlanEntry[] {
+  const byPlan = new Map<string, FloorPlanRow[]>();
   for (const row of rows) {
-    const key = `${row.bedroom_count}x${row.bathroom_count}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const key = `${row.property_id}|${row.name}`;
+    byPlan.set(key, [...(byPlan.get(key) ?? []), row]);
+  }
+  return [...byPlan.values()].map((history) => {
+    const { collected_at: _day, ...latest } = history[history.length - 1] as FloorPlanRow;
+    return {
+      ...inScale(latest, scale),
+      asking_rent_over_time: history.map((row) => ({
+        collected_at: row.collected_at,
+        value: row.asking_rent,
+      })),
+      net_effective_rent_over_time: history.map((row) => ({
+        collected_at: row.collected_at,
+        value: row.net_effective_rent,
+      })),
+    };
+  });
+}
+
+function meanOf<T>(rows: T[], pick: (row: T) => number | null, decimals = 2): number | null {
+  const values = rows.map(pick).filter((value): value is number => value !== null);
+  return values.length === 0
+    ? null
+    : round(values.reduce((sum, value) => sum + value, 0) / values.length, decimals);
+}
+
+/** A bucket's `floor_plan_summary`: shaped like a floor plan, its figures averaged (counts summed) over the bucket. */
+function summarize(plans: FloorPlanEntry[], label: string) {
+  const sum = (pick: (plan: FloorPlanEntry) => number | null) =>
+    plans.reduce((total, plan) => total + (pick(plan) ?? 0), 0);
+  return {
+    name: label,
+    bedroom_count: plans[0]?.bedroom_count ?? 0,
+    bathroom_count: meanOf(plans, (plan) => plan.bathroom_count, 1),
+    asking_rent: meanOf(plans, (plan) => plan.asking_rent),
+    asking_rent_change: meanOf(plans, (plan) => plan.asking_rent_change),
+    asking_rent_change_percent: meanOf(plans, (plan) => plan.asking_rent_change_percent, 4),
+    asking_rent_per_sq_ft: meanOf(plans, (plan) => plan.asking_rent_per_sq_ft, 4),
+    net_effective_rent: meanOf(plans, (plan) => plan.net_effective_rent),
+    net_effective_rent_change: meanOf(plans, (plan) => plan.net_effective_rent_change),
+    net_effective_rent_change_percent: meanOf(plans, (plan) => plan.net_effective_rent_change_percent, 4),
+    net_effective_rent_per_sq_ft: meanOf(plans, (plan) => plan.net_effective_rent_per_sq_ft, 4),
+    sqft: meanOf(plans, (plan) => plan.sqft, 0),
+    days_on_market: meanOf(plans, (plan) => plan.days_on_market, 1),
+    unit_count: sum((plan) => plan.unit_count),
+    unit_mix_est: sum((plan) => plan.unit_mix_est),
+  };
+}
+
+/**
+ * Plans grouped as the endpoint returns them, fewest bedrooms first: by bedroom and bathroom count
+ * (`floor_plans_by_bed_bath`) or by bedroom count only (`floor_plans_by_bed`), each bucket with its summary.
+ */
+export function bucketPlans(plans: FloorPlanEntry[], buckets: ShapeVariant["floorPlanBuckets"]) {
+  const byBath = buckets === "floor_plans_by_bed_bath";
+  const groups = new Map<string, FloorPlanEntry[]>();
+  for (const plan of plans) {
+    const key = byBath ? `${plan.bedroom_count}x${plan.bathroom_count}` : String(plan.bedroom_count);
+    groups.set(key, [...(groups.get(key) ?? []), plan]);
   }
   return [...groups.values()]
-    .map((plans) => ({
-      bedroom_count: plans[0]?.bedroom_count ?? 0,
-      bathroom_count: plans[0]?.bathroom_count ?? 0,
-      floor_plans: plans,
-    }))
-    .sort((a, b) => a.bedroom_count - b.bedroom_count || a.bathroom_count - b.bathroom_count);
-}
-
-function meanOf(rows: FloorPlanRow[], pick: (row: FloorPlanRow) => number | null): number | null {
-  const values = rows.map(pick).filter((value): value is number => value !== null);
-  return values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0) / values.length, 2);
-}
-
-/** The floor_plan_summary of one collection day's rows. */
-export function summarize(rows: FloorPlanRow[]) {
-  return {
-    floor_plan_count: rows.length,
-    unit_count: rows.reduce((sum, row) => sum + row.unit_count, 0),
-    available_unit_count: rows.reduce((sum, row) => sum + row.available_unit_count, 0),
-    asking_rent_avg: meanOf(rows, (row) => row.asking_rent),
-    net_effective_rent_avg: meanOf(rows, (row) => row.net_effective_rent),
-    all_in_rent_avg: meanOf(rows, (row) => row.all_in_rent),
-    all_in_ner_avg: meanOf(rows, (row) => row.all_in_ner),
-  };
+    .map((members) => {
+      const first = members[0] as FloorPlanEntry;
+      const label = byBath
+        ? `${first.bedroom_count} bed / ${first.bathroom_count} bath`
+        : `${first.bedroom_count} bed`;
+      return {
+        bedroom_count: first.bedroom_count,
+        ...(byBath ? { bathroom_count: first.bathroom_count } : {}),
+        floor_plans: members,
+        floor_plan_summary: summarize(members, label),
+      };
+    })
+    .sort((a, b) => a.bedroom_count - b.bedroom_count || (a.bathroom_count ?? 0) - (b.bathroom_count ?? 0));
 }

@@ -1,12 +1,29 @@
 import type { CompSet } from "./compSets";
 import type { Dataset } from "./dataset";
-import { feesOf, requiredMonthlyFees } from "./fees";
+import { feesAndDeposits, feesOf, requiredMonthlyFees } from "./fees";
 import { distanceMiles } from "./propertyFilters";
 import type { PropertyCore } from "./properties";
 import { rentFactorOn } from "./propertyRecord";
 import { Random, round, SALT } from "./random";
 import { concessionsOf } from "./unitRecord";
-import { listedUnits, unitsOfProperty } from "./units";
+import { listedUnits, unitsOfProperty, type ListedUnit } from "./units";
+import type { ShapeVariant } from "../variant";
+import { percentIn } from "../variant";
+
+type PercentScale = ShapeVariant["percentScale"];
+
+const AMENITY_NAMES = [
+  "Fitness Center",
+  "Pool",
+  "Package Lockers",
+  "Dog Park",
+  "Clubhouse",
+  "Coworking Lounge",
+  "Rooftop Deck",
+  "Stainless Steel Appliances",
+];
+
+const PROPERTY_TYPES = ["Garden", "Mid-Rise", "High-Rise", "Townhome"];
 
 const UNIT_TYPE_LABELS = ["studio", "1_bed", "2_bed", "3_bed"];
 
@@ -43,7 +60,78 @@ function keyedPricing(
   return result;
 }
 
-/** One row of the market survey table (one property of the comp set) on a day. */
+function meanOrNull(values: number[], decimals: number): number | null {
+  return values.length === 0
+    ? null
+    : round(values.reduce((sum, value) => sum + value, 0) / values.length, decimals);
+}
+
+/** The live survey's `by_unit_type_*` figures: one object per figure, keyed by unit type. */
+function unitTypeFigures(
+  listed: ListedUnit[],
+  planUnits: Map<string, number>,
+  concession: number,
+  scale: PercentScale,
+  concessionText: string | null,
+) {
+  const figures = {
+    by_unit_type_available_units_count: {} as Record<string, number>,
+    by_unit_type_leased_units_count: {} as Record<string, number>,
+    by_unit_type_vacant_units_count: {} as Record<string, number>,
+    by_unit_type_days_on_market_avg: {} as Record<string, number | null>,
+    by_unit_type_rent_avg: {} as Record<string, number | null>,
+    by_unit_type_rent_per_sq_ft_avg: {} as Record<string, number | null>,
+    by_unit_type_ner_avg: {} as Record<string, number | null>,
+    by_unit_type_ner_per_sq_ft_avg: {} as Record<string, number | null>,
+    by_unit_type_concession_avg: {} as Record<string, number | null>,
+    by_unit_type_concession_percentage_avg: {} as Record<string, number | null>,
+    by_unit_type_concessions: {} as Record<string, string | null>,
+  };
+  for (const [type, total] of planUnits) {
+    const units = listed.filter((unit) => unitTypeOf(unit.spec.plan.bedrooms) === type);
+    figures.by_unit_type_available_units_count[type] = units.length;
+    figures.by_unit_type_vacant_units_count[type] = units.length;
+    figures.by_unit_type_leased_units_count[type] = total - units.length;
+    figures.by_unit_type_days_on_market_avg[type] = meanOrNull(
+      units.map((unit) => unit.daysOnMarket),
+      1,
+    );
+    figures.by_unit_type_rent_avg[type] = meanOrNull(
+      units.map((unit) => unit.rent),
+      2,
+    );
+    figures.by_unit_type_rent_per_sq_ft_avg[type] = meanOrNull(
+      units.map((unit) => unit.rent / unit.spec.sqFt),
+      4,
+    );
+    figures.by_unit_type_ner_avg[type] = meanOrNull(
+      units.map((unit) => unit.netEffectiveRent),
+      2,
+    );
+    figures.by_unit_type_ner_per_sq_ft_avg[type] = meanOrNull(
+      units.map((unit) => unit.netEffectiveRent / unit.spec.sqFt),
+      4,
+    );
+    figures.by_unit_type_concession_avg[type] = meanOrNull(
+      units.map((unit) => unit.rent - unit.netEffectiveRent),
+      2,
+    );
+    figures.by_unit_type_concession_percentage_avg[type] =
+      units.length === 0 ? null : percentIn(scale, concession * 100);
+    figures.by_unit_type_concessions[type] = units.length === 0 ? null : concessionText;
+  }
+  return figures;
+}
+
+function unitTypeOf(bedrooms: number): string {
+  return UNIT_TYPE_LABELS[bedrooms] ?? `${bedrooms}_bed`;
+}
+
+/**
+ * One row of the market survey table (one property of the comp set) on a day, shaped as the live service
+ * answers (api-notes, "Observed on the live service"). With a bedroom filter the rent and size figures cover
+ * the matching floor plans only.
+ */
 function surveyItem(
   dataset: Dataset,
   property: PropertyCore,
@@ -51,29 +139,51 @@ function surveyItem(
   origin: PropertyCore,
   day: number,
   today: number,
+  scale: PercentScale,
+  bedrooms: ReadonlySet<number> | undefined,
 ) {
   const random = Random.of(dataset.seed, SALT.record, property.id, 42);
   const factor = rentFactorOn(dataset, property, day, today);
-  const rent = (property.askingRent ?? 0) * factor;
   const fees = feesOf(dataset, property);
   const monthly = requiredMonthlyFees(fees);
   const concession = property.concessionPercent;
-  const { plans } = unitsOfProperty(dataset, property);
+  const plans = unitsOfProperty(dataset, property).plans.filter(
+    (plan) => !bedrooms || bedrooms.has(plan.bedrooms),
+  );
+  const matchingRent = meanOrNull(
+    plans.map((plan) => plan.baseRent * factor),
+    2,
+  );
+  const matchingSize = meanOrNull(
+    plans.map((plan) => plan.sqFt),
+    0,
+  );
+  const rent = bedrooms ? (matchingRent ?? 0) : (property.askingRent ?? 0) * factor;
+  const size = bedrooms ? (matchingSize ?? property.averageUnitSize) : property.averageUnitSize;
   const byType = new Map<string, { rent: number; sqFt: number }[]>();
   const byBedBath = new Map<string, { rent: number; sqFt: number }[]>();
   for (const plan of plans) {
     const entry = { rent: plan.baseRent * factor, sqFt: plan.sqFt };
-    const typeKey = UNIT_TYPE_LABELS[plan.bedrooms] ?? `${plan.bedrooms}_bed`;
+    const typeKey = unitTypeOf(plan.bedrooms);
     const bedBathKey = `${plan.bedrooms}x${plan.bathrooms}`;
     byType.set(typeKey, [...(byType.get(typeKey) ?? []), entry]);
     byBedBath.set(bedBathKey, [...(byBedBath.get(bedBathKey) ?? []), entry]);
   }
-  const overall = breakdowns(rent, concession, monthly, property.averageUnitSize);
+  const overall = breakdowns(rent, concession, monthly, size);
   const types = keyedPricing(byType, concession, monthly);
   const bedBaths = keyedPricing(byBedBath, concession, monthly);
-  const listed = listedUnits(dataset, property, day, today);
+  const listed = listedUnits(dataset, property, day, today).filter(
+    (unit) => !bedrooms || bedrooms.has(unit.spec.plan.bedrooms),
+  );
+  const concessions = listed[0] ? concessionsOf(listed[0]) : null;
+  const planUnits = new Map<string, number>();
+  for (const plan of plans) {
+    const type = unitTypeOf(plan.bedrooms);
+    planUnits.set(type, (planUnits.get(type) ?? 0) + plan.unitCount);
+  }
+  const percent = (points: number) => percentIn(scale, points);
   return {
-    property_id: property.id,
+    id: property.id,
     property_name: property.name,
     subject_property: subject,
     management_company_name: property.managementCompany,
@@ -88,30 +198,25 @@ function surveyItem(
     year_built: property.yearBuilt,
     total_units: property.unitCount,
     number_of_stories: property.stories,
+    apartmentiq_property_type: PROPERTY_TYPES[property.stories > 8 ? 2 : property.stories > 3 ? 1 : 0],
+    image_url: `https://images.example.invalid/properties/${property.id}.jpg`,
     avg_rent: round(rent, 2),
-    avg_sq_ft: property.averageUnitSize,
-    avg_rent_per_sq_ft: round(rent / property.averageUnitSize, 4),
+    avg_sq_ft: size,
+    avg_rent_per_sq_ft: round(rent / size, 4),
     exposure: {
-      current: property.exposurePercent,
-      next_30_days: round(property.exposurePercent + random.between(0.5, 2.5), 2),
-      next_60_days: round(property.exposurePercent + random.between(2.5, 5), 2),
+      current: percent(property.exposurePercent),
+      next_30_days: percent(property.exposurePercent + random.between(0.5, 2.5)),
+      next_60_days: percent(property.exposurePercent + random.between(2.5, 5)),
     },
-    leased_percent: property.leasedPercent,
-    advertised_occupancy_percent: round(100 - property.exposurePercent, 2),
-    concession_percentage: round(concession * 100, 2),
-    cancelled_applications_percentage_last_30_days: round(random.between(0, 12), 2),
+    leased_percent: percent(property.leasedPercent),
+    advertised_occupancy_percent: percent(100 - property.exposurePercent),
+    concession_percentage: percent(concession * 100),
+    cancelled_applications_percentage_last_30_days: percent(random.between(0, 12)),
     review: { average_rating: round(random.between(2.8, 4.9), 1), review_count: random.int(3, 400) },
-    concessions: listed[0] ? (concessionsOf(listed[0])?.display_text ?? null) : null,
-    amenities: [
-      "Fitness center",
-      "Pool",
-      "Package lockers",
-      "Dog park",
-      "Clubhouse",
-      "Coworking lounge",
-      "Rooftop deck",
-    ].filter(() => random.chance(0.6)),
-    fees_and_deposits: fees,
+    concessions,
+    amenities: Object.fromEntries(AMENITY_NAMES.map((name) => [name, random.chance(0.6)])),
+    fees_and_deposits: feesAndDeposits(dataset, property),
+    ...unitTypeFigures(listed, planUnits, concession, scale, concessions?.display_text ?? null),
     total_monthly_leasing_price_breakdown: overall.total,
     total_monthly_leasing_price_psf: overall.totalPsf,
     all_in_net_effective_rent_breakdown: overall.ner,
@@ -136,14 +241,30 @@ function mean(items: SurveyItem[], pick: (item: SurveyItem) => number): number |
 }
 
 /** The comp set's survey table plus the comps' average column. */
-export function marketSurvey(dataset: Dataset, compSet: CompSet, day: number, today: number) {
+export function marketSurvey(
+  dataset: Dataset,
+  compSet: CompSet,
+  day: number,
+  today: number,
+  scale: PercentScale,
+  bedrooms?: ReadonlySet<number>,
+) {
   const properties = compSet.propertyIds
     .map((id) => dataset.propertyById.get(id))
     .filter((p) => p !== undefined);
   const origin = properties[0];
   if (!origin) throw new Error(`Comp set ${compSet.id} has no properties`);
   const items = properties.map((property) =>
-    surveyItem(dataset, property, compSet.subjectIds.includes(property.id), origin, day, today),
+    surveyItem(
+      dataset,
+      property,
+      compSet.subjectIds.includes(property.id),
+      origin,
+      day,
+      today,
+      scale,
+      bedrooms,
+    ),
   );
   const comps = items.filter((item) => !item.subject_property);
   const breakdownMean = <K extends string>(pick: (item: SurveyItem) => Record<K, number>, keys: K[]) =>

@@ -20,8 +20,16 @@ export function dayNumber(isoDate: string): number {
   return Math.floor(Date.parse(`${isoDate}T00:00:00Z`) / MS_PER_DAY);
 }
 
+const isoDates = new Map<number, string>();
+
+/** "YYYY-MM-DD" of a day number; memoised, since exports ask for the same few hundred days per row. */
 export function isoDate(day: number): string {
-  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  let text = isoDates.get(day);
+  if (text === undefined) {
+    text = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+    isoDates.set(day, text);
+  }
+  return text;
 }
 
 /**

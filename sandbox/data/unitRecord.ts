@@ -7,6 +7,14 @@ function signedDollars(value: number): string {
   return `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(2)}`;
 }
 
+/** "Mar 14, 2026"; one formatter for all calls, since building one per call dominated unit exports. */
+const US_SHORT_DATE = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
 /** The concession object of the spec for a property's current offer, or null without one. */
 export function concessionsOf(unit: ListedUnit) {
   const { property } = unit;
@@ -20,12 +28,7 @@ export function concessionsOf(unit: ListedUnit) {
     property_id: property.id,
     expires_at: `${expiresOn}T23:59:59.000Z`,
     updated_at: updatedAt.toISOString(),
-    updated_at_formatted: updatedAt.toLocaleDateString("en-US", {
-      month: "short",
-      day: "numeric",
-      year: "numeric",
-      timeZone: "UTC",
-    }),
+    updated_at_formatted: US_SHORT_DATE.format(updatedAt),
     display_text: displayText,
     rent_concessions: [
       {
@@ -79,7 +82,8 @@ export function unitEnvelope(
       floorplan_name: spec.plan.name,
       is_trucomp:
         !subject && reference !== undefined && Math.abs(spec.sqFt - reference.sqFt) / reference.sqFt < 0.1,
-      status: "available",
+      // Live code counted these two capitalised values among the units of its comp sets.
+      status: changeRoll % 7 === 0 ? "Applied" : "Available",
       days_on_market: unit.daysOnMarket,
       date_available: unit.dateAvailable,
       last_rent_change_date: changes === 0 ? null : isoDate(unit.day - (changeRoll % 14)),

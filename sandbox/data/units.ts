@@ -145,9 +145,32 @@ function listingOf(
   day: number,
 ): { start: number } | undefined {
   const cycle = Math.floor((day + unit.phase) / LISTING_CYCLE_DAYS);
-  const roll = hashSeed(dataset.seed, SALT.units, property.id, Number(unit.key), cycle) % 10_000;
-  if (roll >= property.exposurePercent * 100 * 1.6) return undefined;
+  if (!listedInCycle(dataset, property, unit, cycle)) return undefined;
   return { start: cycle * LISTING_CYCLE_DAYS - unit.phase };
+}
+
+function listedInCycle(dataset: Dataset, property: PropertyCore, unit: UnitSpec, cycle: number): boolean {
+  const roll = hashSeed(dataset.seed, SALT.units, property.id, Number(unit.key), cycle) % 10_000;
+  return roll < property.exposurePercent * 100 * 1.6;
+}
+
+/**
+ * How many (unit, day) listings a property has from `first` to `last`, i.e. the sum of
+ * `listedUnits(...).length` over those days, counted per listing cycle instead of per day so an
+ * export can be sized before any row is built.
+ */
+export function listingCount(dataset: Dataset, property: PropertyCore, first: number, last: number): number {
+  let count = 0;
+  for (const unit of unitsOfProperty(dataset, property).units) {
+    const firstCycle = Math.floor((first + unit.phase) / LISTING_CYCLE_DAYS);
+    const lastCycle = Math.floor((last + unit.phase) / LISTING_CYCLE_DAYS);
+    for (let cycle = firstCycle; cycle <= lastCycle; cycle++) {
+      if (!listedInCycle(dataset, property, unit, cycle)) continue;
+      const start = cycle * LISTING_CYCLE_DAYS - unit.phase;
+      count += Math.min(last, start + LISTING_CYCLE_DAYS - 1) - Math.max(first, start) + 1;
+    }
+  }
+  return count;
 }
 
 /** The units of a property available on a collection day, with that day's prices. */

@@ -61,6 +61,13 @@ export class FaultController {
     share("dropRate");
     if (!(settings.latencyMs >= 0 && settings.latencyMs <= 60_000))
       throw new RangeError("latencyMs must be between 0 and 60000");
+    const replaced = settings.replacedBodies as unknown;
+    if (
+      typeof replaced !== "object" ||
+      replaced === null ||
+      Object.values(replaced).some((body) => typeof body !== "string")
+    )
+      throw new RangeError("replacedBodies must map operation ids to body text");
     for (const name of ["emptyForbiddenBodies", "omitTotalPages"] as const) {
       if (typeof settings[name] !== "boolean") throw new RangeError(`${name} must be true or false`);
     }

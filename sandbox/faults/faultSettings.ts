@@ -15,6 +15,11 @@ export interface FaultSettings {
   dropRate: number;
   /** 403 answers come with an empty body, as the live service sometimes sends them. */
   emptyForbiddenBodies: boolean;
+  /**
+   * Success answers of these operations (by operationId) carry this text as their JSON body instead: a
+   * service answering in a form the client does not expect.
+   */
+  replacedBodies: Record<string, string>;
   /** The headers of every 429 (injected or earned): the spec's form, `Retry-After` as a date, or none. */
   rateLimitHeaders: RateLimitHeaderForm;
   /** Paged answers come without `pagination.total_pages`, as the live service was seen to answer. */
@@ -27,6 +32,7 @@ export const NO_FAULTS: FaultSettings = {
   rateLimitBurst: 0,
   dropRate: 0,
   emptyForbiddenBodies: false,
+  replacedBodies: {},
   rateLimitHeaders: "seconds",
   omitTotalPages: false,
 };

@@ -25,7 +25,8 @@ export function sendBadRequest(reply: FastifyReply, message: string): FastifyRep
   return sendError(reply, 400, message, message);
 }
 
-export const UNAUTHORIZED_MESSAGE = "The bearer token is missing or invalid";
+/** The live service's 401 text (api-notes, "Observed on the live service"). */
+export const UNAUTHORIZED_MESSAGE = "Missing or invalid bearer token";
 
 export function sendUnauthorized(reply: FastifyReply): FastifyReply {
   return sendError(reply, 401, "Unauthorized", UNAUTHORIZED_MESSAGE);

@@ -12,6 +12,9 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   };
 }
 
+/** The live service's rate-limit text (api-notes, "Observed on the live service"). */
+export const RATE_LIMIT_TEXT = "You have exceeded the rate limit for this API.";
+
 /** The headers of a 429 in the form the fault settings ask for (RFC 9110 allows Retry-After as a date). */
 function headersInForm(
   decision: RateLimitDecision,
@@ -39,5 +42,5 @@ export function sendRateLimited(
     .code(429)
     .headers(headersInForm(decision, form, nowMs))
     .type("text/plain; charset=utf-8")
-    .send(`Rate limit exceeded. Retry in ${decision.retryAfterSeconds} seconds.`);
+    .send(RATE_LIMIT_TEXT);
 }

@@ -150,6 +150,13 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
   app.addHook("preValidation", async (request, reply) => validateOperation(context, request, reply));
 
   app.addHook("onSend", async (request, reply, payload) => {
+    const operationId = request.routeOptions.config.operation?.operationId;
+    const replacement =
+      operationId === undefined ? undefined : context.faults.settings().replacedBodies[operationId];
+    if (replacement !== undefined && reply.statusCode >= 200 && reply.statusCode < 300) {
+      reply.header("content-type", "application/json; charset=utf-8");
+      return replacement;
+    }
     const faults = context.faults.settings();
     const api = request.routeOptions.config.operation?.requiresAuth === true;
     const emptied = reply.statusCode === 403 && api && faults.emptyForbiddenBodies;

@@ -4,10 +4,13 @@ import { floorPlanRows } from "../data/floorPlanReport";
 import { MSAS } from "../data/msas";
 import type { PropertyCore } from "../data/properties";
 import { isoDate, rentFactorOn } from "../data/propertyRecord";
-import { round } from "../data/random";
+import { Random, round, SALT } from "../data/random";
 import { concessionsOf } from "../data/unitRecord";
 import { listedUnits } from "../data/units";
+import { percentIn, type ShapeVariant } from "../variant";
 import type { ReportType } from "./jobStore";
+
+type PercentScale = ShapeVariant["percentScale"];
 
 export type ExportRow = Record<string, string | number | null>;
 
@@ -22,15 +25,28 @@ function perSqFt(value: number | null, sqFt: number): number | null {
   return value === null ? null : round(value / sqFt, 4);
 }
 
-function propertyRow(dataset: Dataset, property: PropertyCore, day: number, today: number): ExportRow {
+/**
+ * A property report row in the layout of a live jsonl export (api-notes, "Observed on the live service"):
+ * `report_generation_date` is the day, `id` the property, `avg_*` the rents and `*_pct` the percentages,
+ * decimals in the documented variant.
+ */
+function propertyRow(
+  dataset: Dataset,
+  property: PropertyCore,
+  day: number,
+  today: number,
+  scale: PercentScale,
+): ExportRow {
   const rent =
     property.askingRent === null ? null : property.askingRent * rentFactorOn(dataset, property, day, today);
   const ner = rent === null ? null : rent * (1 - property.concessionPercent);
   const fees = requiredMonthlyFees(feesOf(dataset, property));
   const size = property.averageUnitSize;
+  const percent = (points: number) => (rent === null ? null : percentIn(scale, points));
+  const activity = Random.of(dataset.seed, SALT.record, property.id, day);
   return {
-    date: isoDate(day),
-    property_id: property.id,
+    report_generation_date: isoDate(day),
+    id: property.id,
     property_name: property.name,
     msa_name: MSAS[property.msaIndex]?.name ?? "",
     market_name: dataset.boundary(property.msaId)?.shortName ?? "",
@@ -45,18 +61,21 @@ function propertyRow(dataset: Dataset, property: PropertyCore, day: number, toda
     property_class: property.propertyClass,
     unit_count: property.unitCount,
     year_built: property.yearBuilt,
-    asking_rent: rent === null ? null : round(rent, 2),
-    asking_rent_psf: perSqFt(rent, size),
-    net_effective_rent: ner === null ? null : round(ner, 2),
-    net_effective_rent_psf: perSqFt(ner, size),
+    avg_rent: rent === null ? null : round(rent, 2),
+    avg_rent_psf: perSqFt(rent, size),
+    avg_ner: ner === null ? null : round(ner, 2),
+    avg_ner_psf: perSqFt(ner, size),
     all_in_rent: rent === null ? null : round(rent + fees, 2),
     all_in_rent_psf: perSqFt(rent === null ? null : rent + fees, size),
     all_in_ner: ner === null ? null : round(ner + fees, 2),
     all_in_ner_psf: perSqFt(ner === null ? null : ner + fees, size),
-    concession_percent: rent === null ? null : property.concessionPercent,
-    exposure_percent: rent === null ? null : property.exposurePercent,
-    advertised_occupancy_percent: rent === null ? null : round(100 - property.exposurePercent, 2),
-    leased_percent: rent === null ? null : property.leasedPercent,
+    concession_pct: percent(property.concessionPercent * 100),
+    exposure_pct: percent(property.exposurePercent),
+    advertised_occupancy_pct: percent(100 - property.exposurePercent),
+    leased_pct: percent(property.leasedPercent),
+    leases_last_30d: rent === null ? null : activity.int(0, Math.max(1, Math.round(property.unitCount / 12))),
+    applications_last_7d:
+      rent === null ? null : activity.int(0, Math.max(1, Math.round(property.unitCount / 40))),
   };
 }
 
@@ -67,8 +86,9 @@ export function exportRowsFor(
   property: PropertyCore,
   day: number,
   today: number,
+  scale: PercentScale,
 ): ExportRow[] {
-  if (reportType === "property") return [propertyRow(dataset, property, day, today)];
+  if (reportType === "property") return [propertyRow(dataset, property, day, today, scale)];
   // Floor plans and units exist only for properties that are on the market.
   if (property.askingRent === null) return [];
   if (reportType === "floorplans") {

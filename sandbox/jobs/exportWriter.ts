@@ -1,5 +1,8 @@
-import { writeFile } from "node:fs/promises";
-import { parquetWriteFile } from "hyparquet-writer";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import { ByteWriter, ParquetWriter, schemaFromColumnData } from "hyparquet-writer";
 import Papa from "papaparse";
 import { exportColumns, schemaProperties } from "../contract/schemaFields";
 import type { ExportRow } from "./exportRows";
@@ -24,35 +27,141 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
   parquet: "application/vnd.apache.parquet",
 };
 
-/** Writes rows to a file with the columns (and order) the contract's export row schema gives. */
+/**
+ * Rows a job holds before they go to disk. Text goes out in small batches, so rows die young (cheap
+ * to collect); a parquet batch is one row group, which readers want larger.
+ */
+export const EXPORT_BATCH_ROWS: Record<OutputFormat, number> = {
+  csv: 1_000,
+  jsonl: 1_000,
+  parquet: 10_000,
+};
+
+/**
+ * An export file being written batch by batch, so a job holds one batch of rows in memory, not
+ * its whole output. `write` resolves once the file can take more (disk back-pressure).
+ */
+export interface ExportFileWriter {
+  write(rows: ExportRow[]): Promise<void>;
+  /** Completes the file. */
+  close(): Promise<void>;
+  /** Stops writing and deletes what was written. */
+  abort(): Promise<void>;
+}
+
+/** Writes a chunk and waits for the stream to drain when its buffer is full. */
+async function writeChunk(stream: WriteStream, chunk: string | Uint8Array): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, "drain");
+}
+
+async function endStream(stream: WriteStream): Promise<void> {
+  stream.end();
+  await finished(stream);
+}
+
+function fileWriter(
+  path: string,
+  stream: WriteStream,
+  write: (rows: ExportRow[]) => Promise<void>,
+  close: () => Promise<void>,
+): ExportFileWriter {
+  // A disk error arrives as an event; kept, it fails the next write or the close (and the job).
+  let failure: Error | undefined;
+  stream.on("error", (error) => (failure = error));
+  const unlessFailed = async (work: () => Promise<void>) => {
+    if (failure) throw failure;
+    await work();
+  };
+  return {
+    write: (rows) => unlessFailed(() => write(rows)),
+    close: () => unlessFailed(close),
+    abort: async () => {
+      stream.destroy();
+      await rm(path, { force: true });
+    },
+  };
+}
+
+/** Text formats: csv (RFC 4180: every record, the last included, ends with CRLF) and jsonl. */
+function textWriter(path: string, format: "csv" | "jsonl", columns: string[]): ExportFileWriter {
+  const stream = createWriteStream(path);
+  const ordered = (row: ExportRow) => columns.map((column) => row[column] ?? null);
+  const encode =
+    format === "csv"
+      ? (rows: ExportRow[]) => `${Papa.unparse(rows.map(ordered))}\r\n`
+      : (rows: ExportRow[]) =>
+          rows
+            .map((row) => `${JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null])))}\n`)
+            .join("");
+  let header = format === "csv" ? `${Papa.unparse([columns])}\r\n` : "";
+  const writeHeader = async () => {
+    if (header) await writeChunk(stream, header);
+    header = "";
+  };
+  return fileWriter(
+    path,
+    stream,
+    async (rows) => {
+      await writeHeader();
+      if (rows.length > 0) await writeChunk(stream, encode(rows));
+    },
+    async () => {
+      await writeHeader();
+      await endStream(stream);
+    },
+  );
+}
+
+/** Parquet: each batch becomes one row group, flushed to disk before the next is encoded. */
+function parquetWriter(path: string, columns: string[], schemaName: string): ExportFileWriter {
+  const stream = createWriteStream(path);
+  const properties = schemaProperties(schemaName);
+  const schema = schemaFromColumnData({
+    columnData: columns.map((name) => ({ name, data: [], type: parquetType(properties[name] ?? {}) })),
+  });
+  const bytes = new ByteWriter();
+  const flush = async () => {
+    // The byte writer reuses its buffer after a flush, so the stream gets a copy.
+    const chunk = Buffer.from(bytes.buffer.slice(0, bytes.index));
+    bytes.index = 0;
+    if (chunk.length > 0) await writeChunk(stream, chunk);
+  };
+  const finish = async () => {
+    await flush();
+    await endStream(stream);
+  };
+  Object.assign(bytes, { flush, finish });
+  const parquet = new ParquetWriter({ writer: bytes, schema });
+  return fileWriter(
+    path,
+    stream,
+    async (rows) => {
+      if (rows.length === 0) return;
+      await parquet.write({
+        columnData: columns.map((name) => ({ name, data: rows.map((row) => row[name] ?? null) })),
+        rowGroupSize: rows.length,
+      });
+    },
+    async () => {
+      await parquet.finish();
+    },
+  );
+}
+
+/** Opens an export file with the columns (and order) the contract's export row schema gives. */
+export function openExportFile(path: string, format: OutputFormat, schemaName: string): ExportFileWriter {
+  const columns = exportColumns(schemaName);
+  return format === "parquet" ? parquetWriter(path, columns, schemaName) : textWriter(path, format, columns);
+}
+
+/** Writes a whole file at once (small exports, tests and benchmarks). */
 export async function writeExportFile(
   path: string,
   format: OutputFormat,
   schemaName: string,
   rows: ExportRow[],
 ): Promise<void> {
-  const columns = exportColumns(schemaName);
-  if (format === "csv") {
-    const csv = Papa.unparse({
-      fields: columns,
-      data: rows.map((row) => columns.map((column) => row[column] ?? null)),
-    });
-    // RFC 4180: every record, the last included, ends with CRLF (papaparse joins records with CRLF).
-    await writeFile(path, `${csv}\r\n`);
-  } else if (format === "jsonl") {
-    const ordered = rows.map((row) =>
-      JSON.stringify(Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))),
-    );
-    await writeFile(path, ordered.length === 0 ? "" : `${ordered.join("\n")}\n`);
-  } else {
-    const properties = schemaProperties(schemaName);
-    parquetWriteFile({
-      filename: path,
-      columnData: columns.map((column) => ({
-        name: column,
-        data: rows.map((row) => row[column] ?? null),
-        type: parquetType(properties[column] ?? {}),
-      })),
-    });
-  }
+  const file = openExportFile(path, format, schemaName);
+  await file.write(rows);
+  await file.close();
 }

@@ -1,17 +1,18 @@
+import { EventEmitter } from "node:events";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { SandboxClock } from "../clock";
 import type { Dataset } from "../data/dataset";
+import type { PropertyCore } from "../data/properties";
 import { dayNumber } from "../data/propertyRecord";
+import type { ShapeVariant } from "../variant";
+import { CooperativeSlice } from "./cooperativeSlice";
+import { exportRowCount } from "./exportRowCount";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
-import { FILE_EXTENSIONS, writeExportFile } from "./exportWriter";
+import { EXPORT_BATCH_ROWS, FILE_EXTENSIONS, openExportFile, type ExportFileWriter } from "./exportWriter";
 import { jobResource, type BulkJob, type JobStore } from "./jobStore";
 import { deliverWebhook, type WebhookSettings } from "./webhook";
-
-/** Days of one property generated between two yields to the event loop. */
-const YIELD_EVERY_DAYS = 7;
 
 export interface WebhookDelivery {
   jobId: string;
@@ -23,18 +24,38 @@ export interface WebhookDelivery {
 export interface JobWorkerSettings {
   startDelayMs: number;
   maxRows: number;
+  /** Jobs that generate at once; the others wait their turn, still `submitted`. */
+  maxRunningJobs: number;
   exportDirectory: string | undefined;
   webhook: WebhookSettings;
+  /** How the property report writes its percentages (the sandbox's variant). */
+  percentScale: ShapeVariant["percentScale"];
 }
 
+/** What the worker reports as jobs start and stop generating (tests and benchmarks listen). */
+export interface JobWorkerEvents {
+  started: [jobId: string, runningJobs: number];
+  ended: [jobId: string];
+}
+
+const tooLarge = (rows: number, limit: number) =>
+  `Export too large: ${rows.toLocaleString("en-US")} rows, more than the limit of ` +
+  `${limit.toLocaleString("en-US")}; narrow the date range or the property list`;
+
 /**
- * The background worker: picks up submitted jobs after a delay, writes their export file (or
- * fails them with a reason), then notifies the callback URL. Generation yields to the event loop
- * between properties so the API keeps answering and cancellation takes effect.
+ * The background worker: picks up submitted jobs after a delay, runs at most `maxRunningJobs` at
+ * a time in submission order, sizes each export before generating it (a job over the row limit
+ * fails at once), streams its rows to the export file batch by batch, then notifies the callback
+ * URL. Generation yields to the event loop every few milliseconds so the API keeps answering and
+ * a cancellation lands quickly.
  */
-export class JobWorker {
+export class JobWorker extends EventEmitter<JobWorkerEvents> {
   /** Jobs waiting for their start delay, by timer. */
   private readonly timers = new Map<NodeJS.Timeout, BulkJob>();
+  /** Jobs past their delay, waiting for a free slot, oldest first. */
+  private queue: BulkJob[] = [];
+  private readonly generating = new Set<string>();
+  /** Generation and callback deliveries still under way. */
   private readonly running = new Set<Promise<void>>();
   private readonly sleepers = new Set<(completed: boolean) => void>();
   private directory: Promise<string> | undefined;
@@ -48,25 +69,27 @@ export class JobWorker {
     private readonly clock: SandboxClock,
     private readonly dataset: () => Dataset,
     private readonly settings: JobWorkerSettings,
-  ) {}
+  ) {
+    super();
+  }
 
   schedule(job: BulkJob): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.track(this.run(job));
+      this.enqueue(job);
     }, this.settings.startDelayMs);
     this.timers.set(timer, job);
   }
 
   /**
-   * Starts every waiting job now and resolves when all work is done, callbacks included (tests use
-   * a long start delay and this).
+   * Queues every job still in its start delay now and resolves when all work is done, callbacks
+   * included (tests use a long start delay and this).
    */
   async flush(): Promise<void> {
     for (const [timer, job] of this.timers) {
       clearTimeout(timer);
       this.timers.delete(timer);
-      this.track(this.run(job));
+      this.enqueue(job);
     }
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
@@ -75,10 +98,34 @@ export class JobWorker {
     this.closed = true;
     for (const timer of this.timers.keys()) clearTimeout(timer);
     this.timers.clear();
+    this.queue = [];
     for (const wake of this.sleepers) wake(false);
-    await Promise.all([...this.running]);
+    while (this.running.size > 0) await Promise.all([...this.running]);
     if (this.directory && this.ownsDirectory)
       await rm(await this.directory, { recursive: true, force: true });
+  }
+
+  private enqueue(job: BulkJob): void {
+    this.queue.push(job);
+    this.startWaitingJobs();
+  }
+
+  private startWaitingJobs(): void {
+    while (!this.closed && this.generating.size < this.settings.maxRunningJobs) {
+      const job = this.queue.shift();
+      if (!job) return;
+      if (job.status !== "submitted") continue;
+      this.generating.add(job.jobId);
+      this.emit("started", job.jobId, this.generating.size);
+      // The next job is tracked before this one leaves `running`, so flush() never sees a gap.
+      this.track(
+        this.generate(job).finally(() => {
+          this.generating.delete(job.jobId);
+          this.emit("ended", job.jobId);
+          this.startWaitingJobs();
+        }),
+      );
+    }
   }
 
   private track(task: Promise<void>): void {
@@ -97,62 +144,89 @@ export class JobWorker {
     return this.directory;
   }
 
-  private async run(job: BulkJob): Promise<void> {
-    if (job.status !== "submitted" || this.closed) return;
+  private stopped(job: BulkJob): boolean {
+    return job.status !== "submitted" || this.closed;
+  }
+
+  private async generate(job: BulkJob): Promise<void> {
     const dataset = this.dataset();
     const today = dayNumber(this.clock.today());
     const first = dayNumber(job.startDate);
     const last = dayNumber(job.endDate);
-    const rows: ExportRow[] = [];
-    for (const propertyId of job.propertyIds) {
-      const property = dataset.propertyById.get(propertyId);
-      if (!property) continue;
-      for (let day = first; day <= last; day++) {
-        rows.push(...exportRowsFor(dataset, job.reportType, property, day, today));
-        if (rows.length > this.settings.maxRows) {
-          return this.finish(
-            job,
-            "failed",
-            `Export too large: more than ${this.settings.maxRows} rows; narrow the date range or the property list`,
-          );
-        }
-        // Yield every few days of data so the API stays responsive and a cancellation lands quickly.
-        if ((day - first) % YIELD_EVERY_DAYS === YIELD_EVERY_DAYS - 1 || day === last) {
-          await yieldToEventLoop();
-          if (job.status !== "submitted" || this.closed) return;
+    const properties = job.propertyIds
+      .map((id) => dataset.propertyById.get(id))
+      .filter((property): property is PropertyCore => property !== undefined);
+    const slice = new CooperativeSlice(() => this.generating.size);
+
+    let rowCount = 0;
+    for (const property of properties) {
+      rowCount += exportRowCount(dataset, job.reportType, property, first, last);
+      await slice.yieldIfDue();
+      if (this.stopped(job)) return;
+    }
+    if (rowCount > this.settings.maxRows)
+      return this.finish(job, "failed", tooLarge(rowCount, this.settings.maxRows));
+
+    const name = `${job.reportType}_${job.startDate}_${job.endDate}.${FILE_EXTENSIONS[job.outputFormat]}`;
+    let directory: string | undefined;
+    let file: ExportFileWriter | undefined;
+    const discard = async () => {
+      await file?.abort();
+      if (directory) await rm(directory, { recursive: true, force: true });
+      this.store.update(job, { file: null });
+    };
+    try {
+      directory = path.join(await this.exportDirectory(), job.jobId);
+      await mkdir(directory, { recursive: true });
+      const filePath = path.join(directory, name);
+      file = openExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType]);
+      // The job has its file from the moment it is opened, growing on disk; the results route hands
+      // it out only once the job has succeeded.
+      this.store.update(job, { file: { path: filePath, name } });
+      let batch: ExportRow[] = [];
+      for (const property of properties) {
+        for (let day = first; day <= last; day++) {
+          for (const row of exportRowsFor(
+            dataset,
+            job.reportType,
+            property,
+            day,
+            today,
+            this.settings.percentScale,
+          ))
+            batch.push(row);
+          if (batch.length >= EXPORT_BATCH_ROWS[job.outputFormat]) {
+            await file.write(batch);
+            batch = [];
+          }
+          await slice.yieldIfDue();
+          if (this.stopped(job)) return await discard();
         }
       }
-    }
-    try {
-      const directory = path.join(await this.exportDirectory(), job.jobId);
-      await mkdir(directory, { recursive: true });
-      const name = `${job.reportType}_${job.startDate}_${job.endDate}.${FILE_EXTENSIONS[job.outputFormat]}`;
-      const filePath = path.join(directory, name);
-      await writeExportFile(filePath, job.outputFormat, EXPORT_ROW_SCHEMAS[job.reportType], rows);
-      if (job.status !== "submitted") return;
-      this.store.update(job, { file: { path: filePath, name } });
-      await this.finish(job, "succeeded", null);
+      await file.write(batch);
+      await file.close();
+      if (this.stopped(job)) return await discard();
+      this.finish(job, "succeeded", null);
     } catch (error) {
-      await this.finish(job, "failed", `Export failed: ${(error as Error).message}`);
+      await discard();
+      this.finish(job, "failed", `Export failed: ${(error as Error).message}`);
     }
   }
 
-  private async finish(
-    job: BulkJob,
-    status: "succeeded" | "failed",
-    errorMessage: string | null,
-  ): Promise<void> {
+  /** Settles the job at once; its callback is delivered in the background (it may retry for seconds). */
+  private finish(job: BulkJob, status: "succeeded" | "failed", errorMessage: string | null): void {
     this.store.update(job, { status, errorMessage });
-    if (!job.callbackUrl) return;
+    if (job.callbackUrl) this.track(this.notify(job, job.callbackUrl, status));
+  }
+
+  private async notify(job: BulkJob, url: string, status: "succeeded" | "failed"): Promise<void> {
     const payload = {
       event: `bulk_job.${status}`,
       job: jobResource(job),
       sent_at: new Date(this.clock.now()).toISOString(),
     };
-    const result = await deliverWebhook(job.callbackUrl, payload, this.settings.webhook, (ms) =>
-      this.sleep(ms),
-    );
-    this.deliveries.push({ jobId: job.jobId, url: job.callbackUrl, ...result });
+    const result = await deliverWebhook(url, payload, this.settings.webhook, (ms) => this.sleep(ms));
+    this.deliveries.push({ jobId: job.jobId, url, ...result });
   }
 
   /** Waits between callback retries; resolves false at once when the sandbox closes. */

@@ -14,6 +14,7 @@ const faultSchema = {
     rateLimitBurst: { type: "integer", minimum: 0 },
     dropRate: { type: "number", minimum: 0, maximum: 1 },
     emptyForbiddenBodies: { type: "boolean" },
+    replacedBodies: { type: "object", additionalProperties: { type: "string" } },
     rateLimitHeaders: { type: "string", enum: [...RATE_LIMIT_HEADER_FORMS] },
     omitTotalPages: { type: "boolean" },
   },

@@ -6,9 +6,12 @@ import { jobResource, type BulkJob, type NewJob } from "../jobs/jobStore";
 import { sendError, sendForbidden, sendNotFound } from "../http/errors";
 import { paginate } from "../http/pagination";
 
-/** How far back historical exports reach, and the longest range one job may cover. */
+/**
+ * How far back historical exports reach, and the longest range one job may cover (both ends included). A
+ * 13-month range (about 395 days) was accepted live; 400 days covers any 13 calendar months.
+ */
 export const HISTORY_DAYS = 730;
-export const MAX_RANGE_DAYS = 366;
+export const MAX_RANGE_DAYS = 400;
 
 interface CreateJobBody {
   report_type: NewJob["reportType"];

@@ -2,12 +2,13 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { clientMayActFor } from "../data/clients";
 import { compSetsOf, type CompSet } from "../data/compSets";
-import { floorPlanRows, groupByBedBath, summarize, type FloorPlanRow } from "../data/floorPlanReport";
+import { bucketPlans, floorPlanRows, planEntries, type FloorPlanRow } from "../data/floorPlanReport";
 import { marketSurvey } from "../data/marketSurvey";
 import { dayNumber, isoDate } from "../data/propertyRecord";
 import { unitEnvelope } from "../data/unitRecord";
 import { listedUnits, type ListedUnit } from "../data/units";
 import { sendBadRequest, sendForbidden, sendNotFound } from "../http/errors";
+import { shapeOf } from "../variant";
 
 /** Collection days kept by the sandbox (daily collection). */
 export const COLLECTION_RETENTION_DAYS = 90;
@@ -60,6 +61,7 @@ function subjectAverages(
 
 /** The comp set endpoints: list, market survey, units and floor plans. */
 export function compSetHandlers(context: SandboxContext): OperationHandlers {
+  const shape = shapeOf(context.options.variant);
   const propertiesOf = (compSet: CompSet) =>
     compSet.propertyIds
       .map((id) => context.dataset().propertyById.get(id))
@@ -112,10 +114,18 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
       const found = compSetFor(context, request, reply);
       if ("refused" in found) return found.refused;
       const today = dayNumber(context.clock.today());
-      const survey = marketSurvey(context.dataset(), found.compSet, today, today);
+      const bedrooms = numberList(inputOf(request).query["filter[bedroom_count]"]);
+      const survey = marketSurvey(
+        context.dataset(),
+        found.compSet,
+        today,
+        today,
+        shape.percentScale,
+        bedrooms,
+      );
       return {
         data: {
-          id: String(found.compSet.id),
+          id: found.compSet.id,
           type: "market_survey",
           attributes: {
             comp_set_id: found.compSet.id,
@@ -203,13 +213,15 @@ export function compSetHandlers(context: SandboxContext): OperationHandlers {
       );
       return {
         data: {
-          id: String(compSet.id),
-          type: "floor_plans",
+          id: compSet.id,
+          type: "floorplan",
           attributes: {
             comp_set_id: compSet.id,
             collected_at_dates: days.map(isoDate),
-            floor_plans_by_bed_bath: groupByBedBath(rows),
-            floor_plan_summary: summarize(rows.filter((row) => row.collected_at === isoDate(last))),
+            [shape.floorPlanBuckets]: bucketPlans(
+              planEntries(rows, shape.percentScale),
+              shape.floorPlanBuckets,
+            ),
           },
         },
       };

@@ -1,4 +1,5 @@
-import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { tierAtLeast } from "../data/clients";
 import { numericFields } from "../contract/schemaFields";
 import type { Boundary } from "../data/geography";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
@@ -35,6 +36,36 @@ function passesBounds(attributes: MarketAttributes, bounds: [string, "gte" | "lt
     if (typeof value !== "number") return false;
     return bound === "gte" ? value >= limit : value <= limit;
   });
+}
+
+/**
+ * What a caller below the pro tier (the live service's Explore Pro) receives of each market: its identity and
+ * headline figures; every other metric is null. The live service answers such callers with limited data, not
+ * an error (api-notes, "Observed on the live service"); which fields it keeps is not known.
+ */
+const LIMITED_FIELDS = new Set([
+  "id",
+  "name",
+  "short_name",
+  "description",
+  "geo_type",
+  "geo_states",
+  "place_type",
+  "centroid",
+  "property_count_total",
+  "total_unit_count",
+  "rent_avg_t30",
+  "ner_avg_t30",
+  "rent_psf_avg_t30",
+  "ner_psf_avg_t30",
+  "leased_percent_avg_t30",
+  "advertised_occupancy_percent_avg_t30",
+]);
+
+function limited(attributes: MarketAttributes): MarketAttributes {
+  return Object.fromEntries(
+    Object.entries(attributes).map(([field, value]) => [field, LIMITED_FIELDS.has(field) ? value : null]),
+  ) as MarketAttributes;
 }
 
 /** POST /explore_markets: compare MSAs or submarkets on aggregated metrics. */
@@ -101,8 +132,13 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
           return (x - y) * direction || Number(a.id) - Number(b.id);
         })
         .slice(0, body.limit);
+      const full = tierAtLeast(callerOf(request).client.tier, "pro");
       return {
-        data: rows.map((attributes) => ({ id: String(attributes.id), type: "compare_market", attributes })),
+        data: rows.map((attributes) => ({
+          id: String(attributes.id),
+          type: "compare_market",
+          attributes: full ? attributes : limited(attributes),
+        })),
       };
     },
   };

@@ -1,6 +1,8 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import { readAnswer } from "./readers/answerForm";
+import { accountsReader } from "./readers/serviceReaders";
 import { collectPages, type PagingOptions } from "./paging";
 import { announcedLimit, type AnnouncedLimit } from "./rateLimitHeaders";
 import type { components, paths } from "./schema";
@@ -105,10 +107,13 @@ export class ServiceClient {
     const { items } = await collectPages(async (page) => {
       const result = await this.call(
         (context) =>
-          this.api.GET("/accounts", {
-            ...context,
-            params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
-          }),
+          readAnswer(
+            accountsReader,
+            this.api.GET("/accounts", {
+              ...context,
+              params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
+            }),
+          ),
         signal,
       );
       return { items: result.data, pagination: result.pagination };

@@ -12,6 +12,8 @@ export type ApiErrorKind =
   | "rate_limited"
   | "quota_exceeded"
   | "server"
+  /** A 2xx answer in a form the add-in cannot read (src/api/readers). */
+  | "unexpected_answer"
   | "offline"
   | "timeout"
   | "cancelled";

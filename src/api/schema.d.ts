@@ -64,7 +64,7 @@ export interface paths {
         };
         /**
          * Market survey table of a comp set
-         * @description Decision: comp set endpoints take no account_id; a comp set of an account the caller cannot act for gives 403, an unknown id 404.
+         * @description Decision: comp set endpoints take no account_id (live: called without it and answered, api-notes "Observed on the live service"); a comp set of an account the caller cannot act for gives 403, an unknown id 404.
          */
         get: operations["getMarketSurvey"];
         put?: never;
@@ -201,7 +201,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare aggregated market metrics */
+        /**
+         * Compare aggregated market metrics
+         * @description Decision (live, api-notes "Observed on the live service"): below the Explore Pro tier (the sandbox's pro) the service answers with limited data, not an error: the sandbox keeps each market's identity and headline figures (`property_count_total`, `total_unit_count`, `rent_avg_t30`, `ner_avg_t30`, `rent_psf_avg_t30`, `ner_psf_avg_t30`, `leased_percent_avg_t30`, `advertised_occupancy_percent_avg_t30`) and sends every other metric as null. Which fields the live service keeps is not known.
+         */
         post: operations["exploreMarkets"];
         delete?: never;
         options?: never;
@@ -626,6 +629,19 @@ export interface components {
             type_value: number | null;
             details: string | null;
         };
+        /** @description A property's current concessions (units and market survey items share this shape). */
+        Concessions: {
+            id: number;
+            property_id: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            updated_at_formatted: string;
+            display_text: string;
+            rent_concessions: components["schemas"]["ConcessionItem"][];
+            non_rent_concessions: components["schemas"]["ConcessionItem"][];
+        };
         /** @description A unit of a comp set. All-in figures add the property's required monthly fees to the rent (v1.15.0). */
         UnitAttributes: {
             property_id: number;
@@ -636,7 +652,7 @@ export interface components {
             unit_name: string;
             floorplan_name: string;
             is_trucomp: boolean;
-            /** @description Decision: the sandbox only returns `available` units (the only value seen). */
+            /** @description Live code counted the values `Available` and `Applied` (capitalised, api-notes "Observed on the live service"). Decision: the sandbox lists units on the market, each `Available` or `Applied`; it lists no leased units (`is_leased` is always false), though the live service may. */
             status: string;
             days_on_market: number | null;
             /** Format: date */
@@ -666,18 +682,7 @@ export interface components {
             trucomp_sq_ft_differential: number | null;
             trucomp_rent_per_sq_ft_differential: number | null;
             /** @description Decision: null when the unit's property offers no concession. */
-            concessions: {
-                id: number;
-                property_id: number;
-                /** Format: date-time */
-                expires_at: string | null;
-                /** Format: date-time */
-                updated_at: string;
-                updated_at_formatted: string;
-                display_text: string;
-                rent_concessions: components["schemas"]["ConcessionItem"][];
-                non_rent_concessions: components["schemas"]["ConcessionItem"][];
-            } | null;
+            concessions: components["schemas"]["Concessions"] | null;
             /** @description Keyed by amenity category; only categories the unit has are present. */
             amenity_names: {
                 [key: string]: string[];
@@ -731,24 +736,25 @@ export interface components {
             required_monthly_fees: number | null;
             total: number | null;
         };
-        Fee: {
-            name: string;
-            amount: number;
-            /** @enum {string} */
-            frequency: "monthly" | "one_time";
-            /** @description Required monthly fees are part of all-in pricing. */
-            required: boolean;
+        /** @description A fee of the market survey as a range (live). */
+        SurveyFee: {
+            title: string;
+            description?: string | null;
+            min: number | null;
+            max: number | null;
         };
+        /** @description Decision (live, api-notes "Observed on the live service", market survey): `data.id` is an integer and `data.type` `market_survey`; each item's property id is `id`; `amenities`, `concessions` and `fees_and_deposits` are objects; items carry `apartmentiq_property_type`, `image_url` and `by_unit_type_*` figures. Percent-like fields (`leased_percent`, `advertised_occupancy_percent`, `exposure.*`, `concession_percentage`, `cancelled_applications_percentage_last_30_days`, `by_unit_type_concession_percentage_avg`) were read by live code as fractions (0.97 = 97 %); the sandbox's `documented` variant sends fractions, its `alternate` variant points. Readers accept both. */
         MarketSurvey: {
-            id: string;
+            id: number;
             /** @constant */
             type: "market_survey";
             attributes: {
-                comp_set_id: number;
+                comp_set_id?: number;
                 /** Format: date */
-                collected_at: string;
+                collected_at?: string;
                 market_survey_items: {
-                    property_id: number;
+                    /** @description The property's id (live answers name it `id`, not `property_id`). */
+                    id: number;
                     property_name: string;
                     subject_property: boolean;
                     management_company_name: string | null;
@@ -777,10 +783,62 @@ export interface components {
                         average_rating: number | null;
                         review_count: number;
                     };
-                    /** @description Decision: display text of the current concession, or null. */
-                    concessions: string | null;
-                    amenities: string[];
-                    fees_and_deposits: components["schemas"]["Fee"][];
+                    /** @description The property's current concessions, shaped like a unit's (live); null when none. */
+                    concessions: components["schemas"]["Concessions"] | null;
+                    /** @description Amenity name to whether the property has it, e.g. `{"Stainless Steel Appliances": true}` (live). */
+                    amenities: {
+                        [key: string]: boolean;
+                    };
+                    /** @description Keyed by fee kind (live); each a range with a title or a bare amount. */
+                    fees_and_deposits: {
+                        [key: string]: components["schemas"]["SurveyFee"] | number;
+                    };
+                    apartmentiq_property_type: string | null;
+                    image_url: string | null;
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_available_units_count: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_leased_units_count: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_vacant_units_count: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_days_on_market_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_rent_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_rent_per_sq_ft_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_ner_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_ner_per_sq_ft_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_concession_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
+                    by_unit_type_concession_percentage_avg: {
+                        [key: string]: number | null;
+                    };
+                    /** @description Display text of the concession on each unit type's available units, keyed by unit type. */
+                    by_unit_type_concessions: {
+                        [key: string]: string | null;
+                    };
                     total_monthly_leasing_price_breakdown: components["schemas"]["LeasingPriceBreakdown"];
                     total_monthly_leasing_price_psf: number | null;
                     all_in_net_effective_rent_breakdown: components["schemas"]["NetEffectiveRentBreakdown"];
@@ -842,16 +900,12 @@ export interface components {
                 };
             };
         };
+        /** @description Decision (live, api-notes "Observed on the live service", floor plans): one entry per plan, its figures those of the latest collection day in the range, its history in the `_over_time` arrays. `*_change_percent` and `unit_mix_percent` follow the variant's percent scale. */
         FloorPlan: {
             property_id: number;
             property_name: string;
             subject_property: boolean;
             name: string;
-            /**
-             * Format: date
-             * @description Decision: the collection day this row describes.
-             */
-            collected_at: string;
             bedroom_count: number;
             bathroom_count: number;
             asking_rent: number | null;
@@ -872,31 +926,45 @@ export interface components {
             /** @description Decision: available units of this plan on that day (after the date_available filter). */
             available_unit_count: number;
             unit_mix_est: number;
+            /** @description Share of the property's units on this plan: a fraction (live); points in the `alternate` variant. */
             unit_mix_percent: number | null;
+            /** @description The plan's asking rent on each collection day of the range, oldest first (live). */
+            asking_rent_over_time: components["schemas"]["HistoryPoint"][];
+            /** @description The plan's net effective rent on each collection day of the range, oldest first (live). */
+            net_effective_rent_over_time: components["schemas"]["HistoryPoint"][];
         };
+        HistoryPoint: {
+            /** Format: date */
+            collected_at: string;
+            value: number | null;
+        };
+        /** @description A bucket's summary, shaped like a floor plan: figures averaged over its plans, counts summed (live). */
+        FloorPlanSummary: {
+            name: string;
+            bedroom_count: number;
+            unit_count: number;
+        } & {
+            [key: string]: number | null;
+        };
+        FloorPlanBucket: {
+            bedroom_count: number;
+            /** @description Present when buckets are by bed and bath. */
+            bathroom_count?: number;
+            floor_plans: components["schemas"]["FloorPlan"][];
+            floor_plan_summary: components["schemas"]["FloorPlanSummary"];
+        };
+        /** @description Decision (live, api-notes "Observed on the live service"): `data.type` is `floorplan` and `data.id` an integer; buckets come as `floor_plans_by_bed_bath` (the sandbox's `documented` variant) or `floor_plans_by_bed` (its `alternate` variant), each with its own `floor_plan_summary`. */
         FloorPlans: {
-            id: string;
+            id: number;
             /** @constant */
-            type: "floor_plans";
+            type: "floorplan";
             attributes: {
-                comp_set_id: number;
-                /** @description Decision: the collection days included, oldest first. */
-                collected_at_dates: string[];
-                floor_plans_by_bed_bath: {
-                    bedroom_count: number;
-                    bathroom_count: number;
-                    floor_plans: components["schemas"]["FloorPlan"][];
-                }[];
-                floor_plan_summary: {
-                    floor_plan_count: number;
-                    unit_count: number;
-                    available_unit_count: number;
-                    asking_rent_avg: number | null;
-                    net_effective_rent_avg: number | null;
-                    all_in_rent_avg: number | null;
-                    all_in_ner_avg: number | null;
-                };
-            };
+                comp_set_id?: number;
+                /** @description Decision (sandbox): the collection days included, oldest first. */
+                collected_at_dates?: string[];
+                floor_plans_by_bed_bath?: components["schemas"]["FloorPlanBucket"][];
+                floor_plans_by_bed?: components["schemas"]["FloorPlanBucket"][];
+            } & (unknown | unknown);
         };
         Narrative: {
             id: string;
@@ -1036,17 +1104,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Decision: `start_date`, `end_date` and `property_ids` are required. Rules checked after the schema (400 `Invalid parameter`): start_date <= end_date; end_date not after today; start_date not more than 730 days ago; at most 366 days; every property id exists. */
+        /** @description Decision (live, api-notes "Observed on the live service"): all five fields are required, as the vendor's docs mark them; no `account_id` (bulk job endpoints were called live without it). Rules checked after the schema (400 `Invalid parameter`): start_date <= end_date; end_date not after today; start_date not more than 730 days ago; at most 400 days, both ends included (a 13-month range of about 395 days was accepted live; the exact live limit is unknown, 400 days covers any 13 calendar months); every property id exists. */
         CreateBulkJobRequest: {
             /**
-             * @description Decision: optional, default `property`.
-             * @default property
+             * @description Required (the vendor's docs mark all five job fields required).
              * @enum {string}
              */
             report_type: "floorplans" | "property" | "units";
             /**
-             * @description Decision: optional, default `csv`.
-             * @default csv
+             * @description Required (the vendor's docs mark all five job fields required).
              * @enum {string}
              */
             output_format: "csv" | "jsonl" | "parquet";
@@ -1066,11 +1132,12 @@ export interface components {
             /** Format: date-time */
             sent_at: string;
         };
-        /** @description Decision: columns of the export files, in this order (`x-column-order`). csv has a header row and empty cells for null; jsonl has one JSON object per line; parquet has one column per field (strings, doubles, int32). Property reports: one row per property per day in the date range. */
+        /** @description Decision: columns of the export files, in this order (`x-column-order`). csv has a header row and empty cells for null; jsonl has one JSON object per line; parquet has one column per field (strings, doubles, int32). Property reports: one row per property per day in the date range. Decision (live, api-notes "Observed on the live service", a live jsonl job): the day is `report_generation_date`, the property `id`, rents `avg_rent`, `avg_ner`, `avg_rent_psf`, percentages `*_pct` as decimals (0.9715), activity `leases_last_30d` and `applications_last_7d`. Which other columns the live file has is unknown. */
         ExportPropertyRow: {
             /** @description Collection day (YYYY-MM-DD). */
-            date: string;
-            property_id: number;
+            report_generation_date: string;
+            /** @description The property. */
+            id: number;
             property_name: string;
             msa_name: string;
             market_name: string;
@@ -1085,20 +1152,25 @@ export interface components {
             property_class: string;
             unit_count: number;
             year_built: number;
-            asking_rent: number | null;
-            asking_rent_psf: number | null;
-            net_effective_rent: number | null;
-            net_effective_rent_psf: number | null;
+            avg_rent: number | null;
+            avg_rent_psf: number | null;
+            /** @description Average net effective rent. */
+            avg_ner: number | null;
+            avg_ner_psf: number | null;
             /** @description Asking rent plus required monthly fees. */
             all_in_rent: number | null;
             all_in_rent_psf: number | null;
             /** @description Net effective rent plus required monthly fees. */
             all_in_ner: number | null;
             all_in_ner_psf: number | null;
-            concession_percent: number | null;
-            exposure_percent: number | null;
-            advertised_occupancy_percent: number | null;
-            leased_percent: number | null;
+            /** @description Decimal (0.05 = 5 %) in the documented variant, points in the alternate. */
+            concession_pct: number | null;
+            exposure_pct: number | null;
+            /** @description Decimal (0.9715 = 97.15 %) in the documented variant, points in the alternate. */
+            advertised_occupancy_pct: number | null;
+            leased_pct: number | null;
+            leases_last_30d: number | null;
+            applications_last_7d: number | null;
         };
         /** @description Decision: columns of the export files, in this order (`x-column-order`). csv has a header row and empty cells for null; jsonl has one JSON object per line; parquet has one column per field (strings, doubles, int32). Unit reports: one row per available unit per property per day. */
         ExportUnitRow: {
@@ -1162,7 +1234,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorPayload"];
             };
         };
-        /** @description Missing, invalid, expired or revoked bearer token. */
+        /** @description Missing, invalid, expired or revoked bearer token. Live body: `{"error":"Unauthorized","message":"Missing or invalid bearer token"}`. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1184,8 +1256,9 @@ export interface components {
             };
         };
         /**
-         * @description Rate limit (plain-text body) or account quota (JSON error payload with `quota_limit` and
-         *     `quota_usage`) exceeded. Decision (sandbox): the rate limit is a fixed window per token
+         * @description Rate limit (plain-text body `You have exceeded the rate limit for this API.`, live) or account quota
+         *     (JSON error payload with `quota_limit` and `quota_usage`, e.g. `{"error":"Trial API quota limit exceeded",
+         *     "quota_limit":5000,"quota_usage":5001}`, live) exceeded. Decision (sandbox): the rate limit is a fixed window per token
          *     (default 100 requests per 300 s). The headers are sent on every 429.
          */
         TooManyRequests: {
@@ -1356,7 +1429,10 @@ export interface operations {
     };
     getMarketSurvey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated bedroom counts, e.g. `1,2` (live: accepted). Decision: rent and size figures then cover the matching floor plans only. */
+                "filter[bedroom_count]"?: string;
+            };
             header?: never;
             path: {
                 comp_set_id: number;
@@ -1448,7 +1524,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Floor plans grouped by bed/bath, one entry per plan per collection day. */
+            /** @description Floor plans grouped by bed/bath or by bed, one entry per plan with its rent history in `asking_rent_over_time` and `net_effective_rent_over_time` (live). */
             200: {
                 headers: {
                     [name: string]: unknown;

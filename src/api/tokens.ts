@@ -1,4 +1,5 @@
 import { ApiError, errorFromFetchFailure, errorFromResponse } from "./errors";
+import { jwtExpiryMs } from "./jwtExpiry";
 
 export type Credentials =
   | { kind: "client"; clientId: string; clientSecret: string }
@@ -21,7 +22,10 @@ export interface TokenManagerOptions {
   renewBeforeMs?: number;
 }
 
-/** Manual tokens live 30 days; the service does not tell us when one was created, so we trust it until a 401. */
+/**
+ * Manual tokens live 30 days. A JWT says when it expires (`exp`); for any other token the service does not tell
+ * us when it was created, so we trust it until a 401.
+ */
 const MANUAL_TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 /**
@@ -41,12 +45,14 @@ export class TokenManager {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.now = options.now ?? Date.now;
     this.renewBeforeMs = options.renewBeforeMs ?? 60_000;
-    if (options.credentials.kind === "manual" || options.credentials.kind === "relay") {
+    if (options.credentials.kind === "manual") {
+      const { accessToken } = options.credentials;
       this.held = {
-        value:
-          options.credentials.kind === "manual" ? options.credentials.accessToken : options.credentials.key,
-        expiresAtMs: this.now() + MANUAL_TOKEN_LIFETIME_MS,
+        value: accessToken,
+        expiresAtMs: jwtExpiryMs(accessToken) ?? this.now() + MANUAL_TOKEN_LIFETIME_MS,
       };
+    } else if (options.credentials.kind === "relay") {
+      this.held = { value: options.credentials.key, expiresAtMs: this.now() + MANUAL_TOKEN_LIFETIME_MS };
     }
   }
 

@@ -1,3 +1,5 @@
+import { bulkDetailsReader } from "../api/readers/serviceReaders";
+import { readAnswer } from "../api/readers/answerForm";
 import { ApiError } from "../api/errors";
 import type { components } from "../api/schema";
 import { BatchedQuery } from "./batchedQuery";
@@ -41,10 +43,13 @@ export function bulkDetailsBatcher(
       fetch: async (group, ids, signal) => {
         const answer = await runner.network(
           (context) =>
-            runner.client.api.GET("/properties/bulk_details", {
-              ...context,
-              params: { query: { account_id: group.accountId, property_ids: ids.join(",") } },
-            }),
+            readAnswer(
+              bulkDetailsReader,
+              runner.client.api.GET("/properties/bulk_details", {
+                ...context,
+                params: { query: { account_id: group.accountId, property_ids: ids.join(",") } },
+              }),
+            ),
           signal,
         );
         return new Map(answer.data.map((record) => [record.id, record.attributes]));

@@ -1,6 +1,22 @@
 import { ACCOUNTS_PAGING, type Account, type ServiceClient } from "../api/client";
 import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
+import { readAnswer } from "../api/readers/answerForm";
+import { floorPlansReader, marketSurveyReader } from "../api/readers/compSetReaders";
+import {
+  accountsReader,
+  cancelledJobReader,
+  compSetsReader,
+  exploreMarketsReader,
+  geoSearchReader,
+  jobListReader,
+  jobReader,
+  lookupReader,
+  narrativesReader,
+  propertySearchReader,
+  submittedJobReader,
+  unitsReader,
+} from "../api/readers/serviceReaders";
 import { collectPages } from "../api/paging";
 import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
@@ -192,10 +208,13 @@ export class DataLayer {
         const { items } = await collectPages(async (page) => {
           const answer = await this.runner.network(
             (context) =>
-              this.api.GET("/accounts", {
-                ...context,
-                params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
-              }),
+              readAnswer(
+                accountsReader,
+                this.api.GET("/accounts", {
+                  ...context,
+                  params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
+                }),
+              ),
             signal,
           );
           return { items: answer.data, pagination: answer.pagination };
@@ -278,7 +297,13 @@ export class DataLayer {
     return this.runner.query(
       { kind: "market", accountId: options.accountId, endpoint: "/explore_markets", params: query },
       (context) =>
-        this.api.POST("/explore_markets", { ...context, body: { ...query, account_id: options.accountId } }),
+        readAnswer(
+          exploreMarketsReader,
+          this.api.POST("/explore_markets", {
+            ...context,
+            body: { ...query, account_id: options.accountId },
+          }),
+        ),
       options,
     );
   }
@@ -314,10 +339,13 @@ export class DataLayer {
     return this.runner.query(
       { kind: "geo_search", accountId: options.accountId, endpoint: "/geo_boundaries/search", params: body },
       (context) =>
-        this.api.POST("/geo_boundaries/search", {
-          ...context,
-          body: { ...body, account_id: options.accountId },
-        }),
+        readAnswer(
+          geoSearchReader,
+          this.api.POST("/geo_boundaries/search", {
+            ...context,
+            body: { ...body, account_id: options.accountId },
+          }),
+        ),
       options,
     );
   }
@@ -331,10 +359,13 @@ export class DataLayer {
         params: body,
       },
       async (context) => {
-        const answer = await this.api.POST("/geo_boundaries/properties", {
-          ...context,
-          body: { ...body, account_id: options.accountId },
-        });
+        const answer = await readAnswer(
+          propertySearchReader,
+          this.api.POST("/geo_boundaries/properties", {
+            ...context,
+            body: { ...body, account_id: options.accountId },
+          }),
+        );
         if (answer.data) {
           // Counted here, once per answer received, not once per caller sharing it.
           this.countQuota(options.accountId, answer.data.data.length);
@@ -357,10 +388,13 @@ export class DataLayer {
     return this.runner.query(
       { kind: "lookup", accountId: options.accountId, endpoint: "/properties/lookup", params: query },
       (context) =>
-        this.api.GET("/properties/lookup", {
-          ...context,
-          params: { query: { ...query, account_id: options.accountId } },
-        }),
+        readAnswer(
+          lookupReader,
+          this.api.GET("/properties/lookup", {
+            ...context,
+            params: { query: { ...query, account_id: options.accountId } },
+          }),
+        ),
       options,
     );
   }
@@ -374,10 +408,13 @@ export class DataLayer {
         params: {},
       },
       (context) =>
-        this.api.GET("/accounts/{account_id}/comp_sets", {
-          ...context,
-          params: { path: { account_id: options.accountId } },
-        }),
+        readAnswer(
+          compSetsReader,
+          this.api.GET("/accounts/{account_id}/comp_sets", {
+            ...context,
+            params: { path: { account_id: options.accountId } },
+          }),
+        ),
       options,
     );
   }
@@ -391,10 +428,13 @@ export class DataLayer {
         params: { compSetId },
       },
       (context) =>
-        this.api.GET("/comp_sets/{comp_set_id}/market_survey", {
-          ...context,
-          params: { path: { comp_set_id: compSetId } },
-        }),
+        readAnswer(
+          marketSurveyReader,
+          this.api.GET("/comp_sets/{comp_set_id}/market_survey", {
+            ...context,
+            params: { path: { comp_set_id: compSetId } },
+          }),
+        ),
       options,
     );
   }
@@ -408,10 +448,13 @@ export class DataLayer {
         params: { compSetId, filters },
       },
       (context) =>
-        this.api.GET("/comp_sets/{comp_set_id}/units", {
-          ...context,
-          params: { path: { comp_set_id: compSetId }, query: filters },
-        }),
+        readAnswer(
+          unitsReader,
+          this.api.GET("/comp_sets/{comp_set_id}/units", {
+            ...context,
+            params: { path: { comp_set_id: compSetId }, query: filters },
+          }),
+        ),
       options,
     );
   }
@@ -425,10 +468,13 @@ export class DataLayer {
         params: { compSetId, filters },
       },
       (context) =>
-        this.api.GET("/comp_sets/{comp_set_id}/floor_plans", {
-          ...context,
-          params: { path: { comp_set_id: compSetId }, query: filters },
-        }),
+        readAnswer(
+          floorPlansReader,
+          this.api.GET("/comp_sets/{comp_set_id}/floor_plans", {
+            ...context,
+            params: { path: { comp_set_id: compSetId }, query: filters },
+          }),
+        ),
       options,
     );
   }
@@ -442,10 +488,13 @@ export class DataLayer {
         params: { boundaryId },
       },
       (context) =>
-        this.api.GET("/markets/narratives", {
-          ...context,
-          params: { query: { account_id: options.accountId, geo_boundary_id: boundaryId } },
-        }),
+        readAnswer(
+          narrativesReader,
+          this.api.GET("/markets/narratives", {
+            ...context,
+            params: { query: { account_id: options.accountId, geo_boundary_id: boundaryId } },
+          }),
+        ),
       options,
     );
   }
@@ -453,7 +502,7 @@ export class DataLayer {
   /** Submits an export job: paced like every request, but never sent twice after an unclear failure. */
   submitJob(body: CreateJobBody, signal?: AbortSignal) {
     return this.runner.network(
-      (context) => this.api.POST("/bulk_api/jobs", { ...context, body }),
+      (context) => readAnswer(submittedJobReader, this.api.POST("/bulk_api/jobs", { ...context, body })),
       signal ?? new AbortController().signal,
       false,
     );
@@ -463,7 +512,10 @@ export class DataLayer {
   jobs(page = 1, perPage = 50, signal?: AbortSignal) {
     return this.runner.network(
       (context) =>
-        this.api.GET("/bulk_api/jobs", { ...context, params: { query: { page, per_page: perPage } } }),
+        readAnswer(
+          jobListReader,
+          this.api.GET("/bulk_api/jobs", { ...context, params: { query: { page, per_page: perPage } } }),
+        ),
       signal ?? new AbortController().signal,
     );
   }
@@ -472,7 +524,10 @@ export class DataLayer {
   job(jobId: string, signal?: AbortSignal) {
     return this.runner.network(
       (context) =>
-        this.api.GET("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        readAnswer(
+          jobReader,
+          this.api.GET("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        ),
       signal ?? new AbortController().signal,
     );
   }
@@ -480,7 +535,10 @@ export class DataLayer {
   cancelJob(jobId: string, signal?: AbortSignal) {
     return this.runner.network(
       (context) =>
-        this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        readAnswer(
+          cancelledJobReader,
+          this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
+        ),
       signal ?? new AbortController().signal,
     );
   }

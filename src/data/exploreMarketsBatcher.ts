@@ -1,3 +1,5 @@
+import { exploreMarketsReader } from "../api/readers/serviceReaders";
+import { readAnswer } from "../api/readers/answerForm";
 import { ApiError } from "../api/errors";
 import type { components, operations } from "../api/schema";
 import { canonicalJson } from "./cacheKey";
@@ -56,17 +58,20 @@ export function exploreMarketsBatcher(
       fetch: async (group, ids, signal) => {
         const answer = await runner.network(
           (context) =>
-            runner.client.api.POST("/explore_markets", {
-              ...context,
-              body: {
-                account_id: group.accountId,
-                market_filters: { geo_type: group.geoType, geo_boundary_ids: ids },
-                property_filters: group.propertyFilters,
-                sort: "property_count_total",
-                sort_direction: "desc",
-                limit: ids.length,
-              },
-            }),
+            readAnswer(
+              exploreMarketsReader,
+              runner.client.api.POST("/explore_markets", {
+                ...context,
+                body: {
+                  account_id: group.accountId,
+                  market_filters: { geo_type: group.geoType, geo_boundary_ids: ids },
+                  property_filters: group.propertyFilters,
+                  sort: "property_count_total",
+                  sort_direction: "desc",
+                  limit: ids.length,
+                },
+              }),
+            ),
           signal,
         );
         return new Map(answer.data.map((market) => [String(market.attributes.id), market.attributes]));

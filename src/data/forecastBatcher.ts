@@ -1,3 +1,5 @@
+import { forecastReader } from "../api/readers/serviceReaders";
+import { readAnswer } from "../api/readers/answerForm";
 import type { components } from "../api/schema";
 import { ApiError } from "../api/errors";
 import { canonicalJson } from "./cacheKey";
@@ -8,6 +10,9 @@ type PropertyAggregation = components["schemas"]["PropertyForecastAggregation"];
 type BoundaryAggregation = components["schemas"]["BoundaryForecastAggregation"];
 export type AggregationType = PropertyAggregation["aggregation_type"];
 export type ForecastInterval = components["schemas"]["PropertyForecastRequest"]["interval"];
+
+const propertyForecastReader = forecastReader("/properties/{property_id}/forecasts");
+const boundaryForecastReader = forecastReader("/geo_boundary/{geo_boundary_id}/forecasts");
 
 /** Whose forecast: a property's or a boundary's (each has its own fields). */
 export type ForecastTarget = { kind: "property"; id: number } | { kind: "geo_boundary"; id: number };
@@ -113,17 +118,23 @@ export function forecastBatcher(
         };
         const answer = await runner.network((context) => {
           if (group.target.kind === "property") {
-            return runner.client.api.POST("/properties/{property_id}/forecasts", {
-              ...context,
-              params: { path: { property_id: group.target.id } },
-              body: { ...common, aggregations: named as PropertyAggregation[] },
-            });
+            return readAnswer(
+              propertyForecastReader,
+              runner.client.api.POST("/properties/{property_id}/forecasts", {
+                ...context,
+                params: { path: { property_id: group.target.id } },
+                body: { ...common, aggregations: named as PropertyAggregation[] },
+              }),
+            );
           }
-          return runner.client.api.POST("/geo_boundary/{geo_boundary_id}/forecasts", {
-            ...context,
-            params: { path: { geo_boundary_id: group.target.id } },
-            body: { ...common, aggregations: named as BoundaryAggregation[] },
-          });
+          return readAnswer(
+            boundaryForecastReader,
+            runner.client.api.POST("/geo_boundary/{geo_boundary_id}/forecasts", {
+              ...context,
+              params: { path: { geo_boundary_id: group.target.id } },
+              body: { ...common, aggregations: named as BoundaryAggregation[] },
+            }),
+          );
         }, signal);
         const series = answer.data.attributes.time_series;
         return new Map(

@@ -18,8 +18,9 @@ export type ColumnKind =
   | "boolean";
 
 /**
- * The contract (openapi.yaml) fixes the scales: fields named `*_percent` / `*_percentage` are percentage points
- * (95.2 means 95.2 %), so their format appends the sign instead of Excel's "%" that multiplies by 100;
+ * Percents reach the workbook in points (95.2 means 95.2 %) whatever the service sent: src/api/readers and
+ * exportPercents.ts convert the live service's fractions. Fields named `*_percent` / `*_percentage` / `*_pct`
+ * therefore get a format that appends the sign instead of Excel's "%" that multiplies by 100;
  * `concession_percent*`, growth rates and cap rates are fractions (0.035 means 3.5 %) and get Excel's "%".
  * Text columns are "@" so Excel keeps unit names such as "021621" as typed rather than the number 21621.
  */
@@ -53,7 +54,7 @@ function kindFromName(name: string): ColumnKind | undefined {
   if (has("latitude") || has("longitude")) return "coordinate";
   if (has("concession") && has("percent")) return "fraction";
   if ((has("growth") && (has("rate") || has("yoy"))) || (has("cap") && has("rate"))) return "fraction";
-  if (has("percent") || has("percentage")) return "percent";
+  if (has("percent") || has("percentage") || has("pct")) return "percent";
   if (has("date") || name.toLowerCase() === "collected_at") return "date";
   if (last === "at") return "timestamp";
   if (has("year") || (has("built") && !money) || (has("renovated") && !money)) return "identifier";

@@ -20,12 +20,9 @@ export function marketSurveyToTable(
   return recordsToTable(rows, { columnOrder: PROPERTY_FIRST });
 }
 
-/** Floor plans grouped by bed/bath (or by bed) become one row per floor plan, in the service's order. */
-export function floorPlansToTable(
-  buckets: readonly { readonly floor_plans?: readonly ServiceRecord[] }[],
-): TableData {
-  return recordsToTable(
-    buckets.flatMap((bucket) => bucket.floor_plans ?? []),
-    { columnOrder: [...PROPERTY_FIRST, "name", "collected_at", "bedroom_count", "bathroom_count"] },
-  );
+/** Floor plan rows (one per plan and collection day, as src/api/readers gives them) in the service's order. */
+export function floorPlansToTable(rows: readonly ServiceRecord[]): TableData {
+  return recordsToTable(rows, {
+    columnOrder: [...PROPERTY_FIRST, "name", "collected_at", "bedroom_count", "bathroom_count"],
+  });
 }

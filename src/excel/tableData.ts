@@ -24,6 +24,7 @@ const WORD_OVERRIDES: Readonly<Record<string, string>> = {
   ids: "IDs",
   ner: "NER",
   psf: "PSF",
+  pct: "%",
   sq: "Sq",
   ft: "Ft",
   sqft: "Sq Ft",

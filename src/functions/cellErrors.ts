@@ -7,7 +7,8 @@ export class ArgumentError extends Error {
 
 /**
  * The one mapping from failures to Excel cell errors. Only #VALUE! and #N/A show a custom message in Excel,
- * so bad arguments are #VALUE! and everything that means "no data for you right now" is #N/A with the reason.
+ * so bad arguments are #VALUE! and everything that means "no data for you right now" is #N/A with the reason:
+ * an answer in a form the add-in cannot read (`unexpected_answer`) too, with the endpoint and field it names.
  */
 export function toCellError(error: unknown): CustomFunctions.Error {
   const { ErrorCode } = CustomFunctions;

@@ -1,4 +1,4 @@
-import { recordsToTable } from "../excel/records";
+import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { unitsToTable } from "../excel/unitRecords";
 import { readDate } from "./args/excelDates";
 import { readOptions } from "./args/options";
@@ -34,11 +34,8 @@ export async function survey(
     const id = readId(compSetId, "comp_set_id");
     const wanted = readList(columns, "columns", readText);
     const { data, call } = cellContext(signal);
-    const survey = (await data.marketSurvey(id, call)).value.data.attributes;
-    const items: Record<string, unknown>[] = [...survey.market_survey_items];
-    if (survey.comp_average_column)
-      items.push({ property_name: "Comp average", ...survey.comp_average_column });
-    const table = selectColumns(recordsToTable(items), wanted, "columns");
+    const survey = (await data.marketSurvey(id, call)).value;
+    const table = selectColumns(marketSurveyToTable(survey.items, survey.compAverage), wanted, "columns");
     return spillFromTable(table, `Comp set ${id} has no market survey rows.`);
   });
 }
@@ -141,8 +138,7 @@ export async function floorPlans(
       "filter[date_available_lte]": readOptionalDate(availableTo, "available_to"),
     };
     const { data, call } = cellContext(signal);
-    const plans = (await data.floorPlans(id, filters, call)).value.data.attributes;
-    const rows = plans.floor_plans_by_bed_bath.flatMap((bucket) => bucket.floor_plans);
-    return spillFromTable(recordsToTable(rows), `Comp set ${id} has no floor plans for these dates.`);
+    const plans = (await data.floorPlans(id, filters, call)).value;
+    return spillFromTable(floorPlansToTable(plans), `Comp set ${id} has no floor plans for these dates.`);
   });
 }

@@ -97,12 +97,11 @@ export class CompSetsController {
       case "units":
         return unitsToTable((await data.units(compSetId, {}, { signal })).value.data);
       case "survey": {
-        const survey = (await data.marketSurvey(compSetId, { signal })).value.data.attributes;
-        return marketSurveyToTable(survey.market_survey_items, survey.comp_average_column);
+        const survey = (await data.marketSurvey(compSetId, { signal })).value;
+        return marketSurveyToTable(survey.items, survey.compAverage);
       }
       case "floorPlans": {
-        const plans = (await data.floorPlans(compSetId, {}, { signal })).value.data.attributes;
-        return floorPlansToTable(plans.floor_plans_by_bed_bath);
+        return floorPlansToTable((await data.floorPlans(compSetId, {}, { signal })).value);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { percentsInPoints } from "../excel/exportPercents";
 import { EXCEL_MAX_ROWS, sheetsNeeded } from "../excel/sheetLimits";
 import { writeTableAcrossSheets } from "../excel/splitTableWriter";
 import { shapeTable, type TableData } from "../excel/tableData";
@@ -46,8 +47,9 @@ export class TooManyRowsForSheetError extends PaneInputError {
 }
 
 /**
- * An export file's bytes, parsed by its format and shaped into typed and formatted columns, with the number
- * of sheets it needs. A downloaded file and one the person picked with "Load from file" take this same path.
+ * An export file's bytes, parsed by its format, percents brought to points and shaped into typed and formatted
+ * columns, with the number of sheets it needs. A downloaded file and one the person picked with "Load from
+ * file" take this same path.
  */
 export async function prepareExportFile(
   bytes: Uint8Array,
@@ -56,7 +58,7 @@ export async function prepareExportFile(
   maxSheetRows: number = EXCEL_MAX_ROWS,
 ): Promise<PreparedExport> {
   const parsed = await parseExportFile(bytes, format);
-  const table = shapeTable(parsed.columns, parsed.rows);
+  const table = shapeTable(parsed.columns, percentsInPoints(parsed.columns, parsed.rows));
   return {
     table,
     ...names,

@@ -34,6 +34,7 @@ function nextStep(error: ApiError): string {
     case "unauthorized":
     case "offline":
     case "server":
+    case "unexpected_answer":
     case "cancelled":
       return "";
   }

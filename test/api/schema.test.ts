@@ -2,6 +2,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
+import { numericFields } from "../../sandbox/contract/schemaFields";
+import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
 import {
   MAX_BULK_DETAILS_IDS,
   MAX_EXPLORE_MARKETS,
@@ -21,6 +24,14 @@ describe("the typed client's schema", () => {
         stdio: "pipe",
       }),
     ).not.toThrow();
+  });
+});
+
+describe("the readers' number fields", () => {
+  it("are the number fields of openapi.yaml today (run `npm run generate:api` if not)", () => {
+    expect(NUMBER_FIELDS).toEqual(
+      Object.fromEntries(NUMBER_FIELD_SCHEMAS.map((schema) => [schema, numericFields(schema)])),
+    );
   });
 });
 

@@ -79,4 +79,24 @@ describe("ServiceClient", () => {
       message: expect.stringMatching(/sign in again/i),
     });
   });
+
+  it("reads a manual JWT's exp: once it has passed, says so without sending a request", async () => {
+    const manual = sandbox.context.tokens.issueManualToken("demo-pro");
+    // Pasted ten days after it was created: its exp, not the 30 days a token of unknown age gets, decides.
+    let now = (manual.createdAt + 10 * 24 * 3600) * 1000;
+    const manager = new TokenManager({
+      tokenUrl: `${sandbox.url}/oauth/token`,
+      credentials: { kind: "manual", accessToken: manual.accessToken },
+      now: () => now,
+    });
+    const client = new ServiceClient(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      manager,
+    );
+    expect((await client.listAccounts()).length).toBeGreaterThan(0);
+    now = manual.expiresAt * 1000;
+    const before = sandbox.counters.total();
+    await expect(client.listAccounts()).rejects.toMatchObject({ kind: "unauthorized" });
+    expect(sandbox.counters.total()).toBe(before);
+  });
 });

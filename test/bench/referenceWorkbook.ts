@@ -68,22 +68,28 @@ function spread<T>(items: readonly T[], count: number): T[] {
   );
 }
 
+/** `count` scaled, at least one, at most what the dataset has. */
+const scaled = (count: number, scale: number, available: number) =>
+  Math.max(1, Math.min(available, Math.round(count * scale)));
+
 /**
  * Builds the workbook from the sandbox's data, so that its ids exist: 250 properties x 8 fields as single
  * cells (2,000 calls) plus the same block as one spilled formula, 25 two-field property forecasts, 10
  * boundaries (5 MSAs and a submarket of each) x 6 market metrics, 5 boundary forecasts, 3 unit lists, 3
- * market surveys and 5 narratives.
+ * market surveys and 5 narratives. `scale` multiplies every count (the same mix, more of each) as far as
+ * the dataset has ids: 36 MSAs, and the comp sets the client may read.
  */
-export function referenceWorkbook(dataset: Dataset): Workbook {
+export function referenceWorkbook(dataset: Dataset, scale = 1): Workbook {
   const [firstAccount] = accountsForClient(WORKBOOK_CLIENT.clientId);
   if (!firstAccount) throw new Error(`${WORKBOOK_CLIENT.clientId} has no account`);
   const readable = new Set(accountsForClient(WORKBOOK_CLIENT.clientId).map((account) => account.id));
 
-  const propertyIds = spread(dataset.properties, PROPERTY_COUNT).map((property) => property.id);
-  const msas = spread(
-    dataset.geography.boundaries.filter((boundary) => boundary.geoType === "MSA"),
-    MARKETS_PER_TYPE,
-  );
+  const propertyIds = spread(
+    dataset.properties,
+    scaled(PROPERTY_COUNT, scale, dataset.properties.length),
+  ).map((property) => property.id);
+  const allMsas = dataset.geography.boundaries.filter((boundary) => boundary.geoType === "MSA");
+  const msas = spread(allMsas, scaled(MARKETS_PER_TYPE, scale, allMsas.length));
   const submarkets = msas.map((msa) => {
     const submarket = dataset.geography.boundaries.find(
       (boundary) => boundary.geoType === "BespokeSubmarket" && boundary.msaIndex === msa.msaIndex,
@@ -95,15 +101,16 @@ export function referenceWorkbook(dataset: Dataset): Workbook {
     ...msas.map((msa) => ({ id: msa.id, geoType: "MSA" as const })),
     ...submarkets.map((submarket) => ({ id: submarket.id, geoType: "BespokeSubmarket" as const })),
   ];
-  const compSetIds = compSetsOf(dataset)
-    .filter((compSet) => readable.has(compSet.accountId))
-    .slice(0, COMP_SET_COUNT)
+  const readableCompSets = compSetsOf(dataset).filter((compSet) => readable.has(compSet.accountId));
+  const compSetIds = readableCompSets
+    .slice(0, scaled(COMP_SET_COUNT, scale, readableCompSets.length))
     .map((compSet) => compSet.id);
   // Alternating MSAs and submarkets, so boundary forecasts and narratives cover both kinds.
-  const mixed = boundaries.slice(0, MARKETS_PER_TYPE).flatMap((msa, index) => {
-    const submarket = boundaries[MARKETS_PER_TYPE + index];
+  const mixed = boundaries.slice(0, msas.length).flatMap((msa, index) => {
+    const submarket = boundaries[msas.length + index];
     return submarket ? [msa, submarket] : [msa];
   });
+  const narrativeCount = scaled(NARRATIVE_SECTIONS.length, scale, mixed.length);
 
   const cells: WorkbookCell[] = [
     ...propertyIds.flatMap((id) =>
@@ -111,22 +118,22 @@ export function referenceWorkbook(dataset: Dataset): Workbook {
     ),
     { fn: "PROPERTY", ids: propertyIds, fields: PROPERTY_FIELDS },
     ...propertyIds
-      .slice(0, FORECAST_COUNT)
+      .slice(0, scaled(FORECAST_COUNT, scale, propertyIds.length))
       .map((propertyId): WorkbookCell => ({ fn: "FORECAST", propertyId, fields: FORECAST_FIELDS })),
     ...boundaries.flatMap((boundary) =>
       MARKET_METRICS.map((metric): WorkbookCell => ({ fn: "MARKET", boundary, metric })),
     ),
-    ...mixed.slice(0, GEOFORECAST_COUNT).map((boundary): WorkbookCell => ({
+    ...mixed.slice(0, scaled(GEOFORECAST_COUNT, scale, mixed.length)).map((boundary): WorkbookCell => ({
       fn: "GEOFORECAST",
       boundaryId: boundary.id,
       fields: ["rent_growth_yoy"],
     })),
     ...compSetIds.map((compSetId): WorkbookCell => ({ fn: "UNITS", compSetId })),
     ...compSetIds.map((compSetId): WorkbookCell => ({ fn: "SURVEY", compSetId })),
-    ...mixed.slice(-NARRATIVE_SECTIONS.length).map((boundary, index): WorkbookCell => ({
+    ...mixed.slice(-narrativeCount).map((boundary, index): WorkbookCell => ({
       fn: "NARRATIVE",
       boundaryId: boundary.id,
-      section: NARRATIVE_SECTIONS[index] ?? "overview",
+      section: NARRATIVE_SECTIONS[index % NARRATIVE_SECTIONS.length] ?? "overview",
     })),
   ];
   return { accountId: firstAccount.id, cells };

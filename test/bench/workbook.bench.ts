@@ -2,7 +2,7 @@
  * Workbook benchmark (issue 8): the reference underwriting workbook evaluated through the real functions
  * layer against the sandbox with 50 ms of injected latency.
  *
- *   npx tsx test/bench/workbook.bench.ts [--json]
+ *   npx tsx test/bench/workbook.bench.ts [--json] [--cells 24000]
  *
  * Runs, in one sandbox: the naive one-call-per-cell client (first, so that the sandbox's lazily compiled
  * validators and dataset are warm before ours is timed); ours cold (a new sign-in over an empty IndexedDB);
@@ -13,11 +13,17 @@
  *
  * Request counts are data API requests counted at the sandbox while the workbook evaluates: the sign-in
  * before it (one token request, one accounts request) is excluded and shown on its own line.
+ *
+ * `--cells N` scales the reference workbook to about N cells (the same mix, more of each) and measures
+ * ours cold and warm only: requests against the floor, time per cell, and this process's peak memory. At
+ * that size the floor is hundreds of requests, which the live limit would spread over half an hour, so
+ * ours is paced to the sandbox's own (unlimited) limit there and the naive and limited runs are left out.
  */
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { performance } from "node:perf_hooks";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import type { PacingOptions } from "../../src/data/tokenBucket";
 import { session } from "../../src/session/session";
 import { ENDPOINTS, requestFloor, type RequestFloor } from "./floor";
 import { runNaiveClient } from "./naiveClient";
@@ -64,8 +70,9 @@ async function runOurs(
   traffic: SandboxTraffic,
   workbook: Workbook,
   databaseName: string,
+  pacing?: PacingOptions,
 ): Promise<OurRun> {
-  session.useDataOptions({ databaseName });
+  session.useDataOptions(pacing ? { databaseName, pacing } : { databaseName });
   const beforeSignIn = traffic.snapshot();
   await session.signIn(
     { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}${TOKEN_PATH}` },
@@ -233,7 +240,93 @@ function printReport(report: Report): void {
   );
 }
 
+interface ScaledFigures {
+  cells: number;
+  requests_cold: number;
+  requests_floor: number;
+  requests_warm: number;
+  cold_ms: number;
+  warm_ms: number;
+  cold_us_per_cell: number;
+  warm_us_per_cell: number;
+  cells_in_error_cold: number;
+  /** Cold errors by kind (numbers masked), most frequent first. */
+  cold_errors: Record<string, number>;
+  same_values_cold_and_warm: boolean;
+  peak_rss_mb: number;
+  peak_heap_mb: number;
+}
+
+/** Peak heap of this process, sampled while `work` runs (the RSS peak comes from the kernel). */
+async function withPeakHeap<T>(work: () => Promise<T>): Promise<{ result: T; peakHeapMb: number }> {
+  let peak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+  try {
+    const result = await work();
+    return { result, peakHeapMb: Math.round(Math.max(peak, process.memoryUsage().heapUsed) / 2 ** 20) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function errorKinds(outcomes: CellOutcome[]): Record<string, number> {
+  const kinds = new Map<string, number>();
+  for (const error of outcomes.filter(isError)) {
+    const kind = `${error.error} ${error.message.replace(/\d+/g, "<n>")}`;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1]));
+}
+
+async function measureScaled(cellTarget: number): Promise<ScaledFigures> {
+  const sandbox = await startSandbox({
+    port: 0,
+    rateLimit: 1_000_000,
+    faults: { latencyMs: LATENCY_MS, errorRate: 0, rateLimitBurst: 0, dropRate: 0 },
+  });
+  const traffic = watchTraffic(sandbox);
+  try {
+    const dataset = sandbox.context.dataset();
+    const workbook = referenceWorkbook(dataset, cellTarget / referenceWorkbook(dataset).cells.length);
+    const floor = requestFloor(workbook);
+    const pacing = { limit: 1_000_000, windowMs: 300_000, burst: 1_000_000 };
+    const database = `rent-market-bench-${process.pid}-${workbook.cells.length}`;
+    const { result, peakHeapMb } = await withPeakHeap(async () => {
+      const cold = await runOurs(sandbox, traffic, workbook, database, pacing);
+      const warm = await runOurs(sandbox, traffic, workbook, database, pacing);
+      return { cold, warm };
+    });
+    session.signOut();
+    const { cold, warm } = result;
+    const cells = workbook.cells.length;
+    return {
+      cells,
+      requests_cold: cold.requests,
+      requests_floor: floor.total,
+      requests_warm: warm.requests,
+      cold_ms: Math.round(cold.ms),
+      warm_ms: Math.round(warm.ms),
+      cold_us_per_cell: Math.round((cold.ms * 1000) / cells),
+      warm_us_per_cell: Math.round((warm.ms * 1000 * 10) / cells) / 10,
+      cells_in_error_cold: cold.outcomes.filter(isError).length,
+      cold_errors: errorKinds(cold.outcomes),
+      same_values_cold_and_warm: sameOutcomes(cold.outcomes, warm.outcomes),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peak_heap_mb: peakHeapMb,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function main(): Promise<void> {
+  const cellsIndex = process.argv.indexOf("--cells");
+  if (cellsIndex !== -1) {
+    const figures = await measureScaled(Number(process.argv[cellsIndex + 1]));
+    if (process.argv.includes("--json")) console.log(JSON.stringify(figures, null, 2));
+    else console.table(figures);
+    return;
+  }
   const report = await measure();
   if (process.argv.includes("--json")) console.log(JSON.stringify(report.figures, null, 2));
   else printReport(report);

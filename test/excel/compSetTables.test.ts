@@ -11,10 +11,7 @@ describe("marketSurveyToTable", () => {
       exposure: { current: 5.5, next_30_days: 7.1 },
       review: { average_rating: 4.2, review_count: 120 },
       amenities: ["Pool", "Dog park"],
-      fees_and_deposits: [
-        { name: "Trash", amount: 12, frequency: "monthly", required: true },
-        { name: "Parking", amount: 50, frequency: "monthly", required: false },
-      ],
+      fees_and_deposits: { admin: { min: 100, max: 150 }, application: { min: 50, max: 50 } },
       leased_percent: 94.5,
     },
     {
@@ -25,7 +22,7 @@ describe("marketSurveyToTable", () => {
       exposure: { current: 4, next_30_days: 6 },
       review: { average_rating: 3.9, review_count: 40 },
       amenities: [],
-      fees_and_deposits: [],
+      fees_and_deposits: {},
       leased_percent: 96,
     },
   ];
@@ -43,12 +40,11 @@ describe("marketSurveyToTable", () => {
     expect(table.rows[0]?.[column("review_review_count")]).toBe(120);
   });
 
-  it("writes lists as readable text", () => {
+  it("writes lists as readable text and fees by kind as their own columns", () => {
     expect(table.rows[0]?.[column("amenities")]).toBe("Pool; Dog park");
-    expect(table.rows[0]?.[column("fees_and_deposits")]).toBe(
-      "Trash (amount 12, frequency monthly, required true); Parking (amount 50, frequency monthly, required false)",
-    );
-    expect(table.rows[1]?.[column("fees_and_deposits")]).toBe("");
+    expect(table.rows[0]?.[column("fees_and_deposits_admin_max")]).toBe(150);
+    expect(table.rows[0]?.[column("fees_and_deposits_application_min")]).toBe(50);
+    expect(table.rows[1]?.[column("fees_and_deposits_admin_min")]).toBe("");
   });
 
   it("adds the comps' average as a last row and types the columns", () => {
@@ -61,7 +57,7 @@ describe("marketSurveyToTable", () => {
 });
 
 describe("floorPlansToTable", () => {
-  it("makes one row per floor plan across the bed/bath buckets", () => {
+  it("makes one row per floor plan row, identity first", () => {
     const plan = (name: string, bedrooms: number) => ({
       property_id: 10,
       property_name: "Subject Tower",
@@ -74,11 +70,7 @@ describe("floorPlansToTable", () => {
       sqft: 600 + bedrooms * 250,
       days_on_market: 12.5,
     });
-    const table = floorPlansToTable([
-      { floor_plans: [plan("S1", 0)] },
-      { floor_plans: [plan("A1", 1), plan("A2", 1)] },
-      {},
-    ]);
+    const table = floorPlansToTable([plan("S1", 0), plan("A1", 1), plan("A2", 1)]);
 
     expect(table.rows.map((row) => row[table.columns.findIndex((c) => c.field === "name")])).toEqual([
       "S1",

@@ -104,7 +104,13 @@ beforeAll(async () => {
     method: "POST",
     path: "/v1/bulk_api/jobs",
     contentType: "application/json",
-    body: JSON.stringify({ property_ids: [100001], start_date: "2026-03-01", end_date: "2026-03-01" }),
+    body: JSON.stringify({
+      report_type: "property",
+      output_format: "csv",
+      property_ids: [100001],
+      start_date: "2026-03-01",
+      end_date: "2026-03-01",
+    }),
   });
   const dataset = sandbox.context.dataset();
   validSegments = {

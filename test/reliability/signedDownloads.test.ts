@@ -42,7 +42,13 @@ function linkFor(parts: SignedParts): string {
 
 async function submitAndFinish(clientId: string): Promise<string> {
   const created = await t.client.as<{ job_id: string }>(clientId, "POST", "/v1/bulk_api/jobs", {
-    json: { property_ids: [100001, 100002], start_date: "2026-03-01", end_date: "2026-03-02" },
+    json: {
+      report_type: "property",
+      output_format: "csv",
+      property_ids: [100001, 100002],
+      start_date: "2026-03-01",
+      end_date: "2026-03-02",
+    },
   });
   await t.sandbox.context.worker.flush();
   const results = await t.client.as(clientId, "GET", `/v1/bulk_api/jobs/${created.body.job_id}/results`);

@@ -99,7 +99,13 @@ describe("over HTTP", () => {
     "keeps $owner's jobs from $reader: not listed, not readable, not cancellable",
     async (pair) => {
       const created = await t.client.as<{ job_id: string }>(pair.owner, "POST", "/v1/bulk_api/jobs", {
-        json: { property_ids: [100001], start_date: "2026-03-01", end_date: "2026-03-01" },
+        json: {
+          report_type: "property",
+          output_format: "csv",
+          property_ids: [100001],
+          start_date: "2026-03-01",
+          end_date: "2026-03-01",
+        },
       });
       expect(created.status).toBe(201);
       const jobId = created.body.job_id;

@@ -61,7 +61,13 @@ describe("bad input never crashes the sandbox", () => {
   it("answers huge arrays with 400 naming the limit", async () => {
     const ids = Array.from({ length: 100_000 }, (_, index) => 100_001 + index);
     const job = await t.client.as("demo-proplus", "POST", "/v1/bulk_api/jobs", {
-      json: { property_ids: ids, start_date: "2026-03-01", end_date: "2026-03-02" },
+      json: {
+        report_type: "property",
+        output_format: "csv",
+        property_ids: ids,
+        start_date: "2026-03-01",
+        end_date: "2026-03-02",
+      },
     });
     expect(job.status).toBe(400);
     expect(job.body).toMatchObject({ message: "property_ids must contain at most 1000 items" });

@@ -41,6 +41,8 @@ describe("command-line options", () => {
     expect(parseArguments(["--port", "4020"]).options.downloadPort).toBe(4021);
     expect(parseArguments(["--port", "0"]).options.downloadPort).toBe(0);
     expect(parseArguments(["--download-port", "5000"]).options.downloadPort).toBe(5000);
+    expect(parseArguments(["--variant", "alternate"]).options.variant).toBe("alternate");
+    expect(parseArguments([]).options.variant).toBeUndefined();
   });
 
   it("rejects bad values with a readable message", () => {
@@ -49,6 +51,9 @@ describe("command-line options", () => {
     );
     expect(() => parseArguments(["--port", "http"])).toThrow("--port must be a whole number >= 0");
     expect(() => parseArguments(["--colour"])).toThrow();
+    expect(() => parseArguments(["--variant", "newest"])).toThrow(
+      "--variant must be one of documented, alternate",
+    );
   });
 });
 

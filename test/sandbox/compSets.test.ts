@@ -27,12 +27,20 @@ type Unit = {
     year_built: number;
   };
 };
+type HistoryPoint = { collected_at: string; value: number | null };
+type FloorPlan = Record<string, unknown> & {
+  asking_rent_over_time: HistoryPoint[];
+  net_effective_rent_over_time: HistoryPoint[];
+  unit_mix_percent: number;
+  unit_count: number;
+};
 type FloorPlans = {
   collected_at_dates: string[];
   floor_plans_by_bed_bath: {
     bedroom_count: number;
     bathroom_count: number;
-    floor_plans: Record<string, unknown>[];
+    floor_plans: FloorPlan[];
+    floor_plan_summary: Record<string, unknown>;
   }[];
 };
 
@@ -76,7 +84,7 @@ describe("comp sets", () => {
       };
     }>("demo-pro", "GET", `/v1/comp_sets/${compSet.id}/market_survey`);
     const { market_survey_items: items, comp_average_column: average } = response.body.data.attributes;
-    expect(items.map((item) => item.property_id)).toEqual(compSet.propertyIds);
+    expect(items.map((item) => item.id)).toEqual(compSet.propertyIds);
     const first = items[0] as {
       total_monthly_leasing_price_breakdown: {
         base_rent: number;
@@ -88,6 +96,51 @@ describe("comp sets", () => {
     expect(breakdown.total).toBeCloseTo(breakdown.base_rent + breakdown.required_monthly_fees, 2);
     const comps = items.filter((item) => !item.subject_property).map((item) => item.avg_rent as number);
     expect(average.avg_rent).toBeCloseTo(comps.reduce((a, b) => a + b, 0) / comps.length, 2);
+  });
+
+  it("answers the survey in the live form: integer id, items keyed by id, objects for amenities, concessions and fees", async () => {
+    const response = await t.client.as<{
+      data: { id: unknown; type: string; attributes: { market_survey_items: Record<string, unknown>[] } };
+    }>("demo-pro", "GET", `/v1/comp_sets/${compSet.id}/market_survey`);
+    const { data } = response.body;
+    expect(data).toMatchObject({ id: compSet.id, type: "market_survey" });
+    const items = data.attributes.market_survey_items;
+    for (const item of items) {
+      expect(item).not.toHaveProperty("property_id");
+      expect(Object.values(item.amenities as object).every((has) => typeof has === "boolean")).toBe(true);
+      const fees = item.fees_and_deposits as Record<string, unknown>;
+      expect(fees.admin).toMatchObject({
+        title: "Admin fee",
+        min: expect.any(Number),
+        max: expect.any(Number),
+      });
+      expect(typeof fees.application).toBe("number");
+      // Percents are fractions in the documented variant: 0.97 means 97 %.
+      expect(item.leased_percent as number).toBeGreaterThan(0);
+      expect(item.leased_percent as number).toBeLessThanOrEqual(1);
+      expect(item).toHaveProperty("by_unit_type_rent_avg");
+    }
+    const withConcession = items.find((item) => item.concessions !== null);
+    expect(withConcession?.concessions).toMatchObject({
+      display_text: expect.any(String),
+      rent_concessions: expect.any(Array),
+      non_rent_concessions: expect.any(Array),
+    });
+  });
+
+  it("narrows the survey's rents to the bedroom counts of filter[bedroom_count]", async () => {
+    type Survey = {
+      data: { attributes: { market_survey_items: Record<string, Record<string, unknown>>[] } };
+    };
+    const path = `/v1/comp_sets/${compSet.id}/market_survey`;
+    const all = (await t.client.as<Survey>("demo-pro", "GET", path)).body;
+    const answer = await t.client.as<Survey>("demo-pro", "GET", `${path}?filter[bedroom_count]=1`);
+    expect(answer.status).toBe(200);
+    const ones = answer.body;
+    const first = (answer: Survey) => answer.data.attributes.market_survey_items[0] as Record<string, object>;
+    expect(Object.keys(first(ones).by_unit_type_rent_avg ?? {})).toEqual(["1_bed"]);
+    expect(Object.keys(first(all).by_unit_type_rent_avg ?? {}).length).toBeGreaterThan(1);
+    expect(first(ones).avg_rent).not.toEqual(first(all).avg_rent);
   });
 });
 
@@ -139,6 +192,11 @@ describe("GET /comp_sets/{id}/units", () => {
     expect((await units(`?${query}`)).map((unit) => unit.id)).toEqual(expected);
   });
 
+  it("names unit statuses as the live service does: Available or Applied", async () => {
+    const statuses = new Set((await units()).map((unit) => unit.attributes.status));
+    expect(statuses).toEqual(new Set(["Available", "Applied"]));
+  });
+
   it("partitions units by unit style", async () => {
     const all = await units();
     const styles = ["affordable", "standard", "penthouse", "renovated"];
@@ -164,21 +222,51 @@ describe("GET /comp_sets/{id}/floor_plans", () => {
     const plans = await floorPlans();
     expect(plans.collected_at_dates).toEqual(["2026-03-15"]);
     const rows = plans.floor_plans_by_bed_bath.flatMap((group) => group.floor_plans);
-    expect(new Set(rows.map((row) => row.collected_at))).toEqual(new Set(["2026-03-15"]));
+    expect(rows.every((row) => row.asking_rent_over_time.length === 1)).toBe(true);
+    expect(rows[0]?.asking_rent_over_time[0]).toEqual({
+      collected_at: "2026-03-15",
+      value: rows[0]?.asking_rent,
+    });
     expect(
       rows.every((row) => typeof row.all_in_rent === "number" && typeof row.all_in_ner_per_sqft === "number"),
     ).toBe(true);
   });
 
-  it("returns every collection day in a collected_at range", async () => {
+  it("answers one entry per plan with its rent history over a collected_at range", async () => {
     const plans = await floorPlans(
       "?filter[collected_at_gte]=2026-03-10&filter[collected_at_lte]=2026-03-12",
     );
     expect(plans.collected_at_dates).toEqual(["2026-03-10", "2026-03-11", "2026-03-12"]);
     const rows = plans.floor_plans_by_bed_bath.flatMap((group) => group.floor_plans);
-    expect(new Set(rows.map((row) => row.collected_at))).toEqual(new Set(plans.collected_at_dates));
+    const latest = (await floorPlans()).floor_plans_by_bed_bath.flatMap((group) => group.floor_plans);
+    expect(rows).toHaveLength(latest.length);
+    for (const row of rows) {
+      expect(row.asking_rent_over_time.map((point) => point.collected_at)).toEqual(plans.collected_at_dates);
+      expect(row.net_effective_rent_over_time).toHaveLength(3);
+      expect(row.asking_rent).toBe(row.asking_rent_over_time[2]?.value);
+    }
     const fromOnly = await floorPlans("?filter[collected_at_gte]=2026-03-13");
     expect(fromOnly.collected_at_dates).toEqual(["2026-03-13", "2026-03-14", "2026-03-15"]);
+  });
+
+  it("gives each bucket its own summary and unit mix as fractions", async () => {
+    const response = await t.client.as<{ data: { id: unknown; type: string; attributes: FloorPlans } }>(
+      "demo-pro",
+      "GET",
+      `/v1/comp_sets/${compSet.id}/floor_plans`,
+    );
+    expect(response.body.data).toMatchObject({ id: compSet.id, type: "floorplan" });
+    for (const bucket of response.body.data.attributes.floor_plans_by_bed_bath) {
+      expect(bucket.floor_plan_summary).toMatchObject({
+        bedroom_count: bucket.bedroom_count,
+        unit_count: bucket.floor_plans.reduce((sum, plan) => sum + plan.unit_count, 0),
+      });
+    }
+    const plans = response.body.data.attributes.floor_plans_by_bed_bath.flatMap(
+      (bucket) => bucket.floor_plans,
+    );
+    const firstProperty = plans.filter((plan) => plan.property_id === plans[0]?.property_id);
+    expect(firstProperty.reduce((sum, plan) => sum + plan.unit_mix_percent, 0)).toBeCloseTo(1, 2);
   });
 
   it("computes plans over units available in the date_available range", async () => {
@@ -214,5 +302,36 @@ describe("isolation", () => {
     for (const clientId of ["demo-base", "demo-pro", "demo-proplus"]) {
       expect((await t.client.as(clientId, "GET", `/v1/comp_sets/${shared?.id}/units`)).status).toBe(200);
     }
+  });
+});
+
+describe("the alternate variant", () => {
+  let alternate: TestSandbox;
+
+  beforeAll(async () => {
+    alternate = await startTestSandbox({ variant: "alternate" });
+  });
+
+  afterAll(async () => {
+    await alternate.sandbox.close();
+  });
+
+  it("buckets floor plans by bedroom count and writes percents as points", async () => {
+    const plans = await alternate.client.as<{ data: { attributes: Record<string, unknown> } }>(
+      "demo-pro",
+      "GET",
+      `/v1/comp_sets/${compSet.id}/floor_plans`,
+    );
+    const { attributes } = plans.body.data;
+    expect(attributes).not.toHaveProperty("floor_plans_by_bed_bath");
+    const buckets = attributes.floor_plans_by_bed as { bedroom_count: number; bathroom_count?: number }[];
+    expect(buckets.map((bucket) => bucket.bedroom_count)).toEqual(
+      [...new Set(buckets.map((bucket) => bucket.bedroom_count))].sort(),
+    );
+    expect(buckets.every((bucket) => bucket.bathroom_count === undefined)).toBe(true);
+    const survey = await alternate.client.as<{
+      data: { attributes: { market_survey_items: { leased_percent: number }[] } };
+    }>("demo-pro", "GET", `/v1/comp_sets/${compSet.id}/market_survey`);
+    expect(survey.body.data.attributes.market_survey_items[0]?.leased_percent).toBeGreaterThan(1);
   });
 });

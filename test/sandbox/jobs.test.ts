@@ -35,7 +35,14 @@ interface Job {
 
 async function submit(json: object, clientId = "demo-pro") {
   return t.client.as<Job>(clientId, "POST", "/v1/bulk_api/jobs", {
-    json: { start_date: "2026-03-01", end_date: "2026-03-03", property_ids: [100001, 100002], ...json },
+    json: {
+      report_type: "property",
+      output_format: "csv",
+      start_date: "2026-03-01",
+      end_date: "2026-03-03",
+      property_ids: [100001, 100002],
+      ...json,
+    },
   });
 }
 
@@ -95,7 +102,7 @@ async function rowsOf(
 }
 
 describe("submitting", () => {
-  it("creates a submitted job with defaults property / csv (201)", async () => {
+  it("creates a submitted job (201)", async () => {
     const response = await submit({});
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -106,13 +113,40 @@ describe("submitting", () => {
     });
   });
 
+  it.each(["report_type", "output_format", "start_date", "end_date", "property_ids"])(
+    "refuses a job without %s: the docs mark all five fields required",
+    async (field) => {
+      const complete = {
+        report_type: "units",
+        output_format: "jsonl",
+        start_date: "2026-03-01",
+        end_date: "2026-03-03",
+        property_ids: [100001],
+      };
+      const response = await t.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
+        json: Object.fromEntries(Object.entries(complete).filter(([name]) => name !== field)),
+      });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.body)).toContain(field);
+    },
+  );
+
+  it("accepts a 13-month range and exactly 400 days, and refuses 401 days", async () => {
+    // Today is 2026-03-15: 2025-02-09..2026-03-15 is 400 days with both ends included.
+    expect((await submit({ start_date: "2025-02-01", end_date: "2026-02-28" })).status).toBe(201);
+    expect((await submit({ start_date: "2025-02-09", end_date: "2026-03-15" })).status).toBe(201);
+    const tooLong = await submit({ start_date: "2025-02-08", end_date: "2026-03-15" });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ message: "The date range must not exceed 400 days" });
+  });
+
   it.each([
     [{ start_date: "2026/03/01" }, "start_date must be a date in YYYY-MM-DD format"],
     [{ end_date: "March 3" }, "end_date must be a date in YYYY-MM-DD format"],
     [{ start_date: "2026-03-05", end_date: "2026-03-01" }, "start_date must not be after end_date"],
     [{ end_date: "2026-03-16" }, "end_date must not be in the future"],
     [{ start_date: "2024-01-01", end_date: "2024-01-02" }, "start_date must be within the last 730 days"],
-    [{ start_date: "2025-01-01", end_date: "2026-03-01" }, "The date range must not exceed 366 days"],
+    [{ start_date: "2025-01-01", end_date: "2026-03-01" }, "The date range must not exceed 400 days"],
     [{ property_ids: [] }, "property_ids is required and must be a non-empty array"],
     [{ property_ids: [100001, 7] }, "Unknown property ids: 7"],
     [{ report_type: "leases" }, "report_type must be one of: floorplans, property, units"],
@@ -152,7 +186,7 @@ describe("submitting", () => {
 
 describe("the worker", () => {
   it.each(["csv", "jsonl", "parquet"])(
-    "writes a property report as %s: one row per property per day, contract columns",
+    "writes a property report as %s: one row per property per day, the live columns, decimal percents",
     async (format) => {
       const created = await submit({
         output_format: format,
@@ -165,11 +199,16 @@ describe("the worker", () => {
       const { columns, rows } = await rowsOf(format, await downloadLink(created.body.job_id));
       expect(columns).toEqual(columnsOf("ExportPropertyRow"));
       expect(rows).toHaveLength(12);
-      expect(new Set(rows.map((row) => `${String(row.property_id)} ${String(row.date)}`)).size).toBe(12);
+      expect(new Set(rows.map((row) => `${String(row.id)} ${String(row.report_generation_date)}`)).size).toBe(
+        12,
+      );
       if (format !== "csv")
         for (const row of rows) expect(schemaProblems("ExportPropertyRow", row)).toEqual([]);
-      const withRent = rows.find((row) => typeof row.asking_rent === "number");
-      expect((withRent?.all_in_rent as number) > (withRent?.asking_rent as number)).toBe(true);
+      const withRent = rows.find((row) => typeof row.avg_rent === "number");
+      expect((withRent?.all_in_rent as number) > (withRent?.avg_rent as number)).toBe(true);
+      expect(withRent?.advertised_occupancy_pct as number).toBeGreaterThan(0.5);
+      expect(withRent?.advertised_occupancy_pct as number).toBeLessThanOrEqual(1);
+      expect(Number.isInteger(withRent?.leases_last_30d)).toBe(true);
     },
   );
 
@@ -228,7 +267,13 @@ describe("cancelling", () => {
     try {
       const ids = Array.from({ length: 1000 }, (_, index) => 100001 + index);
       const created = await running.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
-        json: { report_type: "units", property_ids: ids, start_date: "2025-03-16", end_date: "2026-03-15" },
+        json: {
+          report_type: "units",
+          output_format: "csv",
+          property_ids: ids,
+          start_date: "2025-03-16",
+          end_date: "2026-03-15",
+        },
       });
       // A year of units for 1,000 properties takes the worker far longer than one request.
       const working = running.sandbox.context.worker.flush();
@@ -305,7 +350,13 @@ describe("signed download URLs", () => {
     const plain = await startTestSandbox({ downloadCors: false });
     try {
       const created = await plain.client.as<Job>("demo-pro", "POST", "/v1/bulk_api/jobs", {
-        json: { start_date: "2026-03-01", end_date: "2026-03-01", property_ids: [100001] },
+        json: {
+          report_type: "property",
+          output_format: "csv",
+          start_date: "2026-03-01",
+          end_date: "2026-03-01",
+          property_ids: [100001],
+        },
       });
       await plain.sandbox.context.worker.flush();
       const results = await plain.client.as(

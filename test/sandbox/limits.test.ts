@@ -20,6 +20,7 @@ describe("rate limit per token", () => {
 
     const limited = await t.client.request("GET", "/v1/accounts", { token });
     expect(limited.headers.get("content-type")).toMatch(/text\/plain/);
+    expect(limited.text).toBe("You have exceeded the rate limit for this API.");
     expect(limited.headers.get("x-ratelimit-limit")).toBe("5");
     expect(limited.headers.get("x-ratelimit-reset-after")).toBe("60");
     expect(Number(limited.headers.get("x-ratelimit-reset"))).toBe(Date.parse(FIXED_NOW) / 1000 + 60);
@@ -127,6 +128,19 @@ describe("token lifetime", () => {
     const expired = await t.client.request("GET", "/v1/accounts", { token });
     expect(expired.status).toBe(401);
     expect(expired.body).toMatchObject({ error: "Unauthorized" });
+  });
+
+  it("issues manual tokens as JWTs of about 240 characters whose exp is their expiry", () => {
+    const manual = t.sandbox.context.tokens.issueManualToken("demo-base");
+    const parts = manual.accessToken.split(".");
+    expect(parts).toHaveLength(3);
+    expect(manual.accessToken.length).toBeGreaterThanOrEqual(220);
+    expect(manual.accessToken.length).toBeLessThanOrEqual(260);
+    const header = JSON.parse(Buffer.from(parts[0] ?? "", "base64url").toString()) as object;
+    const claims = JSON.parse(Buffer.from(parts[1] ?? "", "base64url").toString()) as { exp: number };
+    expect(header).toEqual({ alg: "HS256", typ: "JWT" });
+    expect(claims.exp).toBe(manual.expiresAt);
+    expect(manual.accessToken).not.toContain("sandbox-secret");
   });
 
   it("keeps manual tokens valid for 30 days", async () => {

@@ -16,14 +16,30 @@ afterAll(async () => {
 type Market = { id: string; attributes: Record<string, number | string | null | string[] | number[]> };
 
 async function explore(json: object): Promise<Market[]> {
-  const response = await t.client.as<{ data: Market[] }>("demo-base", "POST", "/v1/explore_markets", {
-    json: { account_id: ACCOUNT.base, ...json },
+  const response = await t.client.as<{ data: Market[] }>("demo-pro", "POST", "/v1/explore_markets", {
+    json: { account_id: ACCOUNT.pro, ...json },
   });
   expect(response.status).toBe(200);
   return response.body.data;
 }
 
 describe("POST /explore_markets", () => {
+  it("answers a caller below the pro tier with limited data, not an error", async () => {
+    const ask = (clientId: string, accountId: number) =>
+      t.client.as<{ data: Market[] }>(clientId, "POST", "/v1/explore_markets", {
+        json: { account_id: accountId, limit: 3 },
+      });
+    const full = await ask("demo-pro", ACCOUNT.pro);
+    const base = await ask("demo-base", ACCOUNT.base);
+    expect(base.status).toBe(200);
+    expect(base.body.data.map((market) => market.id)).toEqual(full.body.data.map((market) => market.id));
+    const [kept, complete] = [base.body.data[0]?.attributes, full.body.data[0]?.attributes];
+    expect(kept?.rent_avg_t30).toBe(complete?.rent_avg_t30);
+    expect(kept?.name).toBe(complete?.name);
+    expect(typeof complete?.walk_score_avg).toBe("number");
+    expect(kept?.walk_score_avg).toBeNull();
+  });
+
   it("returns MSAs by default, 50 at most by default, sorted by property count descending", async () => {
     const markets = await explore({});
     expect(markets.length).toBe(
@@ -58,13 +74,13 @@ describe("POST /explore_markets", () => {
     const incomes = markets.map((m) => m.attributes.median_income as number);
     expect(incomes).toEqual([...incomes].sort((a, b) => a - b));
     for (const limit of [0, 101]) {
-      const response = await t.client.as("demo-base", "POST", "/v1/explore_markets", {
-        json: { account_id: ACCOUNT.base, limit },
+      const response = await t.client.as("demo-pro", "POST", "/v1/explore_markets", {
+        json: { account_id: ACCOUNT.pro, limit },
       });
       expect(response.status).toBe(400);
     }
-    const badSort = await t.client.as("demo-base", "POST", "/v1/explore_markets", {
-      json: { account_id: ACCOUNT.base, sort: "name" },
+    const badSort = await t.client.as("demo-pro", "POST", "/v1/explore_markets", {
+      json: { account_id: ACCOUNT.pro, sort: "name" },
     });
     expect(badSort.body).toMatchObject({ error: "Invalid sort parameter: name" });
   });
@@ -106,8 +122,8 @@ describe("POST /explore_markets", () => {
       [{ market_filters: { population: 5 } }, "population"],
       [{ property_filters: { "construction_state[]": ["existing"] } }, "construction_state[]"],
     ] as const) {
-      const response = await t.client.as("demo-base", "POST", "/v1/explore_markets", {
-        json: { account_id: ACCOUNT.base, ...json },
+      const response = await t.client.as("demo-pro", "POST", "/v1/explore_markets", {
+        json: { account_id: ACCOUNT.pro, ...json },
       });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ error: `Invalid filter parameter: ${name}` });

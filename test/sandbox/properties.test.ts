@@ -1,3 +1,4 @@
+import { distance } from "@turf/distance";
 import { datasetFor } from "../../sandbox/data/dataset";
 import { distanceMiles } from "../../sandbox/data/propertyFilters";
 import type { PropertyCore } from "../../sandbox/data/properties";
@@ -102,6 +103,20 @@ describe("GET /properties/lookup", () => {
     expect(await lookupAll(`latitude=${sample.latitude}&longitude=${sample.longitude}`)).toEqual(near(0.5));
     expect(await lookupAll(`lat=${sample.latitude}&lng=${sample.longitude}&radius=1.5`)).toEqual(near(1.5));
     expect(near(1.5).length).toBeGreaterThan(near(0.5).length);
+  });
+
+  it("measures the radius in miles: a property just inside R miles (but beyond R km) is found, one just beyond R miles is not", async () => {
+    // Distances from an independent great-circle formula (turf), not the sandbox's own.
+    const miles = (p: PropertyCore) =>
+      distance([sample.longitude, sample.latitude], [p.longitude, p.latitude], { units: "miles" });
+    const neighbour = dataset.properties
+      .filter((p) => p.id !== sample.id && miles(p) > 0.2)
+      .reduce((nearest, p) => (miles(p) < miles(nearest) ? p : nearest));
+    const d = miles(neighbour);
+    const at = `latitude=${sample.latitude}&longitude=${sample.longitude}`;
+    // d <= 1.1 d miles, while d miles = 1.61 d km > 1.1 d km: inside in miles, outside in kilometres.
+    expect(await lookupAll(`${at}&radius=${(d * 1.1).toFixed(4)}`)).toContain(neighbour.id);
+    expect(await lookupAll(`${at}&radius=${(d * 0.95).toFixed(4)}`)).not.toContain(neighbour.id);
   });
 
   it("pages results with per_page 1..200 and page >= 1", async () => {

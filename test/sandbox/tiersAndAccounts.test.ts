@@ -50,7 +50,13 @@ describe("tiers", () => {
 
   it("says the base tier has no permission to create batch jobs", async () => {
     const response = await t.client.as("demo-base", "POST", "/v1/bulk_api/jobs", {
-      json: { property_ids: [100001], start_date: "2026-03-01", end_date: "2026-03-01" },
+      json: {
+        report_type: "property",
+        output_format: "csv",
+        property_ids: [100001],
+        start_date: "2026-03-01",
+        end_date: "2026-03-01",
+      },
     });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({
@@ -118,7 +124,13 @@ describe("accounts", () => {
 
   it("hides one client's jobs from another: 403 on access, absent from the list", async () => {
     const created = await t.client.as<{ job_id: string }>("demo-pro", "POST", "/v1/bulk_api/jobs", {
-      json: { property_ids: [100001], start_date: "2026-03-01", end_date: "2026-03-01" },
+      json: {
+        report_type: "property",
+        output_format: "csv",
+        property_ids: [100001],
+        start_date: "2026-03-01",
+        end_date: "2026-03-01",
+      },
     });
     const jobId = created.body.job_id;
     const other = await t.client.as("demo-proplus", "GET", `/v1/bulk_api/jobs/${jobId}`);

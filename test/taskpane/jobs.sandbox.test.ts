@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { parquetMetadata } from "hyparquet";
 import Papa from "papaparse";
 import type { RunningSandbox } from "../../sandbox/server";
+import { SANDBOX_VARIANTS } from "../../sandbox/variant";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
 import {
@@ -164,32 +166,6 @@ describe("bulk export jobs from the pane", () => {
     expect(pane.sandbox.counters.total()).toBe(before);
   });
 
-  it.each(["csv", "jsonl", "parquet"] as const)(
-    "loads a succeeded %s job into a new sheet: every row of the sandbox's file, no token to the download host",
-    async (outputFormat) => {
-      const pane = await openPane();
-      const { finished } = await finishedJob(pane, { outputFormat });
-      const expectedRows = rowsInSourceFile(pane.sandbox, finished);
-      const received: number[] = [];
-
-      const loaded = await pane.jobs.load(finished, {
-        onDownloadProgress: (progress) => received.push(progress.bytesReceived),
-      });
-
-      expect(expectedRows).toBeGreaterThan(0);
-      expect(loaded.rowsWritten).toBe(expectedRows);
-      expect(loaded.sheetName).toBe(jobSheetName(finished));
-      expect(pane.excel.sheet(loaded.sheetName).values).toHaveLength(expectedRows + 1);
-      expect(received.at(-1)).toBe(
-        readFileSync(pane.sandbox.context.jobs.get(finished.job_id)?.file?.path ?? "").length,
-      );
-      const downloads = downloadRequests(pane);
-      expect(downloads).toHaveLength(1);
-      for (const request of downloads) expect(request.headers.has("authorization")).toBe(false);
-      expect(pane.sandbox.counters.get("download:/download/:jobId/:fileName")).toBe(1);
-    },
-  );
-
   it("downloads a job's file byte for byte, with its name, for Save file", async () => {
     const pane = await openPane();
     const { finished } = await finishedJob(pane, { outputFormat: "parquet", reportType: "floorplans" });
@@ -257,6 +233,57 @@ describe("bulk export jobs from the pane", () => {
       /not an export file/,
     );
   });
+});
+
+describe.each(SANDBOX_VARIANTS)("loading jobs against the %s variant", (variant) => {
+  it.each(["csv", "jsonl", "parquet"] as const)(
+    "loads a succeeded %s job into a new sheet: every row of the sandbox's file, no token to the download host",
+    async (outputFormat) => {
+      const pane = await openPane({ variant });
+      const { finished } = await finishedJob(pane, { outputFormat });
+      const expectedRows = rowsInSourceFile(pane.sandbox, finished);
+      const received: number[] = [];
+
+      const loaded = await pane.jobs.load(finished, {
+        onDownloadProgress: (progress) => received.push(progress.bytesReceived),
+      });
+
+      expect(expectedRows).toBeGreaterThan(0);
+      expect(loaded.rowsWritten).toBe(expectedRows);
+      expect(loaded.sheetName).toBe(jobSheetName(finished));
+      expect(pane.excel.sheet(loaded.sheetName).values).toHaveLength(expectedRows + 1);
+      expect(received.at(-1)).toBe(
+        readFileSync(pane.sandbox.context.jobs.get(finished.job_id)?.file?.path ?? "").length,
+      );
+      const downloads = downloadRequests(pane);
+      expect(downloads).toHaveLength(1);
+      for (const request of downloads) expect(request.headers.has("authorization")).toBe(false);
+      expect(pane.sandbox.counters.get("download:/download/:jobId/:fileName")).toBe(1);
+    },
+  );
+
+  it.each(["csv", "jsonl", "parquet"] as const)(
+    "loads a %s property report with its percents in points and a percent format",
+    async (outputFormat) => {
+      const pane = await openPane({ variant });
+      const { finished } = await finishedJob(pane, { outputFormat, reportType: "property" });
+      const file = pane.sandbox.context.jobs.get(finished.job_id)?.file?.path ?? "";
+      const firstLine = readFileSync(file, "utf8").split("\n")[0] ?? "";
+
+      const loaded = await pane.jobs.load(finished);
+
+      const sheet = pane.excel.sheet(loaded.sheetName);
+      const occupancy = sheet.values[0]?.indexOf("Advertised Occupancy %") ?? -1;
+      const values = sheet.values.slice(1).map((row) => row[occupancy]);
+      const numbers = values.filter((value): value is number => typeof value === "number");
+      expect(numbers.length).toBeGreaterThan(0);
+      // Occupancy in points (e.g. 94.6), whether the file held 0.946 or 94.6.
+      for (const value of numbers) expect(value).toBeGreaterThan(50);
+      for (const value of numbers) expect(value).toBeLessThanOrEqual(100);
+      expect(sheet.numberFormats[1]?.[occupancy]).toBe(NUMBER_FORMAT_BY_KIND.percent);
+      if (outputFormat === "csv") expect(firstLine).toMatch(/^report_generation_date,id,/);
+    },
+  );
 });
 
 describe("a bulk export file longer than a worksheet", () => {

@@ -1,0 +1,211 @@
+import { ApiError } from "../../src/api/errors";
+import { FieldPath } from "../../src/api/readers/answerForm";
+import { floorPlansReader, marketSurveyReader } from "../../src/api/readers/compSetReaders";
+import { accountsReader, bulkDetailsReader } from "../../src/api/readers/serviceReaders";
+
+/** A reader applied to a body as the data layer applies it. */
+function read<T>(reader: { endpoint: string; read(body: unknown, at: FieldPath): T }, body: unknown): T {
+  return reader.read(body, new FieldPath(reader.endpoint));
+}
+
+function failure(run: () => unknown): ApiError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("the reader accepted the body");
+}
+
+const liveItem = {
+  id: 42,
+  property_name: "Live Tower",
+  avg_rent: 1810.5,
+  leased_percent: 0.9715,
+  advertised_occupancy_percent: 0.95,
+  exposure: { current: 0.05, next_30_days: 0.07, next_60_days: 0.09 },
+  amenities: { "Stainless Steel Appliances": true, Pool: false, Gym: true },
+  concessions: { id: 1, property_id: 42, display_text: "6 weeks free", rent_concessions: [] },
+  fees_and_deposits: {
+    admin: { title: "Admin fee", description: null, min: 150, max: 200 },
+    application: 50,
+  },
+  a_field_added_later: "kept",
+};
+
+const earlierItem = {
+  property_id: 43,
+  property_name: "Earlier Court",
+  avg_rent: "1,500.00",
+  leased_percent: 96.5,
+  advertised_occupancy_percent: 94,
+  exposure: { current: 6, next_30_days: 8, next_60_days: 10 },
+  amenities: ["Pool"],
+  concessions: "1 month free",
+  fees_and_deposits: [{ name: "Application fee", amount: 75, frequency: "one_time", required: true }],
+};
+
+const survey = (item: object) => ({
+  data: {
+    id: 1,
+    type: "market_survey",
+    attributes: { market_survey_items: [item], comp_average_column: null },
+  },
+});
+
+describe("the market survey reader", () => {
+  it("reads the live form: id, amenity and fee objects, concession objects, fractions as points", () => {
+    const [item] = read(marketSurveyReader, survey(liveItem)).items;
+    expect(item).toMatchObject({
+      property_id: 42,
+      leased_percent: 97.15,
+      exposure: { current: 5, next_30_days: 7, next_60_days: 9 },
+      amenities: ["Stainless Steel Appliances", "Gym"],
+      concessions: "6 weeks free",
+      fees_and_deposits: { admin: { min: 150, max: 200 }, application: { min: 50, max: 50 } },
+      a_field_added_later: "kept",
+    });
+  });
+
+  it("reads the earlier form: property_id, lists, text, points kept, numbers sent as text", () => {
+    const [item] = read(marketSurveyReader, survey(earlierItem)).items;
+    expect(item).toMatchObject({
+      property_id: 43,
+      avg_rent: 1500,
+      leased_percent: 96.5,
+      exposure: { current: 6 },
+      amenities: ["Pool"],
+      concessions: "1 month free",
+      fees_and_deposits: { application_fee: { min: 75, max: 75 } },
+    });
+  });
+
+  it("names the endpoint and the place of anything else", () => {
+    expect(failure(() => read(marketSurveyReader, { data: [] })).message).toBe(
+      "The service answered in an unexpected form: data should be an object but is a list " +
+        "(/comp_sets/{comp_set_id}/market_survey). Check the service URL, or report it.",
+    );
+    const wrongRent = failure(() =>
+      read(marketSurveyReader, survey({ ...liveItem, avg_rent: "about 1500" })),
+    );
+    expect(wrongRent.kind).toBe("unexpected_answer");
+    expect(wrongRent.message).toContain(
+      'data.attributes.market_survey_items[0].avg_rent should be a number but is the text "about 1500"',
+    );
+    expect(failure(() => read(marketSurveyReader, survey({ ...liveItem, id: undefined }))).message).toContain(
+      "market_survey_items[0].id should be an id but is missing",
+    );
+  });
+});
+
+const plan = (fields: object) => ({
+  property_id: 7,
+  property_name: "Plan Court",
+  subject_property: false,
+  name: "A1",
+  bedroom_count: 1,
+  bathroom_count: 1,
+  asking_rent: 1600,
+  net_effective_rent: 1550,
+  unit_mix_percent: 0.25,
+  ...fields,
+});
+
+describe("the floor plans reader", () => {
+  it("reads floor_plans_by_bed with histories: a row per day, the latest with the plan's figures", () => {
+    const rows = read(floorPlansReader, {
+      data: {
+        id: 3,
+        type: "floorplan",
+        attributes: {
+          floor_plans_by_bed: [
+            {
+              bedroom_count: 1,
+              floor_plans: [
+                plan({
+                  asking_rent_over_time: [
+                    { collected_at: "2026-03-02", value: 1600 },
+                    { collected_at: "2026-03-01", value: "1,590" },
+                  ],
+                  net_effective_rent_over_time: [{ collected_at: "2026-03-02", value: 1550 }],
+                }),
+              ],
+              floor_plan_summary: { name: "1 bed" },
+            },
+          ],
+        },
+      },
+    });
+    expect(rows).toEqual([
+      {
+        property_id: 7,
+        property_name: "Plan Court",
+        subject_property: false,
+        name: "A1",
+        bedroom_count: 1,
+        bathroom_count: 1,
+        collected_at: "2026-03-01",
+        asking_rent: 1590,
+        net_effective_rent: null,
+      },
+      expect.objectContaining({ collected_at: "2026-03-02", asking_rent: 1600, unit_mix_percent: 25 }),
+    ]);
+  });
+
+  it("reads floor_plans_by_bed_bath entries of one day each, keyed by id, percents in points kept", () => {
+    const rows = read(floorPlansReader, {
+      data: {
+        attributes: {
+          floor_plans_by_bed_bath: [
+            {
+              floor_plans: [
+                plan({ property_id: undefined, id: 9, collected_at: "2026-03-01", unit_mix_percent: 40 }),
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(rows).toEqual([
+      expect.objectContaining({ property_id: 9, collected_at: "2026-03-01", unit_mix_percent: 40 }),
+    ]);
+  });
+
+  it("says which bucket keys it looked for", () => {
+    expect(failure(() => read(floorPlansReader, { data: { attributes: { plans: [] } } })).message).toContain(
+      "data.attributes.floor_plans_by_bed_bath or floor_plans_by_bed should be a list of buckets but is missing",
+    );
+  });
+});
+
+describe("the accounts reader", () => {
+  it("takes a page without pagination or without total_pages, and refuses pagination that is no object", () => {
+    const accounts = [{ id: 1, name: "A" }];
+    expect(read(accountsReader, { data: accounts }).data).toEqual(accounts);
+    expect(read(accountsReader, { data: accounts, pagination: { current_page: 1 } }).data).toEqual(accounts);
+    expect(failure(() => read(accountsReader, { data: accounts, pagination: "none" })).message).toContain(
+      'pagination should be an object but is the text "none" (/accounts)',
+    );
+  });
+});
+
+describe("the bulk details reader", () => {
+  const details = (attributes: object) => ({ data: [{ id: "100001", type: "properties", attributes }] });
+
+  it("reads the contract's number fields sent as text, and leaves absent and text fields alone", () => {
+    const [record] = read(
+      bulkDetailsReader,
+      details({ asking_rent: "1,500.00", unit_count: "212", zip: "78701" }),
+    ).data;
+    expect(record?.attributes).toEqual({ asking_rent: 1500, unit_count: 212, zip: "78701" });
+  });
+
+  it("refuses a number field that holds no number, naming it", () => {
+    expect(
+      failure(() => read(bulkDetailsReader, details({ asking_rent: "call for pricing" }))).message,
+    ).toContain(
+      'data[0].attributes.asking_rent should be a number but is the text "call for pricing" (/properties/bulk_details)',
+    );
+  });
+});
