@@ -35,6 +35,14 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
 }
 
+/** "asking_rent, unit_count" in one cell reads as those fields across a row, as a range holding them would. */
+function fieldNames(field: unknown[][] | undefined): unknown[][] {
+  const cells = grid(field);
+  const only = cells.length === 1 && cells[0]?.length === 1 ? cells[0][0] : undefined;
+  if (typeof only !== "string" || !/[,;]/.test(only)) return cells;
+  return [readList(only, "field", readText)];
+}
+
 /**
  * Without a field: the whole record. Where the host holds data types, an entity card per id (every field, read
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
@@ -78,7 +86,7 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
  * @param propertyId A property id, or a range of ids.
- * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or a range of field names; empty for the whole record.
+ * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
  */
@@ -89,7 +97,7 @@ export async function property(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
     const idGrid = grid(propertyId);
-    const fieldGrid = grid(field);
+    const fieldGrid = fieldNames(field);
     const wholeRecord = fieldGrid.flat().every(isBlank);
     const idsAreBlock = idGrid.length * (idGrid[0]?.length ?? 0) > 1;
     const fieldsAreBlock = fieldGrid.length * (fieldGrid[0]?.length ?? 0) > 1;

@@ -42,8 +42,9 @@ function describeJob(job: BatchJob): string {
 }
 
 function button(id: string, text: string, onClick: (self: HTMLButtonElement) => void): HTMLButtonElement {
-  const created = document.createElement("button");
-  created.type = "button";
+  // A Fluent button like the page's own; it has the native button's `disabled` and `type`.
+  const created = document.createElement("fluent-button") as HTMLButtonElement;
+  created.setAttribute("type", "button");
   created.id = id;
   created.textContent = text;
   created.addEventListener("click", () => onClick(created));

@@ -5,8 +5,10 @@ import { ConnectionCheckController } from "./connectionCheckController";
 import { wireConnectionPanel } from "./connectionPanel";
 import { wireCompSetsPanel } from "./compSetsPanel";
 import { element, StatusLine } from "./dom";
+import "./fluent";
 import { outsideExcel, runInExcel } from "./excelRunner";
 import { FreezeController } from "./freezeController";
+import { openTabOnDemand } from "./paneTabs";
 import { JobsController } from "./jobsController";
 import { wireJobsPanel } from "./jobsPanel";
 import { RefreshController } from "./refreshController";
@@ -19,6 +21,7 @@ import { openCredentialVault } from "./secretVault";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
 import { readSignInForm, wireSignInPanel } from "./signInPanel";
 import { SignInController } from "./signInController";
+import { followOfficeTheme } from "./theme";
 import { UsageTracker } from "./usageTracker";
 
 /** localStorage, or memory where the host forbids it (then settings last until the pane closes). */
@@ -34,6 +37,7 @@ function runtimeStorage(): KeyValueStorage {
 
 /** The page's entry: builds the controllers over the shared session and wires each section of the pane. */
 function start(inExcel: boolean): void {
+  followOfficeTheme();
   const usage = new UsageTracker();
   const status = new StatusLine(element("status"), (error) => usage.note(error));
   const settings = new SettingsStore(runtimeStorage());
@@ -55,6 +59,23 @@ function start(inExcel: boolean): void {
   wireFreezePanel(new FreezeController(runExcel), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
   wireUsagePanel(session, usage, status);
+  // The formula builder (its field catalogue and search) is loaded the first time its tab opens.
+  openTabOnDemand(
+    "tab-insert",
+    async () => {
+      const { wireInsertPanel } = await import(/* webpackChunkName: "insert" */ "./insert/insertPanel");
+      wireInsertPanel(session, runExcel, status);
+    },
+    status,
+  );
 }
 
-void Office.onReady((info) => start(info.host === Office.HostType.Excel));
+void Office.onReady((info) => {
+  try {
+    start(info.host === Office.HostType.Excel);
+  } finally {
+    // The page stays hidden until its controls are wired (and shown even if wiring failed, so the status line
+    // can say so): a click on a control that does nothing yet would be lost.
+    element("pane-main").hidden = false;
+  }
+});

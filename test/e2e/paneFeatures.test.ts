@@ -12,6 +12,7 @@ import {
   allCalculated,
   newSheet,
   openPreviewBrowser,
+  openTab,
   paneAction,
   sheetValues,
   shownAt,
@@ -58,6 +59,7 @@ const sheetLayout = (name: string) =>
 it("exports a comp set's units to a new sheet: every unit, as a table with a frozen header", async () => {
   const sets = await raw.get<{ data: { id: string }[] }>(`/accounts/${accountId}/comp_sets`);
   const compSetId = String(sets.data[0]?.id);
+  await openTab(world, "comp-sets");
   const picker = world.pane.locator("#comp-set-picker");
   await picker.locator(`option[value="${compSetId}"]`).waitFor({ state: "attached" });
   await picker.selectOption(compSetId);
@@ -74,6 +76,7 @@ describe("bulk exports", () => {
     "runs a units export as %s for the selected ids and loads its file into a sheet",
     async (format) => {
       const { pane } = world;
+      await openTab(world, "exports");
       await pane.locator("#job-report-type").selectOption("units");
       await pane.locator("#job-format").selectOption(format);
       await pane.locator("#job-start-date").fill("2026-01-01");
@@ -119,6 +122,7 @@ it("refreshes the sheet's RENT formulas with fresh data from the service", async
   await allCalculated(page);
   const before = [valuesOf(await shownAt(page, sheet, "A1")), valuesOf(await shownAt(page, sheet, "A3"))];
 
+  await openTab(world, "workbook");
   await pane.locator("#refresh-scope").selectOption("sheet");
   const counters = preview.sandbox.counters;
   counters.reset();
@@ -143,6 +147,7 @@ it("freezes the sheet's RENT formulas to their values and restores them", async 
       sheet,
     );
 
+  await openTab(world, "workbook");
   await pane.locator("#freeze-scope").selectOption("sheet");
   expect(await paneAction(world, "freeze-button")).toMatch(/^Replaced 1 RENT formula with its value/);
   expect(await formulaAtA1()).toBeUndefined();
@@ -187,6 +192,7 @@ describe("the sign-in in the pane", () => {
 
     const expected = await compSetIds(other);
     expect(expected[0]).not.toBe((await compSetIds(accountId))[0]);
+    await openTab(world, "account");
     await pane.locator("#account-picker").selectOption(String(other));
     // The pane recalculates the workbook: A2 shows the other account's first comp set once it is done.
     await page.waitForFunction(

@@ -29,6 +29,7 @@ import {
   SETUP_TIMEOUT_MS,
   calculate,
   newSheet,
+  openTab,
   paneAction,
   sheetValues,
   shownAt,
@@ -148,6 +149,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   const accountId = ACCOUNT;
   const sets = await raw.get<{ data: { id: string }[] }>(`/accounts/${accountId}/comp_sets`);
   const compSetId = String(sets.data[0]?.id);
+  await openTab(world, "comp-sets");
   const picker = pane.locator("#comp-set-picker");
   await picker.locator(`option[value="${compSetId}"]`).waitFor({ state: "attached" });
   await picker.selectOption(compSetId);
@@ -162,6 +164,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
       per_page: 2,
     })
   ).data;
+  await openTab(world, "exports");
   await pane.locator("#job-report-type").selectOption("property");
   await pane.locator("#job-format").selectOption("csv");
   await pane.locator("#job-start-date").fill("2026-01-01");

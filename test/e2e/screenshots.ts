@@ -11,10 +11,13 @@ import {
   allCalculated,
   newSheet,
   openPreviewBrowser,
+  openTab,
   paneAction,
   signIn,
   typeInto,
   type HostWindow,
+  type PaneTab,
+  type PreviewBrowser,
 } from "./support/previewBrowser";
 
 const OUTPUT = join(__dirname, "..", "..", "docs", "screenshots");
@@ -53,14 +56,24 @@ async function wholePane(page: Page, path: string): Promise<void> {
   });
 }
 
+const TABS: PaneTab[] = ["insert", "comp-sets", "exports", "workbook", "account"];
+
+/** Each tab of the pane as the preview shows it (350 px wide), in the light or dark Office theme. */
+async function paneTabs(world: PreviewBrowser, scheme: "light" | "dark"): Promise<void> {
+  const { page, pane } = world;
+  await page.emulateMedia({ colorScheme: scheme });
+  await pane.locator(`html[data-theme="${scheme}"]`).waitFor({ state: "attached" });
+  for (const tab of TABS) {
+    await openTab(world, tab);
+    await wholePane(page, join(OUTPUT, `pane-${tab}-${scheme}.png`));
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
   try {
     const { page, pane } = world;
-    await pane.locator("#client-id").fill("demo-pro");
-    await wholePane(page, join(OUTPUT, "pane-sign-in.png"));
-
     await signIn(world, "demo-pro", "sandbox-secret-pro");
     for (const [address, input] of WORKED_SHEET) await typeInto(page, address, input);
     await allCalculated(page);
@@ -68,7 +81,6 @@ async function main(): Promise<void> {
     await page.locator('#grid td[data-address="B4"]').click();
     await page.locator('#grid td[data-address="B4"].error').waitFor();
     await page.screenshot({ path: join(OUTPUT, "worked-sheet.png") });
-    await wholePane(page, join(OUTPUT, "pane-signed-in.png"));
 
     // A property as an entity: its card beside the grid, and fields read from it with =A1.field. The
     // property is one of the worked sheet's block (rows 7 to 16) with a known rent, so the fields show figures.
@@ -90,7 +102,19 @@ async function main(): Promise<void> {
     await page.locator("#entity-card h2").waitFor();
     await page.screenshot({ path: join(OUTPUT, "entity-card.png") });
 
+    // The Insert tab in use: a market found by name, two metrics ticked, their values shown.
+    await newSheet(page);
+    await openTab(world, "insert");
+    await pane.locator("#insert-search").pressSequentially("Austin", { delay: 30 });
+    await pane.locator("#insert-found input:checked").waitFor({ state: "attached" });
+    await pane.locator("#insert-field-rent_avg_t30").check();
+    await pane.locator("#insert-field-leased_percent_avg_t30").check();
+    await paneAction(world, "insert-preview-button");
     await pane.locator("#comp-set-picker option").first().waitFor({ state: "attached" });
+    await paneTabs(world, "light");
+    await paneTabs(world, "dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
     await paneAction(world, "export-units-button");
     await page.locator("#grid td.table-header").first().waitFor();
     await page.screenshot({ path: join(OUTPUT, "comp-set-export.png") });

@@ -72,6 +72,14 @@ describe("RENT.PROPERTY", () => {
     );
   });
 
+  it("reads comma-separated fields in one cell as a row of fields, like a range of them", async () => {
+    const column = ids.map((id) => [id]);
+    const fromText = await property(column, [["asking_rent, unit_count,year_built"]], fakeInvocation());
+    const fromRange = await property(column, [["asking_rent", "unit_count", "year_built"]], fakeInvocation());
+    expect(fromText).toEqual(fromRange);
+    expect(fromText[0]).toHaveLength(3);
+  });
+
   it("puts a missing property's error in its own cell of a block", async () => {
     const block = await property([[ids[0]], [99_999_999]], [["unit_count"]], fakeInvocation());
     expect(typeof block[0]?.[0]).toBe("number");

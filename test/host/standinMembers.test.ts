@@ -14,6 +14,7 @@ import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
 import type { HostBridge } from "./standin/hostBridge";
 import {
   StandInContext,
+  StandInOfficeTheme,
   StandInReadyInfo,
   StandInRequirementSetSupport,
   officeNamespace,
@@ -67,6 +68,7 @@ function standInMembers(): string[] {
     StandInReadyInfo,
     StandInContext,
     StandInRequirementSetSupport,
+    StandInOfficeTheme,
     CustomFunctionsError,
   ];
   return [

@@ -64,9 +64,27 @@ export async function openPreviewBrowser(
   }
 }
 
+export type PaneTab = "insert" | "comp-sets" | "exports" | "workbook" | "account";
+
+/** Opens one of the pane's tabs by clicking it, as a person does, and waits for its panel to show. */
+export async function openTab(world: Pick<PreviewBrowser, "pane">, tab: PaneTab): Promise<void> {
+  await world.pane.locator(`#tab-${tab}`).click();
+  await world.pane.locator(`#panel-${tab}`).waitFor({ state: "visible" });
+}
+
+/** Opens the tab that holds an element of the pane, unless it is open already. */
+export async function openTabOf(world: Pick<PreviewBrowser, "pane">, elementId: string): Promise<void> {
+  const panel = await world.pane
+    .locator(`#${elementId}`)
+    .evaluate((found) => found.closest("[role=tabpanel]")?.id ?? "");
+  const tab = panel.replace(/^panel-/, "") as PaneTab;
+  if (tab && !(await world.pane.locator(`#${panel}`).isVisible())) await openTab(world, tab);
+}
+
 /** Signs in through the pane's form, pointing it at this run's sandbox. */
 export async function signIn(world: PreviewBrowser, clientId: string, clientSecret: string): Promise<void> {
   const { pane, preview } = world;
+  await openTab(world, "account");
   await pane.locator("#client-id").fill(clientId);
   await pane.locator("#client-secret").fill(clientSecret);
   const settings = pane.locator("details", { has: pane.locator("#service-url") });
@@ -90,6 +108,11 @@ export async function signIn(world: PreviewBrowser, clientId: string, clientSecr
   ]);
   if (outcome !== "signed in")
     throw new Error(`Sign-in failed: ${await pane.locator("#status").textContent()}`);
+  // The signed-in section shows as soon as the session has its token; the sign-in ends after that, when a
+  // secret asked to be remembered has been kept (what a reload signs in with) and the button is free again.
+  await pane
+    .locator("#sign-in-button:not([aria-busy])")
+    .waitFor({ state: "attached", timeout: CELL_TIMEOUT_MS });
 }
 
 /** Opens a new sheet (the "+" tab) so a formula's spill has room; returns its name. */
@@ -192,8 +215,13 @@ export async function paneAction(world: PreviewBrowser, buttonId: string): Promi
   await status.evaluate((element) => {
     element.textContent = "";
   });
+  await openTabOf(world, buttonId);
   await world.pane.locator(`#${buttonId}`).click();
-  await world.pane.locator(`#${buttonId}:not([disabled])`).waitFor({ timeout: CELL_TIMEOUT_MS });
+  // `aria-busy` is set the moment the click starts the action (a Fluent button reflects `disabled` to its
+  // attribute a moment later), and removed when the action settles.
+  await world.pane
+    .locator(`#${buttonId}:not([disabled]):not([aria-busy])`)
+    .waitFor({ timeout: CELL_TIMEOUT_MS });
   await world.pane.locator("#status:not(:empty)").waitFor({ timeout: CELL_TIMEOUT_MS });
   const text = (await status.textContent()) ?? "";
   if ((await status.getAttribute("class"))?.includes("error")) throw new Error(`The pane says: ${text}`);

@@ -1,6 +1,6 @@
 /**
  * The `Office` global of the stand-in: the add-in waits for `onReady`, checks that the host is Excel, and asks
- * which requirement sets the host supports.
+ * which requirement sets the host supports, and reads the Office theme.
  */
 
 const HostType = { Excel: "Excel" } as const;
@@ -28,12 +28,29 @@ export class StandInRequirementSetSupport {
   }
 }
 
+/**
+ * The Office theme as Excel on Windows and Mac report it: the preview follows the browser's light or dark
+ * setting, so a test switches it with the colour scheme it emulates.
+ */
+export class StandInOfficeTheme {
+  static readonly officeName = "Office.OfficeTheme";
+
+  get bodyBackgroundColor(): string {
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "#1F1F1F" : "#FFFFFF";
+  }
+}
+
+/** `Office.context`: what the add-in reads of its host beyond the workbook. */
 export class StandInContext {
   static readonly officeName = "Office.Context";
   readonly #requirements = new StandInRequirementSetSupport();
 
   get requirements(): StandInRequirementSetSupport {
     return this.#requirements;
+  }
+
+  get officeTheme(): StandInOfficeTheme {
+    return new StandInOfficeTheme();
   }
 }
 

@@ -1,0 +1,7 @@
+/**
+ * The Fluent UI Web Components the pane's start page uses, registered once. Each import defines one element
+ * (`fluent-button`, ...); only these are bundled, so the start bundle stays small.
+ */
+import "@fluentui/web-components/button.js";
+import "@fluentui/web-components/tab.js";
+import "@fluentui/web-components/tablist.js";

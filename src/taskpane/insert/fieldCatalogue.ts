@@ -1,0 +1,100 @@
+/**
+ * What the formula builder offers to pick, with each field's meaning and unit in an underwriter's words.
+ * Names are the contract's (src/api/openapi.yaml: PropertyAttributes, the market metrics of
+ * CompareMarketAttributes, the forecast fields of api-spec.md); a test holds them to it.
+ */
+
+export interface CatalogueField {
+  /** The name the RENT function takes. */
+  name: string;
+  meaning: string;
+  unit: string;
+}
+
+const field = (name: string, meaning: string, unit: string): CatalogueField => ({ name, meaning, unit });
+
+const RENT = "$ per unit per month";
+const RENT_PSF = "$ per sq ft per month";
+const POINTS = "% (95.2 = 95.2 %)";
+const FRACTION = "fraction (0.035 = 3.5 %)";
+
+export const MARKET_METRICS: readonly CatalogueField[] = [
+  field("rent_avg_t30", "Average asking rent over the last 30 days", RENT),
+  field("ner_avg_t30", "Average net effective rent (after concessions), last 30 days", RENT),
+  field("rent_psf_avg_t30", "Average asking rent per square foot, last 30 days", RENT_PSF),
+  field("rent_1_bed_avg_t30", "Average asking rent of one-bedroom units, last 30 days", RENT),
+  field("rent_2_bed_avg_t30", "Average asking rent of two-bedroom units, last 30 days", RENT),
+  field("leased_percent_avg_t30", "Share of units leased, average of the last 30 days", POINTS),
+  field("advertised_occupancy_percent_avg_t30", "Occupancy the properties advertise, last 30 days", POINTS),
+  field("exposure_percent_avg_t30", "Units vacant or on notice, share of all units, last 30 days", POINTS),
+  field("concession_percent_avg_t30", "Concessions as a share of rent, last 30 days", FRACTION),
+  field("days_on_market_avg_t30", "Average days a unit is listed before it leases, last 30 days", "days"),
+  field("rent_growth_rate_yoy_avg", "Asking rent growth over the last year", FRACTION),
+  field("forecasted_rent_growth_rate_yoy", "Forecast asking rent growth over the next year", FRACTION),
+  field("total_unit_count", "Apartment units in the market", "units"),
+  field("under_construction_unit_count_total", "Units under construction", "units"),
+  field("delivered_unit_count_total_t365", "Units delivered in the last 365 days", "units"),
+  field("median_income", "Median household income", "$ per year"),
+  field("population_total", "Population", "people"),
+  field(
+    "sale_price_avg_t365_per_unit",
+    "Average sale price per unit, sales of the last 365 days",
+    "$ per unit",
+  ),
+  field("cap_rate_avg", "Average capitalisation rate of sales", FRACTION),
+];
+
+export const PROPERTY_FIELDS: readonly CatalogueField[] = [
+  field("property_name", "The property's name", "text"),
+  field("address", "Street address", "text"),
+  field("city", "City", "text"),
+  field("unit_count", "Apartment units in the property", "units"),
+  field("year_built", "Year construction finished", "year"),
+  field("property_class", "Quality class (A, B, C, D)", "text"),
+  field("number_of_stories", "Storeys of the tallest building", "storeys"),
+  field("average_unit_size", "Average unit size", "sq ft"),
+  field("asking_rent", "Average asking rent of the available units", RENT),
+  field("asking_rent_psf", "Average asking rent per square foot", RENT_PSF),
+  field("net_effective_rent", "Asking rent less concessions", RENT),
+  field("asking_rent_1_bed", "Asking rent of one-bedroom units", RENT),
+  field("asking_rent_2_bed", "Asking rent of two-bedroom units", RENT),
+  field("leased_percent", "Share of units leased", POINTS),
+  field("advertised_occupancy_percent", "Occupancy the property advertises", POINTS),
+  field("exposure_percent", "Units vacant or on notice, share of all units", POINTS),
+  field("management_company_name", "Management company", "text"),
+  field("walk_score", "Walk Score (0 to 100)", "score"),
+];
+
+export const BOUNDARY_FORECAST_FIELDS: readonly CatalogueField[] = [
+  field("rent_growth_yoy", "Forecast rent growth, year over year, by month", FRACTION),
+  field("occupancy", "Forecast occupancy, by month", POINTS),
+  field("absorption", "Forecast units absorbed (net leased), by month", "units"),
+  field("deliveries", "Forecast new units delivered, by month", "units"),
+  field("rent_growth_yoy_downside", "Rent growth in the downside scenario", FRACTION),
+  field("rent_growth_yoy_upside", "Rent growth in the upside scenario", FRACTION),
+];
+
+export const COMP_SET_TABLES: readonly CatalogueField[] = [
+  field("SURVEY", "Market survey: one row per property with rent, size, occupancy and fees", "table"),
+  field("UNITS", "Available units with every unit field", "table"),
+  field("FLOORPLANS", "Floor plans by bedrooms and bathrooms", "table"),
+];
+
+export const NARRATIVE_SECTIONS: readonly CatalogueField[] = [
+  field("overview", "The market in a paragraph", "text"),
+  field("rent", "Rents and their trend", "text"),
+  field("occupancy", "Occupancy and leasing", "text"),
+  field("construction", "Pipeline and deliveries", "text"),
+  field("sales", "Transactions and prices", "text"),
+  field("demographics", "Population, income and jobs", "text"),
+  field("all", "Every section", "text"),
+];
+
+/** The fields whose name, meaning or unit contain every word typed (any case, any order). */
+export function filterFields(fields: readonly CatalogueField[], typed: string): CatalogueField[] {
+  const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
+  return fields.filter((candidate) => {
+    const text = `${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit}`;
+    return words.every((word) => text.toLowerCase().includes(word));
+  });
+}

@@ -1,0 +1,182 @@
+import type { Session } from "../../session/session";
+import { element, fillList, whileBusy, type StatusLine } from "../dom";
+import type { ExcelRunner } from "../excelRunner";
+import { PaneInputError } from "../paneInputError";
+import {
+  BOUNDARY_FORECAST_FIELDS,
+  COMP_SET_TABLES,
+  MARKET_METRICS,
+  NARRATIVE_SECTIONS,
+  PROPERTY_FIELDS,
+  filterFields,
+  type CatalogueField,
+} from "./fieldCatalogue";
+import { InsertController, type Found } from "./insertController";
+import { formulasFor, type InsertKind } from "./insertFormulas";
+
+/** Waits this long after the last key before searching, so typing "Austin" asks once, not six times. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+const CHOICES: Readonly<Record<InsertKind, { target: string; fields: readonly CatalogueField[] }>> = {
+  market: { target: "Market", fields: MARKET_METRICS },
+  property: { target: "Property", fields: PROPERTY_FIELDS },
+  forecast: { target: "Market", fields: BOUNDARY_FORECAST_FIELDS },
+  compSet: { target: "Comp set", fields: COMP_SET_TABLES },
+  narrative: { target: "Market", fields: NARRATIVE_SECTIONS },
+};
+
+function choiceRow(type: "radio" | "checkbox", id: string, name: string, label: Node[], checked: boolean) {
+  const row = document.createElement("div");
+  row.className = "choice";
+  const input = document.createElement("input");
+  input.type = type;
+  input.id = id;
+  input.name = name;
+  input.checked = checked;
+  const text = document.createElement("label");
+  text.htmlFor = id;
+  text.append(...label);
+  row.append(input, text);
+  return { row, input };
+}
+
+/** Wires the Insert tab: what to insert, what it is about, which fields; then a preview or the insert. */
+export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status: StatusLine): void {
+  const controller = new InsertController(session, runExcel);
+  const kindPicker = element<HTMLSelectElement>("insert-kind");
+  const search = element<HTMLInputElement>("insert-search");
+  const foundSet = element("insert-found");
+  const foundLegend = element("insert-found-legend");
+  const filter = element<HTMLInputElement>("insert-field-filter");
+  const fieldSet = element("insert-fields");
+  const formula = element("insert-formula");
+  const preview = element("insert-preview");
+  const insertButton = element<HTMLButtonElement>("insert-button");
+  const previewButton = element<HTMLButtonElement>("insert-preview-button");
+
+  let found: Found[] = [];
+  let chosen: Found | undefined;
+  const picked = new Set<string>();
+  let pendingSearch: { timer: ReturnType<typeof setTimeout>; abort: AbortController } | undefined;
+
+  const kind = () => kindPicker.value as InsertKind;
+
+  const showFormula = () => {
+    try {
+      formula.textContent = chosen ? formulasFor(kind(), { id: chosen.id }, [...picked]).join("  ") : "";
+    } catch {
+      // An incomplete choice has no formula yet; Insert says what is missing.
+      formula.textContent = "";
+    }
+  };
+
+  const renderFields = () => {
+    const rows = filterFields(CHOICES[kind()].fields, filter.value).map((field) => {
+      const meaning = document.createElement("span");
+      meaning.className = "field-meaning";
+      meaning.textContent = `${field.meaning} · ${field.unit}`;
+      const { row, input } = choiceRow(
+        "checkbox",
+        `insert-field-${field.name}`,
+        "insert-field",
+        [document.createTextNode(field.name), meaning],
+        picked.has(field.name),
+      );
+      input.value = field.name;
+      input.addEventListener("change", () => {
+        if (input.checked) picked.add(field.name);
+        else picked.delete(field.name);
+        showFormula();
+      });
+      return row;
+    });
+    fieldSet.replaceChildren(fieldSet.querySelector("legend") as Node, ...rows);
+  };
+
+  const renderFound = () => {
+    const rows = found.map((match) => {
+      const { row, input } = choiceRow(
+        "radio",
+        `insert-found-${match.id}`,
+        "insert-found",
+        [document.createTextNode(match.label)],
+        chosen?.id === match.id,
+      );
+      input.value = String(match.id);
+      input.addEventListener("change", () => {
+        chosen = match;
+        showFormula();
+      });
+      return row;
+    });
+    foundSet.replaceChildren(foundLegend, ...rows);
+    showFormula();
+  };
+
+  const runSearch = async (typed: string, signal: AbortSignal) => {
+    const results = await controller.find(kind(), typed, signal);
+    if (signal.aborted) return;
+    found = results;
+    // The best match is chosen until the person picks another.
+    chosen = found[0];
+    renderFound();
+    status.show(
+      found.length === 0
+        ? `Nothing found for "${typed.trim()}".`
+        : `${found.length} found for "${typed.trim()}".`,
+    );
+  };
+
+  search.addEventListener("input", () => {
+    if (pendingSearch) {
+      clearTimeout(pendingSearch.timer);
+      pendingSearch.abort.abort();
+    }
+    const abort = new AbortController();
+    const typed = search.value;
+    const timer = setTimeout(() => {
+      runSearch(typed, abort.signal).catch((error: unknown) => {
+        if (!abort.signal.aborted) status.error(error);
+      });
+    }, SEARCH_DEBOUNCE_MS);
+    pendingSearch = { timer, abort };
+  });
+
+  kindPicker.addEventListener("change", () => {
+    picked.clear();
+    found = [];
+    chosen = undefined;
+    search.value = "";
+    filter.value = "";
+    element("insert-search-label").textContent = CHOICES[kind()].target;
+    preview.replaceChildren();
+    renderFound();
+    renderFields();
+  });
+
+  filter.addEventListener("input", renderFields);
+
+  insertButton.addEventListener("click", () =>
+    whileBusy(insertButton, status, async () => {
+      const inserted = await controller.insert(kind(), chosen, [...picked]);
+      const count = inserted.formulas.length;
+      status.show(`Inserted ${count} ${count === 1 ? "formula" : "formulas"} at ${inserted.address}.`);
+    }),
+  );
+
+  previewButton.addEventListener("click", () =>
+    whileBusy(previewButton, status, async () => {
+      if (!chosen) throw new PaneInputError("Find and choose what the formula is about first.");
+      if (picked.size === 0) throw new PaneInputError("Pick at least one field from the list.");
+      fillList(preview, await controller.preview(kind(), chosen.id, [...picked]));
+      status.show("The value for this choice is shown under the buttons.");
+    }),
+  );
+
+  const showSignedIn = () => {
+    element("insert-signed-out").hidden = session.current !== undefined;
+  };
+  session.onChange(showSignedIn);
+  showSignedIn();
+  renderFields();
+}

@@ -1,0 +1,170 @@
+/**
+ * The Insert tab as an underwriter uses it, in Chromium over the stand-in: search a market by name, pick
+ * metrics, insert; select a column of property ids, pick fields, insert one block formula over them. The
+ * cells must show what the sandbox serves.
+ */
+import {
+  SETUP_TIMEOUT_MS,
+  newSheet,
+  openPreviewBrowser,
+  openTab,
+  paneAction,
+  shownAt,
+  signIn,
+  typeInto,
+  valuesOf,
+  type HostWindow,
+  type PreviewBrowser,
+} from "./support/previewBrowser";
+import { rawService, type RawService } from "../support/rawService";
+
+jest.setTimeout(90_000);
+
+interface Envelope<T> {
+  id: string;
+  attributes: T;
+}
+type Attributes = Record<string, unknown>;
+
+let world: PreviewBrowser;
+let raw: RawService;
+let accountId: number;
+
+beforeAll(async () => {
+  world = await openPreviewBrowser();
+  raw = await rawService(world.preview.sandbox.url, "demo-pro", "sandbox-secret-pro");
+  accountId = (await raw.get<{ data: { id: number }[] }>("/accounts")).data[0]?.id ?? 0;
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+}, SETUP_TIMEOUT_MS);
+
+afterAll(() => world?.close());
+
+const formulaAt = (sheet: string, row: number, column: number) =>
+  world.page.evaluate(
+    ({ sheet, row, column }) =>
+      (window as unknown as HostWindow).rentMarketHost.workbook.sheet(sheet).cell(row, column)?.formula,
+    { sheet, row, column },
+  );
+
+async function typeInSearch(text: string): Promise<void> {
+  // Typed key by key, as a person types: the pane waits for a pause before it searches.
+  await world.pane.locator("#insert-search").fill("");
+  await world.pane.locator("#insert-search").pressSequentially(text, { delay: 30 });
+}
+
+it("searches a market by name, shows two metrics' values, and inserts their formulas", async () => {
+  const { page, pane, preview } = world;
+  const sheet = await newSheet(page);
+  await page.locator('#grid td[data-address="B2"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("market");
+
+  const found = await raw.post<{ data: Envelope<{ id: number; name: string; geo_type: string }>[] }>(
+    "/geo_boundaries/search",
+    { account_id: accountId, query: "Austin", geo_type: ["MSA", "BespokeSubmarket"], limit: 8 },
+  );
+  const best = found.data[0]?.attributes;
+  if (!best) throw new Error("the sandbox has no Austin boundary");
+  const searches = () => preview.sandbox.counters.get("/v1/geo_boundaries/search");
+  const before = searches();
+  await typeInSearch("Austin");
+  await pane.locator(`#insert-found-${best.id}:checked`).waitFor({ state: "attached" });
+  expect(await pane.locator("#insert-found input").count()).toBe(found.data.length);
+  // Six keys, one search: the search waits for the typing to pause.
+  expect(searches() - before).toBe(1);
+
+  await pane.locator("#insert-field-filter").fill("leased");
+  await pane.locator("#insert-field-leased_percent_avg_t30").check();
+  await pane.locator("#insert-field-filter").fill("");
+  await pane.locator("#insert-field-rent_avg_t30").check();
+  await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(
+    `=RENT.MARKET(${best.id}, "leased_percent_avg_t30")  =RENT.MARKET(${best.id}, "rent_avg_t30")`,
+  );
+
+  const market = await raw.post<{ data: Envelope<Attributes>[] }>("/explore_markets", {
+    account_id: accountId,
+    market_filters: { geo_type: best.geo_type, geo_boundary_ids: [best.id] },
+    limit: 1,
+  });
+  const metrics = market.data[0]?.attributes ?? {};
+  expect(typeof metrics.rent_avg_t30).toBe("number");
+
+  await paneAction(world, "insert-preview-button");
+  expect(await pane.locator("#insert-preview li").allTextContents()).toEqual([
+    `leased_percent_avg_t30: ${String(metrics.leased_percent_avg_t30)}`,
+    `rent_avg_t30: ${String(metrics.rent_avg_t30)}`,
+  ]);
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 2 formulas at B2.");
+  expect(await formulaAt(sheet, 1, 1)).toBe(`=RENT.MARKET(${best.id}, "leased_percent_avg_t30")`);
+  expect(valuesOf(await shownAt(page, sheet, "B2"))).toEqual([[metrics.leased_percent_avg_t30]]);
+  expect(valuesOf(await shownAt(page, sheet, "C2"))).toEqual([[metrics.rent_avg_t30]]);
+});
+
+it("inserts one block formula over ten selected property ids that refers to their cells", async () => {
+  const { page, pane } = world;
+  const ids = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 10,
+    })
+  ).data;
+  expect(ids).toHaveLength(10);
+  const sheet = await newSheet(page);
+  for (const [index, id] of ids.entries()) await typeInto(page, `A${index + 2}`, String(id));
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] });
+
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("property");
+  const fields = ["asking_rent", "unit_count", "year_built"];
+  for (const field of fields) await pane.locator(`#insert-field-${field}`).check();
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
+  expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.PROPERTY(A2:A11, "asking_rent,unit_count,year_built")');
+  const records = (
+    await raw.get<{ data: Envelope<Attributes>[] }>("/properties/bulk_details", {
+      account_id: accountId,
+      property_ids: ids.join(","),
+    })
+  ).data;
+  const expected = ids.map((id) => {
+    const attributes = records.find((record) => Number(record.id) === id)?.attributes ?? {};
+    return fields.map((field) => attributes[field] ?? "");
+  });
+  expect(valuesOf(await shownAt(page, sheet, "B2"))).toEqual(expected);
+});
+
+it("finds a property by part of its name and says what is missing before inserting", async () => {
+  const { page, pane } = world;
+  await newSheet(page);
+  await page.locator('#grid td[data-address="A1"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("property");
+  await expect(paneAction(world, "insert-button")).rejects.toThrow(
+    "The pane says: Find and choose what the formula is about first.",
+  );
+  const [first] = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 1,
+    })
+  ).data;
+  const [record] = (
+    await raw.get<{ data: Envelope<{ property_name: string }>[] }>("/properties/bulk_details", {
+      account_id: accountId,
+      property_ids: String(first),
+    })
+  ).data;
+  const typed = (record?.attributes.property_name ?? "").slice(0, 6);
+  await typeInSearch(typed);
+  await pane.locator("#insert-found input").first().waitFor({ state: "attached" });
+  const labels = await pane.locator("#insert-found label").allTextContents();
+  expect(labels.length).toBeGreaterThan(0);
+  for (const label of labels) expect(label.toLowerCase()).toContain(typed.toLowerCase());
+  await expect(paneAction(world, "insert-button")).rejects.toThrow(
+    "The pane says: Pick at least one field from the list.",
+  );
+});

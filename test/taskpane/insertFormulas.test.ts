@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import {
+  BOUNDARY_FORECAST_FIELDS,
+  MARKET_METRICS,
+  NARRATIVE_SECTIONS,
+  PROPERTY_FIELDS,
+  filterFields,
+} from "../../src/taskpane/insert/fieldCatalogue";
+import { formulasFor } from "../../src/taskpane/insert/insertFormulas";
+import { PaneInputError } from "../../src/taskpane/paneInputError";
+
+const contract = parse(readFileSync(join(__dirname, "../../src/api/openapi.yaml"), "utf8")) as {
+  components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+};
+const schemaFields = (name: string) => Object.keys(contract.components.schemas[name]?.properties ?? {});
+
+describe("the field catalogue", () => {
+  it("offers only fields the contract defines", () => {
+    const property = schemaFields("PropertyAttributes");
+    const market = schemaFields("CompareMarketAttributes");
+    expect(property.length).toBeGreaterThan(50);
+    expect(PROPERTY_FIELDS.map((field) => field.name).filter((name) => !property.includes(name))).toEqual([]);
+    expect(MARKET_METRICS.map((field) => field.name).filter((name) => !market.includes(name))).toEqual([]);
+  });
+
+  it("gives every field a meaning and a unit", () => {
+    for (const field of [
+      ...PROPERTY_FIELDS,
+      ...MARKET_METRICS,
+      ...BOUNDARY_FORECAST_FIELDS,
+      ...NARRATIVE_SECTIONS,
+    ]) {
+      expect(field.meaning.length).toBeGreaterThan(3);
+      expect(field.unit.length).toBeGreaterThan(1);
+    }
+  });
+
+  it("finds fields by any words of their name, meaning or unit", () => {
+    const names = (typed: string) => filterFields(MARKET_METRICS, typed).map((field) => field.name);
+    expect(names("leased")).toEqual(["leased_percent_avg_t30"]);
+    expect(names("RENT two")).toEqual(["rent_2_bed_avg_t30"]);
+    expect(names("sq ft")).toEqual(["rent_psf_avg_t30"]);
+    expect(names("")).toHaveLength(MARKET_METRICS.length);
+  });
+});
+
+describe("formulas the builder inserts", () => {
+  it("writes one RENT.MARKET per metric, since the function takes one", () => {
+    expect(formulasFor("market", { id: 1810 }, ["rent_avg_t30", "leased_percent_avg_t30"])).toEqual([
+      '=RENT.MARKET(1810, "rent_avg_t30")',
+      '=RENT.MARKET(1810, "leased_percent_avg_t30")',
+    ]);
+  });
+
+  it("writes one block formula over selected id cells with the fields as one text", () => {
+    expect(formulasFor("property", { cells: "A2:A11" }, ["asking_rent", "unit_count", "year_built"])).toEqual(
+      ['=RENT.PROPERTY(A2:A11, "asking_rent,unit_count,year_built")'],
+    );
+  });
+
+  it("writes the forecast, comp set table and narrative formulas", () => {
+    expect(formulasFor("forecast", { id: 7 }, ["rent_growth_yoy", "occupancy"])).toEqual([
+      '=RENT.GEOFORECAST(7, "rent_growth_yoy,occupancy")',
+    ]);
+    expect(formulasFor("compSet", { id: 3 }, ["SURVEY"])).toEqual(["=RENT.SURVEY(3)"]);
+    expect(formulasFor("narrative", { id: 7 }, ["rent"])).toEqual(['=RENT.NARRATIVE(7, "rent")']);
+  });
+
+  it("says what is missing or cannot be done, in words", () => {
+    expect(() => formulasFor("market", { id: 1 }, [])).toThrow(
+      new PaneInputError("Pick at least one field from the list."),
+    );
+    expect(() => formulasFor("compSet", { id: 1 }, ["SURVEY", "UNITS"])).toThrow(/Pick one comp set table/);
+    expect(() => formulasFor("market", { cells: "A1:A3" }, ["rent_avg_t30"])).toThrow(/property ids only/);
+  });
+});
