@@ -83,12 +83,19 @@ it("is usable from the keyboard: arrows move between tabs, Tab reaches a tab's c
 
   // From the tab list, Tab walks into the panel: its fields and Fluent buttons are all in the tab order.
   const reached: string[] = [];
-  for (let step = 0; step < 8; step++) {
+  for (let step = 0; step < 11; step++) {
     await world.page.keyboard.press("Tab");
     reached.push(await paneFrame().evaluate(() => document.activeElement?.id ?? ""));
   }
   expect([...reached]).toEqual(
-    expect.arrayContaining(["refresh-scope", "refresh-button", "cache-stats-button", "freeze-button"]),
+    expect.arrayContaining([
+      "template-choice",
+      "template-button",
+      "refresh-scope",
+      "refresh-button",
+      "cache-stats-button",
+      "freeze-button",
+    ]),
   );
 
   await pane.locator("#cache-stats-button").focus();

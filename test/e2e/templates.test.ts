@@ -7,6 +7,7 @@ import {
   SETUP_TIMEOUT_MS,
   allCalculated,
   openPreviewBrowser,
+  openTabOf,
   paneAction,
   signIn,
   typeInto,
@@ -59,6 +60,7 @@ const cellsOf = (sheetName: string) =>
   }, sheetName);
 
 async function newSheetFromTemplate(template: string): Promise<{ sheet: string; formulas: number }> {
+  await openTabOf(world, "template-choice");
   await world.pane.locator("#template-choice").selectOption(template);
   const status = await paneAction(world, "template-button");
   const match = /the sheet "(.+)" with (\d+) RENT formula/.exec(status);
