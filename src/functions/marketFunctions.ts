@@ -19,6 +19,7 @@ import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
+import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
 
 const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
 type MarketGeoType = (typeof MARKET_GEO_TYPES)[number];
@@ -55,45 +56,78 @@ function checkMetric(metric: string, record: Record<string, unknown>): void {
   throw new ArgumentError(`Unknown metric "${metric}".${didYouMean(metric, Object.keys(record))}`);
 }
 
-function wholeMarket(record: Record<string, unknown>): unknown {
-  if (hostHoldsDataTypes()) return entityCard(record, "name");
-  return Object.entries(record).map(([name, value]) => [name, fieldCell(value, name)]);
+/**
+ * Without a metric: the whole record. Where the host holds data types, an entity card per market
+ * (`=A1.rent_avg_t30`); elsewhere one market spills its metrics as [metric, value] rows.
+ */
+function wholeMarkets(
+  boundaries: unknown[][],
+  recordOf: (boundary: unknown) => Record<string, unknown>,
+): unknown[][] {
+  if (hostHoldsDataTypes())
+    return fillRecords(boundaries, (boundary) => entityCard(recordOf(boundary), "name"));
+  const cells = boundaries.flat();
+  if (cells.length > 1) {
+    throw new ArgumentError(
+      "metric: name a metric (or several across a row) for several markets; a whole record is for one market.",
+    );
+  }
+  return Object.entries(recordOf(cells[0])).map(([name, value]) => [name, fieldCell(value, name)]);
 }
 
 const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as const;
 
 /**
- * One market metric of an MSA or submarket, e.g. the 30-day average asking rent. Without a metric, the whole
- * record: an entity card where Excel holds data types (`=A1.rent_avg_t30`), else [metric, value] rows.
+ * A market metric of an MSA or submarket, e.g. the 30-day average asking rent. Either argument may be a
+ * range: markets (ids or names) down a column and metrics across a row give one row per market and one
+ * column per metric, from one batched request. Without a metric, the whole record: an entity card where Excel
+ * holds data types (`=A1.rent_avg_t30`), else [metric, value] rows.
  * @customfunction MARKET
  * @helpurl https://localhost:3000/help.html#rent-market
  * @cancelable
- * @param boundary The MSA or submarket: its id, or a name such as "Austin".
- * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list); empty for the whole record.
+ * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
+ * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list), or several as a range or comma-separated text; empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (MSA or BespokeSubmarket), account, and property filters unified_status, property_class, unit_count_gte, unit_count_lte, number_of_stories_gte, number_of_stories_lte, year_built_gte, year_built_lte.
  * @param [invocation] Custom function invocation.
- * @returns The metric's value, or the whole record.
+ * @returns The metric's value, a block of values (markets by metrics), or the whole record.
  */
 export async function market(
-  boundary: unknown,
-  metric?: unknown,
+  boundary: unknown[][],
+  metric?: unknown[][],
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
-): Promise<unknown> {
+): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
-    const metricName = isBlank(metric) ? undefined : readText(metric, "metric");
+    const boundaries = grid(boundary);
+    const block = keyedBlock(boundaries, fieldGrid(metric), "market");
     const option = readOptions(options, MARKET_OPTIONS);
     const geoType = isBlank(option.get("geo_type"))
       ? undefined
       : readMarketGeoType(option.get("geo_type"), "geo_type");
     const propertyFilters = readPropertyFilters(option);
     const context = cellContext(signal, option.get("account"));
-    const target = await resolveBoundary(boundary, context);
-    const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
-    const record = (await context.data.market(target.id, marketOptions, context.call)).value;
-    if (metricName === undefined) return wholeMarket(record as unknown as Record<string, unknown>);
-    checkMetric(metricName, record);
-    return fieldCell(record[metricName as keyof MarketAttributes], metricName);
+    // Each market once, all at the same time: names are searched (cached), records join one batched call.
+    const unique = [...new Set(boundaries.flat().map(plainValue))];
+    const settled = await Promise.allSettled(
+      unique.map(async (given) => {
+        const target = await resolveBoundary(given, context);
+        const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
+        return (await context.data.market(target.id, marketOptions, context.call)).value;
+      }),
+    );
+    const records = new Map(unique.map((given, index) => [given, settled[index]]));
+    const recordOf = (given: unknown): Record<string, unknown> => {
+      const outcome = records.get(plainValue(given));
+      if (outcome?.status !== "fulfilled")
+        throw outcome?.reason ?? new ApiError("not_found", "No such market.");
+      return outcome.value as unknown as Record<string, unknown>;
+    };
+    if (block.wholeRecord) return wholeMarkets(boundaries, recordOf);
+    return fillBlock(boundaries, block, (given, name) => {
+      const record = recordOf(given);
+      checkMetric(name, record);
+      return fieldCell(record[name as keyof MarketAttributes], name);
+    });
   });
 }
 

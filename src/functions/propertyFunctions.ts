@@ -8,20 +8,16 @@ import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
 import { didYouMean } from "./args/suggest";
-import { ArgumentError, toCellError } from "./cellErrors";
+import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
+import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
 
 /** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
 const PRO_PLUS_FIELD =
   /^(ownership_company_[1-4]_(name|ownership_type)|owned_since_date|last_sale_price(_status)?)$/;
-
-/** A range of ids or fields as a grid; a single value is a 1x1 grid. */
-function grid(value: unknown): unknown[][] {
-  return Array.isArray(value) ? (value as unknown[][]) : [[value]];
-}
 
 function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   const attributes = record as unknown as Record<string, unknown>;
@@ -35,14 +31,6 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
 }
 
-/** "asking_rent, unit_count" in one cell reads as those fields across a row, as a range holding them would. */
-function fieldNames(field: unknown[][] | undefined): unknown[][] {
-  const cells = grid(field);
-  const only = cells.length === 1 && cells[0]?.length === 1 ? cells[0][0] : undefined;
-  if (typeof only !== "string" || !/[,;]/.test(only)) return cells;
-  return [readList(only, "field", readText)];
-}
-
 /**
  * Without a field: the whole record. Where the host holds data types, an entity card per id (every field, read
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
@@ -54,19 +42,8 @@ function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttr
       throw record ?? new ApiError("not_found", `Property ${id} not found.`);
     return record.value as unknown as Record<string, unknown>;
   };
+  if (hostHoldsDataTypes()) return fillRecords(ids, (id) => entityCard(recordOf(id), "property_name"));
   const cells = ids.flat();
-  if (hostHoldsDataTypes()) {
-    if (cells.length === 1) return [[entityCard(recordOf(cells[0] as number), "property_name")]];
-    return ids.map((row) =>
-      row.map((id) => {
-        try {
-          return entityCard(recordOf(id), "property_name");
-        } catch (error) {
-          return toCellError(error);
-        }
-      }),
-    );
-  }
   if (cells.length > 1) {
     throw new ArgumentError(
       "field: name a field (or several across a row) for several ids; a whole record is for one id.",
@@ -97,45 +74,17 @@ export async function property(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (signal) => {
     const idGrid = grid(propertyId);
-    const fieldGrid = fieldNames(field);
-    const wholeRecord = fieldGrid.flat().every(isBlank);
-    const idsAreBlock = idGrid.length * (idGrid[0]?.length ?? 0) > 1;
-    const fieldsAreBlock = fieldGrid.length * (fieldGrid[0]?.length ?? 0) > 1;
-    if (
-      !wholeRecord &&
-      idsAreBlock &&
-      fieldsAreBlock &&
-      ((idGrid[0]?.length ?? 0) > 1 || fieldGrid.length > 1)
-    ) {
-      throw new ArgumentError(
-        "With several ids and several fields, give the ids down a column and the fields across a row.",
-      );
-    }
+    const block = keyedBlock(idGrid, fieldGrid(field), "id");
     const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
-    const fields = wholeRecord ? [] : fieldGrid.map((row) => row.map((cell) => readText(cell, "field")));
     const { data, call } = cellContext(signal);
     const { records } = await data.propertyDetails(ids.flat(), call);
-    if (wholeRecord) return wholeRecords(ids, records);
-
-    const valueOf = (id: number, name: string): unknown => {
+    if (block.wholeRecord) return wholeRecords(ids, records);
+    return fillBlock(ids, block, (id, name) => {
       const record = records.get(id);
       if (!record || record instanceof ApiError)
         throw record ?? new ApiError("not_found", `Property ${id} not found.`);
       return fieldValue(record.value, name);
-    };
-    // One id and one field: the error is the cell's own. In a block, each cell carries its own error.
-    if (!idsAreBlock && !fieldsAreBlock) return [[valueOf(ids[0]?.[0] as number, fields[0]?.[0] as string)]];
-    const safely = (id: number, name: string) => {
-      try {
-        return valueOf(id, name);
-      } catch (error) {
-        return toCellError(error);
-      }
-    };
-    if (!fieldsAreBlock) return ids.map((row) => row.map((id) => safely(id, fields[0]?.[0] as string)));
-    if (!idsAreBlock) return fields.map((row) => row.map((name) => safely(ids[0]?.[0] as number, name)));
-    const fieldRow = fields[0] as string[];
-    return ids.map((row) => fieldRow.map((name) => safely(row[0] as number, name)));
+    });
   });
 }
 

@@ -31,7 +31,7 @@ function call(cell: WorkbookCell, address: string): Promise<unknown> {
     case "FORECAST":
       return forecast(cell.propertyId, [cell.fields], null, null, null, null, null, null, invocation);
     case "MARKET":
-      return market(cell.boundary.id, cell.metric, undefined, invocation);
+      return market([[cell.boundary.id]], [[cell.metric]], undefined, invocation);
     case "GEOFORECAST":
       return geoForecast(cell.boundaryId, [cell.fields], null, null, null, null, null, invocation);
     case "UNITS":

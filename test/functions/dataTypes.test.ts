@@ -145,7 +145,9 @@ describe("on a host with data types (ExcelApi 1.16)", () => {
   });
 
   it("gives RENT.MARKET(boundary) with no metric an entity card of the market", async () => {
-    const card = (await market(msaId, undefined, undefined, fakeInvocation())) as {
+    const cells = await market([[msaId]], undefined, undefined, fakeInvocation());
+    expect(cells).toHaveLength(1);
+    const card = cells[0]?.[0] as {
       type: string;
       text: string;
       properties: Record<string, { basicValue: unknown }>;
@@ -153,9 +155,9 @@ describe("on a host with data types (ExcelApi 1.16)", () => {
     expect(card.type).toBe("Entity");
     expect(card.text).toBe(marketRecord.name);
     expect(basic(card.properties.rent_avg_t30 as { basicValue: unknown })).toBe(marketRecord.rent_avg_t30);
-    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toEqual(
-      formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency),
-    );
+    await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
+      [formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency)],
+    ]);
   });
 
   it("formats a forecast's dates as dates, and its rent as currency when use_rent_value asks for rent", async () => {
@@ -178,11 +180,11 @@ describe("on a host with data types (ExcelApi 1.16)", () => {
     await expect(property([[asArgument]], [["asking_rent"]], fakeInvocation())).resolves.toEqual([
       [formatted(record.asking_rent, NUMBER_FORMAT_BY_KIND.currency)],
     ]);
-    const marketCard = await market(msaId, undefined, undefined, fakeInvocation());
-    await expect(market(msaId, { type: "String", basicValue: "rent_avg_t30" })).resolves.toEqual(
-      formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency),
-    );
-    expect(marketCard).toMatchObject({ type: "Entity" });
+    const marketCard = await market([[msaId]], undefined, undefined, fakeInvocation());
+    await expect(market([[msaId]], [[{ type: "String", basicValue: "rent_avg_t30" }]])).resolves.toEqual([
+      [formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency)],
+    ]);
+    expect(marketCard).toMatchObject([[{ type: "Entity" }]]);
   });
 });
 
@@ -193,9 +195,9 @@ describe("on a host without data types", () => {
     await expect(property([[id]], [["asking_rent", "collected_at"]], fakeInvocation())).resolves.toEqual([
       [record.asking_rent, isoToSerial(record.collected_at as string)],
     ]);
-    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(
-      marketRecord.rent_avg_t30,
-    );
+    await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
+      [marketRecord.rent_avg_t30],
+    ]);
   });
 
   it("spills a whole record as [field, value] rows", async () => {
@@ -204,7 +206,7 @@ describe("on a host without data types", () => {
     expect(byField.get("property_name")).toBe(record.property_name);
     expect(byField.get("asking_rent")).toBe(record.asking_rent);
     expect(byField.size).toBe(Object.keys(record).length);
-    const marketRows = (await market(msaId, undefined, undefined, fakeInvocation())) as unknown[][];
+    const marketRows = (await market([[msaId]], undefined, undefined, fakeInvocation())) as unknown[][];
     expect(new Map(marketRows.map((row) => [row[0], row[1]])).get("rent_avg_t30")).toBe(
       marketRecord.rent_avg_t30,
     );

@@ -23,7 +23,7 @@ const catalogue: [string, CellFunction][] = Object.entries({
   ...geoFunctions,
   ...marketFunctions,
   ...propertyFunctions,
-}).filter((entry): entry is [string, CellFunction] => typeof entry[1] === "function");
+}).filter(([, exported]) => typeof exported === "function") as unknown as [string, CellFunction][];
 
 const words = fc.constantFrom(
   "MSA",

@@ -77,8 +77,12 @@ describe("RENT.MARKET", () => {
     const raw = await explore({ market_filters: { geo_type: "MSA", geo_boundary_ids: [msaId] }, limit: 1 });
     const expected = raw.data[0]?.attributes.rent_avg_t30;
     expect(typeof expected).toBe("number");
-    await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(expected);
-    await expect(market("Austin", "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(expected);
+    await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
+      [expected],
+    ]);
+    await expect(market([["Austin"]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
+      [expected],
+    ]);
   });
 
   it("finds a submarket without being told its type", async () => {
@@ -86,9 +90,9 @@ describe("RENT.MARKET", () => {
       market_filters: { geo_type: "BespokeSubmarket", geo_boundary_ids: [submarketId] },
       limit: 1,
     });
-    await expect(market(submarketId, "leased_percent_avg_t30", undefined, fakeInvocation())).resolves.toBe(
-      raw.data[0]?.attributes.leased_percent_avg_t30 ?? "",
-    );
+    await expect(
+      market([[submarketId]], [["leased_percent_avg_t30"]], undefined, fakeInvocation()),
+    ).resolves.toEqual([[raw.data[0]?.attributes.leased_percent_avg_t30 ?? ""]]);
   });
 
   it("asks once for cells naming an MSA and a submarket by id", async () => {
@@ -97,12 +101,54 @@ describe("RENT.MARKET", () => {
       .data;
     const before = env.sandbox.counters.get("/v1/explore_markets");
     const [msaRent, submarketRent] = await Promise.all([
-      market(denverMsa?.attributes.id, "rent_avg_t30", undefined, fakeInvocation()),
-      market(denverSubmarket?.attributes.id, "rent_avg_t30", undefined, fakeInvocation()),
+      market([[denverMsa?.attributes.id]], [["rent_avg_t30"]], undefined, fakeInvocation()),
+      market([[denverSubmarket?.attributes.id]], [["rent_avg_t30"]], undefined, fakeInvocation()),
     ]);
     expect(env.sandbox.counters.get("/v1/explore_markets") - before).toBe(1);
-    expect(typeof msaRent).toBe("number");
-    expect(typeof submarketRent).toBe("number");
+    expect(msaRent).toEqual([[expect.any(Number)]]);
+    expect(submarketRent).toEqual([[expect.any(Number)]]);
+  });
+
+  it("gives markets down a column by metrics across a row as one block, from one request", async () => {
+    const found = await Promise.all(
+      ["Dallas", "Houston", "Phoenix"].map(
+        async (name) => (await search({ query: name, geo_type: ["MSA"], limit: 1 })).data[0]?.attributes.id,
+      ),
+    );
+    const raw = await explore({ market_filters: { geo_type: "MSA", geo_boundary_ids: found }, limit: 3 });
+    const metricsOf = (id: number | undefined) =>
+      raw.data.find((entry) => entry.attributes.id === id)?.attributes;
+    const expected = found.map((id) => [metricsOf(id)?.rent_avg_t30, metricsOf(id)?.leased_percent_avg_t30]);
+    expect(expected.flat().every((value) => typeof value === "number")).toBe(true);
+
+    const before = env.sandbox.counters.get("/v1/explore_markets");
+    const metrics = [["rent_avg_t30", "leased_percent_avg_t30"]];
+    const block = await market(
+      found.map((id) => [id]),
+      metrics,
+      undefined,
+      fakeInvocation(),
+    );
+    expect(block).toEqual(expected);
+    expect(env.sandbox.counters.get("/v1/explore_markets") - before).toBe(1);
+
+    // Names work as ids do; a name that matches no market fails its own row, not the block.
+    const named = await market([["Dallas"], ["Zzyzxqq"]], [["rent_avg_t30, leased_percent_avg_t30"]]);
+    expect(named[0]).toEqual(expected[0]);
+    expect(named[1]).toEqual([
+      expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket matches "Zzyzxqq".' }),
+      expect.objectContaining({ code: "#N/A" }),
+    ]);
+  });
+
+  it("refuses markets and metrics both as 2-D ranges, saying how to lay them out", async () => {
+    await expect(
+      market([[msaId, msaId]], [["rent_avg_t30"], ["ner_avg_t30"]], undefined, fakeInvocation()),
+    ).rejects.toMatchObject({
+      code: "#VALUE!",
+      message:
+        "With several markets and several fields, give the markets down a column and the fields across a row.",
+    });
   });
 
   it("passes property filters through to the aggregates", async () => {
@@ -111,24 +157,24 @@ describe("RENT.MARKET", () => {
       property_filters: { property_class: ["A"] },
       limit: 1,
     });
-    await expect(market(msaId, "rent_avg_t30", [["property_class", "A"]], fakeInvocation())).resolves.toBe(
-      raw.data[0]?.attributes.rent_avg_t30 ?? "",
-    );
+    await expect(
+      market([[msaId]], [["rent_avg_t30"]], [["property_class", "A"]], fakeInvocation()),
+    ).resolves.toEqual([[raw.data[0]?.attributes.rent_avg_t30 ?? ""]]);
   });
 
   it("explains unknown and removed metrics, and boundaries that are not markets", async () => {
-    await expect(market(msaId, "rent_avg_t3", undefined, fakeInvocation())).rejects.toMatchObject({
+    await expect(market([[msaId]], [["rent_avg_t3"]], undefined, fakeInvocation())).rejects.toMatchObject({
       code: "#VALUE!",
       message: 'Unknown metric "rent_avg_t3". Did you mean "rent_avg_t30"?',
     });
-    await expect(market(msaId, "absorption_rate_avg_t30", undefined, fakeInvocation())).rejects.toMatchObject(
-      {
-        code: "#VALUE!",
-        message: expect.stringContaining("removed in v1.12.0"),
-      },
-    );
+    await expect(
+      market([[msaId]], [["absorption_rate_avg_t30"]], undefined, fakeInvocation()),
+    ).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: expect.stringContaining("removed in v1.12.0"),
+    });
     const county = (await search({ query: "*", geo_type: "County", limit: 1 })).data[0]?.attributes.id;
-    await expect(market(county, "rent_avg_t30", undefined, fakeInvocation())).rejects.toMatchObject({
+    await expect(market([[county]], [["rent_avg_t30"]], undefined, fakeInvocation())).rejects.toMatchObject({
       code: "#N/A",
       message: expect.stringContaining("has no market metrics"),
     });

@@ -34,24 +34,24 @@ afterAll(() => env.close());
 
 it("answers a recalculated formula from the cache and fetches again on Refresh", async () => {
   const start = env.sandbox.counters.get(EXPLORE);
-  const first = await market(msaId, "rent_avg_t30", undefined, fakeInvocation());
+  const first = await market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation());
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 1);
 
-  await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(first);
-  await expect(market(msaId, "ner_avg_t30", undefined, fakeInvocation())).resolves.toEqual(
-    expect.any(Number),
-  );
+  await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual(first);
+  await expect(market([[msaId]], [["ner_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
+    [expect.any(Number)],
+  ]);
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 1);
 
   requestFreshData();
-  await expect(market(msaId, "rent_avg_t30", undefined, fakeInvocation())).resolves.toBe(first);
+  await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual(first);
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
   // Later cells of the same refresh are served what it fetched.
-  await market(msaId, "ner_avg_t30", undefined, fakeInvocation());
+  await market([[msaId]], [["ner_avg_t30"]], undefined, fakeInvocation());
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
 
   endFreshData();
-  await market(msaId, "rent_avg_t30", undefined, fakeInvocation());
+  await market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation());
   expect(env.sandbox.counters.get(EXPLORE)).toBe(start + 2);
 });
 

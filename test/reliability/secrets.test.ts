@@ -117,7 +117,9 @@ it("never puts a client secret or an access token in a URL, log line, error, cel
   sandbox.context.faults.update({ errorRate: 1 });
   await keepErrorText(() => narrative(msa.boundary.id, "sales", fakeInvocation()));
   sandbox.context.faults.reset();
-  await keepErrorText(() => market(msa.boundary.id, "rent_avg_t30", [["account", 103]], fakeInvocation()));
+  await keepErrorText(() =>
+    market([[msa.boundary.id]], [["rent_avg_t30"]], [["account", 103]], fakeInvocation()),
+  );
 
   // A manual token, remembered, used, then revoked.
   const manual = sandbox.context.tokens.issueManualToken("demo-proplus").accessToken;

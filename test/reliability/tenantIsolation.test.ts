@@ -162,9 +162,9 @@ describe("through the add-in", () => {
       units(proCompSet.id, undefined, undefined, null, null, undefined, fakeInvocation()),
     ).rejects.toMatchObject(forbidden);
     await expect(compSets(102, fakeInvocation())).rejects.toMatchObject(forbidden);
-    await expect(market(msaId(), "rent_avg_t30", [["account", 102]], fakeInvocation())).rejects.toMatchObject(
-      forbidden,
-    );
+    await expect(
+      market([[msaId()]], [["rent_avg_t30"]], [["account", 102]], fakeInvocation()),
+    ).rejects.toMatchObject(forbidden);
     expect(() => session.selectAccount(102)).toThrow(/102/);
   });
 
