@@ -1,7 +1,7 @@
 /**
  * The Insert tab as an underwriter uses it, in Chromium over the stand-in: search a market by name, pick
- * metrics, insert; select a column of property ids, pick fields, insert one block formula over them. The
- * cells must show what the sandbox serves.
+ * metrics, insert; select a column of property ids (or of market names), pick fields, insert one block
+ * formula over them. The cells must show what the sandbox serves.
  */
 import {
   SETUP_TIMEOUT_MS,
@@ -90,9 +90,12 @@ it("searches a market by name, shows two metrics' values, and inserts their form
   expect(typeof metrics.rent_avg_t30).toBe("number");
 
   await paneAction(world, "insert-preview-button");
+  // As the cells will show them: the stand-in holds data types, so the values come formatted.
+  const dollars = (value: number) =>
+    value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   expect(await pane.locator("#insert-preview li").allTextContents()).toEqual([
-    `leased_percent_avg_t30: ${String(metrics.leased_percent_avg_t30)}`,
-    `rent_avg_t30: ${String(metrics.rent_avg_t30)}`,
+    `leased_percent_avg_t30: ${Number(metrics.leased_percent_avg_t30).toFixed(2)}%`,
+    `rent_avg_t30: $${dollars(Number(metrics.rent_avg_t30))}`,
   ]);
 
   expect(await paneAction(world, "insert-button")).toBe("Inserted 2 formulas at B2.");
@@ -133,6 +136,42 @@ it("inserts one block formula over ten selected property ids that refers to thei
     const attributes = records.find((record) => Number(record.id) === id)?.attributes ?? {};
     return fields.map((field) => attributes[field] ?? "");
   });
+  expect(valuesOf(await shownAt(page, sheet, "B2"))).toEqual(expected);
+});
+
+it("inserts one block RENT.MARKET over selected market names, one row per market", async () => {
+  const { page, pane } = world;
+  const names = ["Austin", "Dallas", "Houston"];
+  const sheet = await newSheet(page);
+  for (const [index, name] of names.entries()) await typeInto(page, `A${index + 2}`, name);
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A4"]').click({ modifiers: ["Shift"] });
+
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("market");
+  const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
+  for (const metric of metrics) await pane.locator(`#insert-field-${metric}`).check();
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
+  expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.MARKET(A2:A4, "rent_avg_t30,leased_percent_avg_t30")');
+  // What the sandbox serves for each name's best MSA or submarket match.
+  const expected = await Promise.all(
+    names.map(async (name) => {
+      const found = await raw.post<{ data: Envelope<{ id: number; geo_type: string }>[] }>(
+        "/geo_boundaries/search",
+        { account_id: accountId, query: name, geo_type: ["MSA", "BespokeSubmarket"], limit: 1 },
+      );
+      const best = found.data[0]?.attributes;
+      const market = await raw.post<{ data: Envelope<Attributes>[] }>("/explore_markets", {
+        account_id: accountId,
+        market_filters: { geo_type: best?.geo_type, geo_boundary_ids: [best?.id] },
+        limit: 1,
+      });
+      const attributes = market.data[0]?.attributes ?? {};
+      return metrics.map((metric) => attributes[metric]);
+    }),
+  );
+  expect(expected.flat().every((value) => typeof value === "number")).toBe(true);
   expect(valuesOf(await shownAt(page, sheet, "B2"))).toEqual(expected);
 });
 

@@ -6,8 +6,11 @@ import {
   MARKET_METRICS,
   NARRATIVE_SECTIONS,
   PROPERTY_FIELDS,
+  PROPERTY_FORECAST_FIELDS,
   filterFields,
 } from "../../src/taskpane/insert/fieldCatalogue";
+import type { ForecastAggregation } from "../../src/data/forecastBatcher";
+import { validateForecastFields } from "../../src/data/forecastFields";
 import { formulasFor } from "../../src/taskpane/insert/insertFormulas";
 import { PaneInputError } from "../../src/taskpane/paneInputError";
 
@@ -25,11 +28,26 @@ describe("the field catalogue", () => {
     expect(MARKET_METRICS.map((field) => field.name).filter((name) => !market.includes(name))).toEqual([]);
   });
 
+  it("offers forecast fields the forecast functions take, property and boundary ones apart", () => {
+    const asked = (fields: readonly { name: string }[]) =>
+      fields.map(({ name }) => ({ field: name, aggregation_type: "avg" }) as ForecastAggregation);
+    expect(() =>
+      validateForecastFields({ kind: "property", id: 1 }, asked(PROPERTY_FORECAST_FIELDS)),
+    ).not.toThrow();
+    expect(() =>
+      validateForecastFields({ kind: "geo_boundary", id: 1 }, asked(BOUNDARY_FORECAST_FIELDS)),
+    ).not.toThrow();
+    expect(() =>
+      validateForecastFields({ kind: "geo_boundary", id: 1 }, asked(PROPERTY_FORECAST_FIELDS.slice(0, 1))),
+    ).toThrow();
+  });
+
   it("gives every field a meaning and a unit", () => {
     for (const field of [
       ...PROPERTY_FIELDS,
       ...MARKET_METRICS,
       ...BOUNDARY_FORECAST_FIELDS,
+      ...PROPERTY_FORECAST_FIELDS,
       ...NARRATIVE_SECTIONS,
     ]) {
       expect(field.meaning.length).toBeGreaterThan(3);
@@ -60,10 +78,19 @@ describe("formulas the builder inserts", () => {
     );
   });
 
+  it("writes one block RENT.MARKET over selected market cells with the metrics as one text", () => {
+    expect(formulasFor("market", { cells: "A2:A5" }, ["rent_avg_t30", "leased_percent_avg_t30"])).toEqual([
+      '=RENT.MARKET(A2:A5, "rent_avg_t30,leased_percent_avg_t30")',
+    ]);
+  });
+
   it("writes the forecast, comp set table and narrative formulas", () => {
     expect(formulasFor("forecast", { id: 7 }, ["rent_growth_yoy", "occupancy"])).toEqual([
       '=RENT.GEOFORECAST(7, "rent_growth_yoy,occupancy")',
     ]);
+    expect(
+      formulasFor("propertyForecast", { id: 42 }, ["rent_growth_rate_yoy", "occupancy_percent"]),
+    ).toEqual(['=RENT.FORECAST(42, "rent_growth_rate_yoy,occupancy_percent")']);
     expect(formulasFor("compSet", { id: 3 }, ["SURVEY"])).toEqual(["=RENT.SURVEY(3)"]);
     expect(formulasFor("narrative", { id: 7 }, ["rent"])).toEqual(['=RENT.NARRATIVE(7, "rent")']);
   });
@@ -73,6 +100,8 @@ describe("formulas the builder inserts", () => {
       new PaneInputError("Pick at least one field from the list."),
     );
     expect(() => formulasFor("compSet", { id: 1 }, ["SURVEY", "UNITS"])).toThrow(/Pick one comp set table/);
-    expect(() => formulasFor("market", { cells: "A1:A3" }, ["rent_avg_t30"])).toThrow(/property ids only/);
+    expect(() => formulasFor("narrative", { cells: "A1:A3" }, ["rent"])).toThrow(
+      /property ids or markets only/,
+    );
   });
 });

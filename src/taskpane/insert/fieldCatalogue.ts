@@ -65,6 +65,15 @@ export const PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("walk_score", "Walk Score (0 to 100)", "score"),
 ];
 
+export const PROPERTY_FORECAST_FIELDS: readonly CatalogueField[] = [
+  field("rent_growth_rate_yoy", "Forecast rent growth of the property, year over year, by month", FRACTION),
+  field("occupancy_percent", "Forecast occupancy of the property, by month", POINTS),
+  field("rent_growth_rate_yoy_downside", "Rent growth in the downside scenario", FRACTION),
+  field("rent_growth_rate_yoy_upside", "Rent growth in the upside scenario", FRACTION),
+  field("occupancy_percent_downside", "Occupancy in the downside scenario", POINTS),
+  field("occupancy_percent_upside", "Occupancy in the upside scenario", POINTS),
+];
+
 export const BOUNDARY_FORECAST_FIELDS: readonly CatalogueField[] = [
   field("rent_growth_yoy", "Forecast rent growth, year over year, by month", FRACTION),
   field("occupancy", "Forecast occupancy, by month", POINTS),

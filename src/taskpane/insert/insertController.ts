@@ -1,12 +1,13 @@
 import { columnLetters } from "../../excel/a1";
-import { geoForecast } from "../../functions/forecastFunctions";
+import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
 import { property } from "../../functions/propertyFunctions";
 import { floorPlans, survey, units } from "../../functions/compSetFunctions";
 import type { Session } from "../../session/session";
 import type { ExcelRunner } from "../excelRunner";
 import { PaneInputError } from "../paneInputError";
-import { formulasFor, type InsertKind, type Subject } from "./insertFormulas";
+import { BLOCK_KINDS, formulasFor, type InsertKind, type Subject } from "./insertFormulas";
+import { answerText } from "./previewText";
 
 /** A boundary, property or comp set found by name. */
 export interface Found {
@@ -42,7 +43,7 @@ export class InsertController {
     if (query.length < 2) return [];
     const { data, accountId } = this.session.requireSignedIn();
     const call = { accountId, signal };
-    if (kind === "property") {
+    if (kind === "property" || kind === "propertyForecast") {
       const ids = (await data.lookup({ property_name: query, per_page: SEARCH_LIMIT }, call)).value.data;
       const { records } = await data.propertyDetails(ids, call);
       return ids.map((id) => {
@@ -70,34 +71,33 @@ export class InsertController {
 
   /** What the formulas will show, computed by the RENT functions themselves: one line per formula. */
   async preview(kind: InsertKind, id: number, fields: readonly string[]): Promise<string[]> {
-    const describe = (value: unknown): string => {
-      if (!Array.isArray(value)) return String(value);
-      const rows = value as unknown[][];
-      if (rows.length === 1 && rows[0]?.length === 1) return String(rows[0][0]);
-      return `a table of ${rows.length} rows by ${rows[0]?.length ?? 0} columns`;
-    };
     switch (kind) {
       case "market":
-        return Promise.all(fields.map(async (metric) => `${metric}: ${describe(await market(id, metric))}`));
+        return Promise.all(
+          fields.map(async (metric) => `${metric}: ${answerText(await market([[id]], [[metric]]))}`),
+        );
       case "property": {
         const values = (await property([[id]], [fields.slice()]))[0] ?? [];
-        return fields.map((field, index) => `${field}: ${describe(values[index])}`);
+        return fields.map((field, index) => `${field}: ${answerText(values[index])}`);
       }
+      case "propertyForecast":
+        return [answerText(await forecast(id, [[fields.join(",")]]))];
       case "forecast":
-        return [describe(await geoForecast(id, [[fields.join(",")]]))];
+        return [answerText(await geoForecast(id, [[fields.join(",")]]))];
       case "compSet": {
         const table = { SURVEY: survey, UNITS: units, FLOORPLANS: floorPlans }[fields[0] ?? ""];
         if (!table || fields.length !== 1) throw new PaneInputError("Pick one comp set table.");
-        return [describe(await table(id))];
+        return [answerText(await table(id))];
       }
       case "narrative":
-        return [describe(await narrative(id, fields[0]))];
+        return [answerText(await narrative(id, fields[0]))];
     }
   }
 
   /**
    * Writes the formulas: with one cell selected, there and to its right; with a column of several cells
-   * selected (property ids), one block formula in the column to its right that refers to them.
+   * selected (property ids, or markets by name or id), one block formula in the column to its right that
+   * refers to them.
    */
   async insert(kind: InsertKind, found: Found | undefined, fields: readonly string[]): Promise<Inserted> {
     return this.runExcel(async (context) => {
@@ -108,9 +108,11 @@ export class InsertController {
       let subject: Subject;
       const row = range.rowIndex;
       let column = range.columnIndex;
-      if (several && kind === "property") {
+      if (several && BLOCK_KINDS.has(kind)) {
         if (range.columnCount !== 1) {
-          throw new PaneInputError("Select the property ids as one column of cells.");
+          throw new PaneInputError(
+            `Select the ${kind === "market" ? "markets" : "property ids"} as one column of cells.`,
+          );
         }
         const letters = columnLetters(column);
         subject = { cells: `${letters}${row + 1}:${letters}${row + range.rowCount}` };

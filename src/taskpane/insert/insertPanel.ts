@@ -8,6 +8,7 @@ import {
   MARKET_METRICS,
   NARRATIVE_SECTIONS,
   PROPERTY_FIELDS,
+  PROPERTY_FORECAST_FIELDS,
   filterFields,
   type CatalogueField,
 } from "./fieldCatalogue";
@@ -20,6 +21,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 const CHOICES: Readonly<Record<InsertKind, { target: string; fields: readonly CatalogueField[] }>> = {
   market: { target: "Market", fields: MARKET_METRICS },
   property: { target: "Property", fields: PROPERTY_FIELDS },
+  propertyForecast: { target: "Property", fields: PROPERTY_FORECAST_FIELDS },
   forecast: { target: "Market", fields: BOUNDARY_FORECAST_FIELDS },
   compSet: { target: "Comp set", fields: COMP_SET_TABLES },
   narrative: { target: "Market", fields: NARRATIVE_SECTIONS },

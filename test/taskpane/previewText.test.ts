@@ -1,0 +1,39 @@
+import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { isoDateToSerial } from "../../src/excel/excelDates";
+import { answerText, cellText, formattedText } from "../../src/taskpane/insert/previewText";
+
+const formatted = (basicValue: number, kind: keyof typeof NUMBER_FORMAT_BY_KIND) => ({
+  type: "FormattedNumber",
+  basicValue,
+  numberFormat: NUMBER_FORMAT_BY_KIND[kind],
+});
+
+describe("the Insert tab's preview shows values as their cells will", () => {
+  it("formats each kind of number the add-in gives a format", () => {
+    expect(cellText(formatted(1600.734, "currency"))).toBe("$1,600.73");
+    expect(cellText(formatted(-5.5, "currency"))).toBe("-$5.50");
+    expect(cellText(formatted(91.87, "percent"))).toBe("91.87%");
+    expect(cellText(formatted(0.035, "fraction"))).toBe("3.50%");
+    expect(cellText(formatted(12345, "integer"))).toBe("12,345");
+    expect(cellText(formatted(1234.5, "number"))).toBe("1,234.50");
+    expect(cellText(formatted(30.2672, "coordinate"))).toBe("30.267200");
+    expect(cellText(formatted(isoDateToSerial("2026-11-23") as number, "date"))).toBe("2026-11-23");
+  });
+
+  it("shows a number under a format it does not know as Excel's General would", () => {
+    expect(formattedText(1.5, "0.0000E+00")).toBe("1.5");
+  });
+
+  it("shows plain values, entity cards by their title, and tables by their size", () => {
+    expect(cellText(1890)).toBe("1890");
+    expect(cellText("Austin")).toBe("Austin");
+    expect(cellText({ type: "Entity", text: "The Grove", properties: {} })).toBe("The Grove");
+    expect(answerText([[formatted(97.2, "percent")]])).toBe("97.20%");
+    expect(
+      answerText([
+        ["date", "occupancy_percent"],
+        [46000, 95],
+      ]),
+    ).toBe("a table of 2 rows by 2 columns");
+  });
+});
