@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
-import { readAnswer } from "./readers/answerForm";
+import { readAnswer, type AnswerReader } from "./readers/answerForm";
 import { accountsReader } from "./readers/serviceReaders";
 import { collectPages, type PagingOptions } from "./paging";
 import { announcedLimit, type AnnouncedLimit } from "./rateLimitHeaders";
@@ -103,21 +103,29 @@ export class ServiceClient {
   }
 
   /** Every account the signed-in client may act for, across all pages (bounded: see collectPages). */
-  async listAccounts(signal?: AbortSignal): Promise<Account[]> {
-    const { items } = await collectPages(async (page) => {
-      const result = await this.call(
-        (context) =>
-          readAnswer(
-            accountsReader,
-            this.api.GET("/accounts", {
-              ...context,
-              params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
-            }),
-          ),
-        signal,
-      );
-      return { items: result.data, pagination: result.pagination };
-    }, ACCOUNTS_PAGING);
-    return items;
+  listAccounts(signal?: AbortSignal): Promise<Account[]> {
+    return readAllAccounts(this.api, (send) => this.call(send, signal));
   }
+}
+
+type AccountsPage = typeof accountsReader extends AnswerReader<infer Page> ? Page : never;
+
+/**
+ * Every page of /accounts, each sent by `call`: the client's own call (sign-in), or the data layer's paced
+ * and retried one. Bounded and checked by collectPages.
+ */
+export async function readAllAccounts(
+  api: ServiceClient["api"],
+  call: (send: TypedSend<AccountsPage>) => Promise<AccountsPage>,
+): Promise<Account[]> {
+  const { items } = await collectPages(async (page) => {
+    const answer = await call((context) =>
+      readAnswer(
+        accountsReader,
+        api.GET("/accounts", { ...context, params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } } }),
+      ),
+    );
+    return { items: answer.data, pagination: answer.pagination };
+  }, ACCOUNTS_PAGING);
+  return items;
 }

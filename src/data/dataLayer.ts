@@ -1,10 +1,9 @@
-import { ACCOUNTS_PAGING, type Account, type ServiceClient } from "../api/client";
+import { readAllAccounts, type Account, type ServiceClient } from "../api/client";
 import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
 import { readAnswer } from "../api/readers/answerForm";
 import { floorPlansReader, marketSurveyReader } from "../api/readers/compSetReaders";
 import {
-  accountsReader,
   cancelledJobReader,
   compSetsReader,
   exploreMarketsReader,
@@ -17,7 +16,7 @@ import {
   submittedJobReader,
   unitsReader,
 } from "../api/readers/serviceReaders";
-import { collectPages } from "../api/paging";
+
 import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedQuery } from "./batchedQuery";
@@ -204,23 +203,7 @@ export class DataLayer {
   accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
     return this.runner.queryWith(
       { kind: "accounts", accountId: undefined, endpoint: "/accounts", params: {} },
-      async (signal) => {
-        const { items } = await collectPages(async (page) => {
-          const answer = await this.runner.network(
-            (context) =>
-              readAnswer(
-                accountsReader,
-                this.api.GET("/accounts", {
-                  ...context,
-                  params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } },
-                }),
-              ),
-            signal,
-          );
-          return { items: answer.data, pagination: answer.pagination };
-        }, ACCOUNTS_PAGING);
-        return items;
-      },
+      (signal) => readAllAccounts(this.api, (send) => this.runner.network(send, signal)),
       options,
     );
   }
