@@ -48,8 +48,8 @@ const formulaAt = (sheet: string, row: number, column: number) =>
 
 async function typeInSearch(text: string): Promise<void> {
   // Typed key by key, as a person types: the pane waits for a pause before it searches.
-  await world.pane.locator("#insert-search").fill("");
-  await world.pane.locator("#insert-search").pressSequentially(text, { delay: 30 });
+  await world.pane.locator("#insert-search input").fill("");
+  await world.pane.locator("#insert-search input").pressSequentially(text, { delay: 30 });
 }
 
 it("searches a market by name, shows two metrics' values, and inserts their formulas", async () => {
@@ -73,9 +73,9 @@ it("searches a market by name, shows two metrics' values, and inserts their form
   // Six keys, one search: the search waits for the typing to pause.
   expect(searches() - before).toBe(1);
 
-  await pane.locator("#insert-field-filter").fill("leased");
+  await pane.locator("#insert-field-filter input").fill("leased");
   await pane.locator("#insert-field-leased_percent_avg_t30").check();
-  await pane.locator("#insert-field-filter").fill("");
+  await pane.locator("#insert-field-filter input").fill("");
   await pane.locator("#insert-field-rent_avg_t30").check();
   await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(
     `=RENT.MARKET(${best.id}, "leased_percent_avg_t30")  =RENT.MARKET(${best.id}, "rent_avg_t30")`,

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     // The Insert tab in use: a market found by name, two metrics ticked, their values shown.
     await newSheet(page);
     await openTab(world, "insert");
-    await pane.locator("#insert-search").pressSequentially("Austin", { delay: 30 });
+    await pane.locator("#insert-search input").pressSequentially("Austin", { delay: 30 });
     await pane.locator("#insert-found input:checked").waitFor({ state: "attached" });
     await pane.locator("#insert-field-rent_avg_t30").check();
     await pane.locator("#insert-field-leased_percent_avg_t30").check();
