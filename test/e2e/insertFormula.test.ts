@@ -207,3 +207,49 @@ it("finds a property by part of its name and says what is missing before inserti
     "The pane says: Pick at least one field from the list.",
   );
 });
+
+it("inserts a property's forecast found by part of its name, and the formula spills its table", async () => {
+  const { page, pane } = world;
+  // A property with a forecast (the sandbox, like the service, has none for some).
+  const austin = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 25,
+    })
+  ).data;
+  let first = 0;
+  for (const id of austin) {
+    const forecast = await raw.post<{ data: { attributes: { time_series: { values: Attributes }[] } } }>(
+      `/properties/${id}/forecasts`,
+      {
+        account_id: accountId,
+        aggregations: [
+          { name: "rent_growth_rate_yoy", field: "rent_growth_rate_yoy", aggregation_type: "avg" },
+        ],
+        interval: "month",
+      },
+    );
+    first = id;
+    if (forecast.data.attributes.time_series.some((row) => row.values.rent_growth_rate_yoy !== null)) break;
+  }
+  const [record] = (
+    await raw.get<{ data: Envelope<{ property_name: string }>[] }>("/properties/bulk_details", {
+      account_id: accountId,
+      property_ids: String(first),
+    })
+  ).data;
+  const sheet = await newSheet(page);
+  await page.locator('#grid td[data-address="A1"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("propertyForecast");
+  await typeInSearch(record?.attributes.property_name ?? "");
+  await pane.locator(`#insert-found-${first}`).check();
+  await pane.locator("#insert-field-rent_growth_rate_yoy").check();
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at A1.");
+  expect(await formulaAt(sheet, 0, 0)).toBe(`=RENT.FORECAST(${first}, "rent_growth_rate_yoy")`);
+  const table = valuesOf(await shownAt(page, sheet, "A1"));
+  expect(table[0]).toEqual(["date", "rent_growth_rate_yoy"]);
+  expect(table.length).toBeGreaterThan(12);
+});
