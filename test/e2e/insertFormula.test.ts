@@ -46,6 +46,18 @@ const formulaAt = (sheet: string, row: number, column: number) =>
     { sheet, row, column },
   );
 
+/** A property's name as the sandbox serves it. */
+async function propertyName(id: number): Promise<string> {
+  const { data } = await raw.get<{ data: Envelope<{ property_name: string }>[] }>(
+    "/properties/bulk_details",
+    {
+      account_id: accountId,
+      property_ids: String(id),
+    },
+  );
+  return data[0]?.attributes.property_name ?? "";
+}
+
 async function typeInSearch(text: string): Promise<void> {
   // Typed key by key, as a person types: the pane waits for a pause before it searches.
   await world.pane.locator("#insert-search input").fill("");
@@ -191,13 +203,8 @@ it("finds a property by part of its name and says what is missing before inserti
       per_page: 1,
     })
   ).data;
-  const [record] = (
-    await raw.get<{ data: Envelope<{ property_name: string }>[] }>("/properties/bulk_details", {
-      account_id: accountId,
-      property_ids: String(first),
-    })
-  ).data;
-  const typed = (record?.attributes.property_name ?? "").slice(0, 6);
+  const name = await propertyName(first as number);
+  const typed = name.slice(0, 6);
   await typeInSearch(typed);
   await pane.locator("#insert-found input").first().waitFor({ state: "attached" });
   const labels = await pane.locator("#insert-found label").allTextContents();
@@ -233,17 +240,12 @@ it("inserts a property's forecast found by part of its name, and the formula spi
     first = id;
     if (forecast.data.attributes.time_series.some((row) => row.values.rent_growth_rate_yoy !== null)) break;
   }
-  const [record] = (
-    await raw.get<{ data: Envelope<{ property_name: string }>[] }>("/properties/bulk_details", {
-      account_id: accountId,
-      property_ids: String(first),
-    })
-  ).data;
+  const name = await propertyName(first as number);
   const sheet = await newSheet(page);
   await page.locator('#grid td[data-address="A1"]').click();
   await openTab(world, "insert");
   await pane.locator("#insert-kind").selectOption("propertyForecast");
-  await typeInSearch(record?.attributes.property_name ?? "");
+  await typeInSearch(name);
   await pane.locator(`#insert-found-${first}`).check();
   await pane.locator("#insert-field-rent_growth_rate_yoy").check();
 
