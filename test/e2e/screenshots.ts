@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
   try {
     const { page, pane } = world;
+    // The sign-in form a person meets first, its service settings open.
+    await pane.locator("#service-settings summary").click();
+    await wholePane(page, join(OUTPUT, "pane-sign-in-light.png"));
     await signIn(world, "demo-pro", "sandbox-secret-pro");
     for (const [address, input] of WORKED_SHEET) await typeInto(page, address, input);
     await allCalculated(page);
