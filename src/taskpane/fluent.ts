@@ -10,3 +10,4 @@ import "@fluentui/web-components/checkbox.js";
 import "@fluentui/web-components/field.js";
 import "@fluentui/web-components/radio.js";
 import "@fluentui/web-components/radio-group.js";
+import "@fluentui/web-components/textarea.js";

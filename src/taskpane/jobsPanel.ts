@@ -31,7 +31,7 @@ function readJobForm(): JobForm {
     outputFormat: element<HTMLSelectElement>("job-format").value as OutputFormat,
     startDate: element<HTMLInputElement>("job-start-date").value,
     endDate: element<HTMLInputElement>("job-end-date").value,
-    propertyIds: element<HTMLTextAreaElement>("job-property-ids").value,
+    propertyIds: fieldText("job-property-ids"),
     callbackUrl: fieldText("job-callback-url"),
   };
 }

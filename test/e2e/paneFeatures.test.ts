@@ -94,7 +94,9 @@ describe("bulk exports", () => {
       expect(await paneAction(world, "job-use-selection-button")).toBe(
         `Took ${propertyIds.length} property ids from the selection.`,
       );
-      await expect(pane.locator("#job-property-ids").inputValue()).resolves.toBe(propertyIds.join(", "));
+      await expect(pane.locator("#job-property-ids textarea").inputValue()).resolves.toBe(
+        propertyIds.join(", "),
+      );
       const listed = () => pane.locator("#jobs-list li").evaluateAll((items) => items.map((item) => item.id));
       const before = await listed();
       await paneAction(world, "job-submit-button");

@@ -172,7 +172,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await pane.locator("#job-format").selectOption("csv");
   await pane.locator("#job-start-date").fill("2026-01-01");
   await pane.locator("#job-end-date").fill("2026-01-02");
-  await pane.locator("#job-property-ids").fill(ids.join(", "));
+  await pane.locator("#job-property-ids textarea").fill(ids.join(", "));
   const listed = () => pane.locator("#jobs-list li").evaluateAll((items) => items.map((item) => item.id));
   const before = await listed();
   await paneAction(world, "job-submit-button");
