@@ -169,6 +169,7 @@ export class DataLayer {
         ...options.cacheOptions,
         now: options.cacheOptions?.now ?? this.now,
         store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
+        preload: true,
       });
     this.gate = new RequestGate({
       pacing: options.pacing,
