@@ -77,7 +77,8 @@ export async function property(
     const block = keyedBlock(idGrid, fieldGrid(field), "id");
     const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
     const { data, call } = cellContext(cellSignal);
-    const { records } = await data.propertyDetails(ids.flat(), call);
+    const wanted = ids.flat();
+    const { records } = data.knownPropertyDetails(wanted, call) ?? (await data.propertyDetails(wanted, call));
     if (block.wholeRecord) return wholeRecords(ids, records);
     return fillBlock(ids, block, (id, name) => {
       const record = records.get(id);
