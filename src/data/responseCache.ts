@@ -46,6 +46,15 @@ interface IndexEntry extends EntryMeta {
   usedAt: number;
 }
 
+/** What IndexedDB may hold (JSON length, see sizeOf): beyond it the least recently used entries go. */
+const DEFAULT_MAX_STORAGE_BYTES = 64 * 1024 * 1024;
+/**
+ * What memory may hold: as much as IndexedDB, so that a workbook whose answers are stored is recalculated from
+ * memory. A smaller memory tier than the workbook's answers makes every recalculation read IndexedDB and evict
+ * what the next cells need (a 100,000-cell workbook stores about 36 MB).
+ */
+const DEFAULT_MAX_MEMORY_BYTES = DEFAULT_MAX_STORAGE_BYTES;
+
 /** JSON length as the size measure: cheap, and proportional to what IndexedDB and memory hold. */
 function sizeOf(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0;
@@ -71,8 +80,8 @@ export class ResponseCache {
 
   constructor(private readonly options: ResponseCacheOptions = {}) {
     this.ttlMs = { ...DEFAULT_TTL_MS, ...options.ttlMs };
-    this.maxMemoryBytes = options.maxMemoryBytes ?? 16 * 1024 * 1024;
-    this.maxStorageBytes = options.maxStorageBytes ?? 64 * 1024 * 1024;
+    this.maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    this.maxStorageBytes = options.maxStorageBytes ?? DEFAULT_MAX_STORAGE_BYTES;
     this.now = options.now ?? Date.now;
     this.loaded = options.preload ? this.loadMemory() : Promise.resolve();
   }

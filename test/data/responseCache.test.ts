@@ -159,6 +159,20 @@ describe("ResponseCache over IndexedDB (fake-indexeddb)", () => {
     }
   });
 
+  it("by default holds in memory all that IndexedDB holds: a large workbook's 20 MB of answers", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const megabyte = "m".repeat(1024 * 1024);
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    await cacheOver(database, clock).setMany(
+      ids.map((id) => ({ key: key("property", id), value: megabyte })),
+    );
+    const reader = cacheOver(database, clock, { preload: true });
+    await reader.loaded;
+    const stats = await reader.stats();
+    expect(stats).toMatchObject({ entries: 20, memoryEntries: 20, evictions: 0 });
+  });
+
   it("preloads the newest entries as far as the memory cap allows and finds the rest in IndexedDB", async () => {
     const clock = { now: 0 };
     const database = freshDatabase();
