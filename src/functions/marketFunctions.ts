@@ -107,7 +107,10 @@ export async function market(
     const propertyFilters = readPropertyFilters(option);
     const context = cellContext(cellSignal, option.get("account"));
     // Each market once, all at the same time: names are searched (cached), records join one batched call.
-    const unique = [...new Set(boundaries.flat().map(plainValue))];
+    // A blank cell in a range of markets (room left for more) gives a blank row, not an error.
+    const unique = [...new Set(boundaries.flat().map(plainValue))].filter(
+      (given) => !block.keysAreBlock || !isBlank(given),
+    );
     const settled = await Promise.allSettled(
       unique.map(async (given) => {
         const target = await resolveBoundary(given, context);
@@ -124,6 +127,7 @@ export async function market(
     };
     if (block.wholeRecord) return wholeMarkets(boundaries, recordOf);
     return fillBlock(boundaries, block, (given, name) => {
+      if (block.keysAreBlock && isBlank(given)) return "";
       const record = recordOf(given);
       checkMetric(name, record);
       return fieldCell(record[name as keyof MarketAttributes], name);

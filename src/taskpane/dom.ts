@@ -7,6 +7,15 @@ export function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
+/**
+ * What a text field holds: a native input's value or a Fluent text input's (the same property). Empty when
+ * nothing was typed, also before a Fluent element has upgraded (its value is not there yet).
+ */
+export function fieldText(id: string): string {
+  const value: unknown = (element(id) as HTMLElement & { value?: unknown }).value;
+  return typeof value === "string" ? value : "";
+}
+
 /** The pane's one live region: screen readers announce what it says. */
 export class StatusLine {
   constructor(

@@ -5,3 +5,4 @@
 import "@fluentui/web-components/button.js";
 import "@fluentui/web-components/tab.js";
 import "@fluentui/web-components/tablist.js";
+import "@fluentui/web-components/text-input.js";

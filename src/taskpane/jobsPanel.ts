@@ -1,6 +1,6 @@
 import type { Session, SignedIn } from "../session/session";
 import { DownloadBlockedError } from "./downloadBlockedError";
-import { element, openInBrowser, showProgress, whileBusy, type StatusLine } from "./dom";
+import { element, fieldText, openInBrowser, showProgress, whileBusy, type StatusLine } from "./dom";
 import type { DownloadProgress } from "./jobDownload";
 import { TooManyRowsForSheetError, type LoadResult, type PreparedExport } from "./jobLoader";
 import { jobSheetName, type BatchJob, type JobsController } from "./jobsController";
@@ -32,7 +32,7 @@ function readJobForm(): JobForm {
     startDate: element<HTMLInputElement>("job-start-date").value,
     endDate: element<HTMLInputElement>("job-end-date").value,
     propertyIds: element<HTMLTextAreaElement>("job-property-ids").value,
-    callbackUrl: element<HTMLInputElement>("job-callback-url").value,
+    callbackUrl: fieldText("job-callback-url"),
   };
 }
 

@@ -1,6 +1,6 @@
 import { defaultTokenUrl } from "../api/config";
 import type { Session, SignedIn } from "../session/session";
-import { element, whileBusy, type StatusLine } from "./dom";
+import { element, fieldText, whileBusy, type StatusLine } from "./dom";
 import type { SettingsStore } from "./settingsStore";
 import type { SignInController, SignInForm } from "./signInController";
 
@@ -27,13 +27,13 @@ function showMethodFields(): void {
 /** What the sign-in form holds now (the connection check reads it too). */
 export function readSignInForm(): SignInForm {
   return {
-    serviceUrl: element<HTMLInputElement>("service-url").value,
-    tokenUrl: element<HTMLInputElement>("token-url").value,
+    serviceUrl: fieldText("service-url"),
+    tokenUrl: fieldText("token-url"),
     method: selectedMethod(),
-    clientId: element<HTMLInputElement>("client-id").value,
-    clientSecret: element<HTMLInputElement>("client-secret").value,
-    accessToken: element<HTMLInputElement>("access-token").value,
-    relayKey: element<HTMLInputElement>("relay-key").value,
+    clientId: fieldText("client-id"),
+    clientSecret: fieldText("client-secret"),
+    accessToken: fieldText("access-token"),
+    relayKey: fieldText("relay-key"),
     remember: element<HTMLInputElement>("remember-secret").checked,
   };
 }
@@ -73,11 +73,9 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   showMethodFields();
 
   for (const method of METHODS) element(`method-${method}`).addEventListener("change", showMethodFields);
-  element<HTMLInputElement>("service-url").addEventListener("change", (event) => {
+  element("service-url").addEventListener("change", () => {
     try {
-      element<HTMLInputElement>("token-url").value = defaultTokenUrl(
-        (event.target as HTMLInputElement).value,
-      );
+      element<HTMLInputElement>("token-url").value = defaultTokenUrl(fieldText("service-url"));
     } catch {
       // Not a URL yet: signing in will say what is wrong with it.
     }

@@ -5,6 +5,8 @@ import { parse } from "yaml";
 import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
 import { numericFields } from "../../sandbox/contract/schemaFields";
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
+import { recordFields } from "../../scripts/generateRecordFields";
+import { RECORD_FIELDS } from "../../src/api/recordFields";
 import {
   MAX_BULK_DETAILS_IDS,
   MAX_EXPLORE_MARKETS,
@@ -32,6 +34,12 @@ describe("the readers' number fields", () => {
     expect(NUMBER_FIELDS).toEqual(
       Object.fromEntries(NUMBER_FIELD_SCHEMAS.map((schema) => [schema, numericFields(schema)])),
     );
+  });
+});
+
+describe("the record fields the Insert tab offers", () => {
+  it("are the fields of openapi.yaml today (run `npm run generate:api` if not)", () => {
+    expect(RECORD_FIELDS).toEqual(recordFields());
   });
 });
 

@@ -46,10 +46,22 @@ const formulaAt = (sheet: string, row: number, column: number) =>
     { sheet, row, column },
   );
 
+/** A property's name as the sandbox serves it. */
+async function propertyName(id: number): Promise<string> {
+  const { data } = await raw.get<{ data: Envelope<{ property_name: string }>[] }>(
+    "/properties/bulk_details",
+    {
+      account_id: accountId,
+      property_ids: String(id),
+    },
+  );
+  return data[0]?.attributes.property_name ?? "";
+}
+
 async function typeInSearch(text: string): Promise<void> {
   // Typed key by key, as a person types: the pane waits for a pause before it searches.
-  await world.pane.locator("#insert-search").fill("");
-  await world.pane.locator("#insert-search").pressSequentially(text, { delay: 30 });
+  await world.pane.locator("#insert-search input").fill("");
+  await world.pane.locator("#insert-search input").pressSequentially(text, { delay: 30 });
 }
 
 it("searches a market by name, shows two metrics' values, and inserts their formulas", async () => {
@@ -73,9 +85,9 @@ it("searches a market by name, shows two metrics' values, and inserts their form
   // Six keys, one search: the search waits for the typing to pause.
   expect(searches() - before).toBe(1);
 
-  await pane.locator("#insert-field-filter").fill("leased");
+  await pane.locator("#insert-field-filter input").fill("leased");
   await pane.locator("#insert-field-leased_percent_avg_t30").check();
-  await pane.locator("#insert-field-filter").fill("");
+  await pane.locator("#insert-field-filter input").fill("");
   await pane.locator("#insert-field-rent_avg_t30").check();
   await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(
     `=RENT.MARKET(${best.id}, "leased_percent_avg_t30")  =RENT.MARKET(${best.id}, "rent_avg_t30")`,
@@ -191,13 +203,8 @@ it("finds a property by part of its name and says what is missing before inserti
       per_page: 1,
     })
   ).data;
-  const [record] = (
-    await raw.get<{ data: Envelope<{ property_name: string }>[] }>("/properties/bulk_details", {
-      account_id: accountId,
-      property_ids: String(first),
-    })
-  ).data;
-  const typed = (record?.attributes.property_name ?? "").slice(0, 6);
+  const name = await propertyName(first as number);
+  const typed = name.slice(0, 6);
   await typeInSearch(typed);
   await pane.locator("#insert-found input").first().waitFor({ state: "attached" });
   const labels = await pane.locator("#insert-found label").allTextContents();
@@ -206,4 +213,45 @@ it("finds a property by part of its name and says what is missing before inserti
   await expect(paneAction(world, "insert-button")).rejects.toThrow(
     "The pane says: Pick at least one field from the list.",
   );
+});
+
+it("inserts a property's forecast found by part of its name, and the formula spills its table", async () => {
+  const { page, pane } = world;
+  // A property with a forecast (the sandbox, like the service, has none for some).
+  const austin = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 25,
+    })
+  ).data;
+  let first = 0;
+  for (const id of austin) {
+    const forecast = await raw.post<{ data: { attributes: { time_series: { values: Attributes }[] } } }>(
+      `/properties/${id}/forecasts`,
+      {
+        account_id: accountId,
+        aggregations: [
+          { name: "rent_growth_rate_yoy", field: "rent_growth_rate_yoy", aggregation_type: "avg" },
+        ],
+        interval: "month",
+      },
+    );
+    first = id;
+    if (forecast.data.attributes.time_series.some((row) => row.values.rent_growth_rate_yoy !== null)) break;
+  }
+  const name = await propertyName(first as number);
+  const sheet = await newSheet(page);
+  await page.locator('#grid td[data-address="A1"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("propertyForecast");
+  await typeInSearch(name);
+  await pane.locator(`#insert-found-${first}`).check();
+  await pane.locator("#insert-field-rent_growth_rate_yoy").check();
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at A1.");
+  expect(await formulaAt(sheet, 0, 0)).toBe(`=RENT.FORECAST(${first}, "rent_growth_rate_yoy")`);
+  const table = valuesOf(await shownAt(page, sheet, "A1"));
+  expect(table[0]).toEqual(["date", "rent_growth_rate_yoy"]);
+  expect(table.length).toBeGreaterThan(12);
 });

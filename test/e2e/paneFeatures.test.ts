@@ -214,7 +214,7 @@ describe("the sign-in in the pane", () => {
     ]);
 
     await pane.locator("#method-manual").check();
-    await pane.locator("#access-token").fill(raw.token);
+    await pane.locator("#access-token input").fill(raw.token);
     await pane.locator("#sign-in-button").click();
     await pane.locator("#signed-in-section").waitFor({ state: "visible" });
     await page.waitForFunction(

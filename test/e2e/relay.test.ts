@@ -87,11 +87,13 @@ afterAll(async () => {
 
 it("signs in through the relay with a personal key, the build's default sign-in", async () => {
   await expect(pane.locator("#method-relay").isChecked()).resolves.toBe(true);
-  await expect(pane.locator("#service-url").inputValue()).resolves.toBe("https://rent-relay.example.com/api");
+  await expect(pane.locator("#service-url input").inputValue()).resolves.toBe(
+    "https://rent-relay.example.com/api",
+  );
   const settings = pane.locator("details", { has: pane.locator("#service-url") });
   if ((await settings.getAttribute("open")) === null) await settings.locator("summary").click();
-  await pane.locator("#service-url").fill(relayServiceUrl(relay.url));
-  await pane.locator("#relay-key").fill(key);
+  await pane.locator("#service-url input").fill(relayServiceUrl(relay.url));
+  await pane.locator("#relay-key input").fill(key);
   await pane.locator("#sign-in-button").click();
   await pane.locator("#signed-in-section").waitFor({ state: "visible" });
   await expect(pane.locator("#signed-in-identity").textContent()).resolves.toBe("team relay key");

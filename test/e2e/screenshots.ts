@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
   try {
     const { page, pane } = world;
+    // The sign-in form a person meets first, its service settings open.
+    await pane.locator("#service-settings summary").click();
+    await wholePane(page, join(OUTPUT, "pane-sign-in-light.png"));
     await signIn(world, "demo-pro", "sandbox-secret-pro");
     for (const [address, input] of WORKED_SHEET) await typeInto(page, address, input);
     await allCalculated(page);
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
     // The Insert tab in use: a market found by name, two metrics ticked, their values shown.
     await newSheet(page);
     await openTab(world, "insert");
-    await pane.locator("#insert-search").pressSequentially("Austin", { delay: 30 });
+    await pane.locator("#insert-search input").pressSequentially("Austin", { delay: 30 });
     await pane.locator("#insert-found input:checked").waitFor({ state: "attached" });
     await pane.locator("#insert-field-rent_avg_t30").check();
     await pane.locator("#insert-field-leased_percent_avg_t30").check();

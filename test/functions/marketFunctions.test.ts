@@ -133,8 +133,12 @@ describe("RENT.MARKET", () => {
     expect(env.sandbox.counters.get("/v1/explore_markets") - before).toBe(1);
 
     // Names work as ids do; a name that matches no market fails its own row, not the block.
-    const named = await market([["Dallas"], ["Zzyzxqq"]], [["rent_avg_t30, leased_percent_avg_t30"]]);
+    // A blank cell (room left for more markets) gives a blank row.
+    const named = await market([["Dallas"], ["Zzyzxqq"], [""]], [["rent_avg_t30, leased_percent_avg_t30"]]);
     expect(named[0]).toEqual(expected[0]);
+    expect(named[2]).toEqual(["", ""]);
+    // Alone, an empty market is a bad argument.
+    await expect(market([[""]], [["rent_avg_t30"]])).rejects.toMatchObject({ code: "#VALUE!" });
     expect(named[1]).toEqual([
       expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket matches "Zzyzxqq".' }),
       expect.objectContaining({ code: "#N/A" }),

@@ -30,14 +30,20 @@ describe("the test setup's system tools", () => {
   it("as root installs the missing ones with one apt-get update and one install", () => {
     const { machine, ran } = fakeMachine(["apt-get"], "root");
     const paths = ensureSystemTools([CHROMIUM, REDIS_SERVER], machine);
-    expect(ran).toEqual(["apt-get update -qq", "apt-get install -y -qq chromium redis-server"]);
+    expect(ran).toEqual([
+      "apt-get -o DPkg::Lock::Timeout=300 update -qq",
+      "apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium redis-server",
+    ]);
     expect(paths.get("redis-server")).toBe("/usr/bin/redis-server");
   });
 
   it("uses sudo without a password when this user has it, and installs only what is missing", () => {
     const { machine, ran } = fakeMachine(["apt-get", "redis-server"], "sudo");
     ensureSystemTools([CHROMIUM, REDIS_SERVER], machine);
-    expect(ran).toEqual(["sudo -n apt-get update -qq", "sudo -n apt-get install -y -qq chromium"]);
+    expect(ran).toEqual([
+      "sudo -n apt-get -o DPkg::Lock::Timeout=300 update -qq",
+      "sudo -n apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium",
+    ]);
   });
 
   it("without the right to install, stops with one line that says what to run", () => {

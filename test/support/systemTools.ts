@@ -13,6 +13,9 @@ export interface SystemTool {
   aptPackage: string;
 }
 
+/** How long apt-get waits for another apt or dpkg to let go of its lock. */
+const APT_LOCK_WAIT_SECONDS = 300;
+
 export const CHROMIUM: SystemTool = { command: "chromium", aptPackage: "chromium" };
 export const REDIS_SERVER: SystemTool = { command: "redis-server", aptPackage: "redis-server" };
 
@@ -62,8 +65,10 @@ function installWithApt(missing: SystemTool[], machine: Machine): void {
   // With sudo, the program is sudo and apt-get becomes its first argument.
   const [program, prefix] = access === "sudo" ? ["sudo", ["-n", "apt-get"]] : ["apt-get", []];
   machine.log(`Installing ${packages.join(", ")} from apt (needed by the tests)...`);
-  machine.run(program, [...prefix, "update", "-qq"]);
-  machine.run(program, [...prefix, "install", "-y", "-qq", ...packages]);
+  // A fresh machine may be running its own apt (unattended upgrades at boot): wait for its lock, not fail.
+  const waitForLock = ["-o", `DPkg::Lock::Timeout=${APT_LOCK_WAIT_SECONDS}`];
+  machine.run(program, [...prefix, ...waitForLock, "update", "-qq"]);
+  machine.run(program, [...prefix, ...waitForLock, "install", "-y", "-qq", ...packages]);
 }
 
 /** This machine, through the shell. */

@@ -1,8 +1,12 @@
 /**
  * What the formula builder offers to pick, with each field's meaning and unit in an underwriter's words.
  * Names are the contract's (src/api/openapi.yaml: PropertyAttributes, the market metrics of
- * CompareMarketAttributes, the forecast fields of api-spec.md); a test holds them to it.
+ * CompareMarketAttributes, the forecast fields of api-spec.md); a test holds them to it. The fields most
+ * asked for come first, in words of their own; every other field of the record follows, described from its
+ * name and type (fieldWords.ts).
  */
+import { RECORD_FIELDS } from "../../api/recordFields";
+import { meaningOf, unitOf } from "./fieldWords";
 
 export interface CatalogueField {
   /** The name the RENT function takes. */
@@ -18,7 +22,19 @@ const RENT_PSF = "$ per sq ft per month";
 const POINTS = "% (95.2 = 95.2 %)";
 const FRACTION = "fraction (0.035 = 3.5 %)";
 
-export const MARKET_METRICS: readonly CatalogueField[] = [
+/** Lists and nested records do not fit a cell: a formula asks for their parts. */
+const CELL_TYPES = new Set(["string", "number", "integer", "boolean"]);
+
+/** The chosen fields first, then every other field of the contract schema that fits a cell. */
+function withEveryField(chosen: readonly CatalogueField[], schema: string): readonly CatalogueField[] {
+  const named = new Set(chosen.map((entry) => entry.name));
+  const others = (RECORD_FIELDS[schema] ?? [])
+    .filter(([name, type]) => !named.has(name) && CELL_TYPES.has(type))
+    .map(([name, type]) => field(name, meaningOf(name), unitOf(name, type)));
+  return [...chosen, ...others];
+}
+
+const COMMON_MARKET_METRICS: readonly CatalogueField[] = [
   field("rent_avg_t30", "Average asking rent over the last 30 days", RENT),
   field("ner_avg_t30", "Average net effective rent (after concessions), last 30 days", RENT),
   field("rent_psf_avg_t30", "Average asking rent per square foot, last 30 days", RENT_PSF),
@@ -44,7 +60,9 @@ export const MARKET_METRICS: readonly CatalogueField[] = [
   field("cap_rate_avg", "Average capitalisation rate of sales", FRACTION),
 ];
 
-export const PROPERTY_FIELDS: readonly CatalogueField[] = [
+export const MARKET_METRICS = withEveryField(COMMON_MARKET_METRICS, "CompareMarketAttributes");
+
+const COMMON_PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("property_name", "The property's name", "text"),
   field("address", "Street address", "text"),
   field("city", "City", "text"),
@@ -64,6 +82,8 @@ export const PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("management_company_name", "Management company", "text"),
   field("walk_score", "Walk Score (0 to 100)", "score"),
 ];
+
+export const PROPERTY_FIELDS = withEveryField(COMMON_PROPERTY_FIELDS, "PropertyAttributes");
 
 export const PROPERTY_FORECAST_FIELDS: readonly CatalogueField[] = [
   field("rent_growth_rate_yoy", "Forecast rent growth of the property, year over year, by month", FRACTION),

@@ -1,5 +1,5 @@
 import type { Session } from "../../session/session";
-import { element, fillList, whileBusy, type StatusLine } from "../dom";
+import { element, fieldText, fillList, whileBusy, type StatusLine } from "../dom";
 import type { ExcelRunner } from "../excelRunner";
 import { PaneInputError } from "../paneInputError";
 import {
@@ -73,7 +73,7 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
   };
 
   const renderFields = () => {
-    const rows = filterFields(CHOICES[kind()].fields, filter.value).map((field) => {
+    const rows = filterFields(CHOICES[kind()].fields, fieldText("insert-field-filter")).map((field) => {
       const meaning = document.createElement("span");
       meaning.className = "field-meaning";
       meaning.textContent = `${field.meaning} · ${field.unit}`;
@@ -135,7 +135,7 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       pendingSearch.abort.abort();
     }
     const abort = new AbortController();
-    const typed = search.value;
+    const typed = fieldText("insert-search");
     const timer = setTimeout(() => {
       runSearch(typed, abort.signal).catch((error: unknown) => {
         if (!abort.signal.aborted) status.error(error);

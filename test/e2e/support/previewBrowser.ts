@@ -85,14 +85,14 @@ export async function openTabOf(world: Pick<PreviewBrowser, "pane">, elementId: 
 export async function signIn(world: PreviewBrowser, clientId: string, clientSecret: string): Promise<void> {
   const { pane, preview } = world;
   await openTab(world, "account");
-  await pane.locator("#client-id").fill(clientId);
-  await pane.locator("#client-secret").fill(clientSecret);
+  await pane.locator("#client-id input").fill(clientId);
+  await pane.locator("#client-secret input").fill(clientSecret);
   const settings = pane.locator("details", { has: pane.locator("#service-url") });
   if ((await settings.getAttribute("open")) === null) await settings.locator("summary").click();
-  await pane.locator("#service-url").fill(preview.sandbox.url);
+  await pane.locator("#service-url input").fill(preview.sandbox.url);
   // Leaving the field fills in the token URL of that service, as a person sees it happen.
-  await pane.locator("#service-url").press("Tab");
-  const tokenUrl = await pane.locator("#token-url").inputValue();
+  await pane.locator("#service-url input").press("Tab");
+  const tokenUrl = await pane.locator("#token-url input").inputValue();
   if (tokenUrl !== `${preview.sandbox.url}/oauth/token`)
     throw new Error(`The pane derived the token URL ${tokenUrl}`);
   await pane.locator("#sign-in-button").click();
