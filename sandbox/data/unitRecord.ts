@@ -68,6 +68,10 @@ export function unitEnvelope(
   const changes = changeRoll < 50 ? 0 : changeRoll < 85 ? 1 : 2;
   const lastChange = changes === 0 ? null : ((changeRoll % 9) - 4) * 10;
   const reference = subject ? undefined : subjectAverages.get(spec.plan.bedrooms);
+  const status = changeRoll % 7 === 0 ? "Applied" : "Available";
+  // Live code found leased units (is_leased true) among the listed ones: here half of the applied units,
+  // leased a few days before the day listed.
+  const leasedDaysAgo = status === "Applied" && changeRoll % 2 === 0 ? 1 + (changeRoll % 5) : undefined;
   const rentPsf = round(unit.rent / spec.sqFt, 4);
   return {
     id: `${property.id}_${spec.key}`,
@@ -76,18 +80,18 @@ export function unitEnvelope(
       property_id: property.id,
       subject_property: subject,
       property_name: property.name,
-      is_leased: false,
+      is_leased: leasedDaysAgo !== undefined,
       year_built: property.yearBuilt,
       unit_name: spec.key,
       floorplan_name: spec.plan.name,
       is_trucomp:
         !subject && reference !== undefined && Math.abs(spec.sqFt - reference.sqFt) / reference.sqFt < 0.1,
       // Live code counted these two capitalised values among the units of its comp sets.
-      status: changeRoll % 7 === 0 ? "Applied" : "Available",
+      status,
       days_on_market: unit.daysOnMarket,
       date_available: unit.dateAvailable,
       last_rent_change_date: changes === 0 ? null : isoDate(unit.day - (changeRoll % 14)),
-      date_leased: null,
+      date_leased: leasedDaysAgo === undefined ? null : `${isoDate(unit.day - leasedDaysAgo)}T15:00:00Z`,
       bedroom_count: spec.plan.bedrooms,
       bathroom_count: spec.plan.bathrooms,
       min_rent: unit.rent,

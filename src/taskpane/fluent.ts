@@ -6,3 +6,7 @@ import "@fluentui/web-components/button.js";
 import "@fluentui/web-components/tab.js";
 import "@fluentui/web-components/tablist.js";
 import "@fluentui/web-components/text-input.js";
+import "@fluentui/web-components/checkbox.js";
+import "@fluentui/web-components/field.js";
+import "@fluentui/web-components/radio.js";
+import "@fluentui/web-components/radio-group.js";

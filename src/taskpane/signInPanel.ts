@@ -14,7 +14,16 @@ export interface SignInPanelDependencies {
 const METHODS: SignInForm["method"][] = ["client", "manual", "relay"];
 
 function selectedMethod(): SignInForm["method"] {
-  return METHODS.find((method) => element<HTMLInputElement>(`method-${method}`).checked) ?? "client";
+  return METHODS.find((method) => element<HTMLInputElement>(`method-${method}`).checked === true) ?? "client";
+}
+
+function selectMethod(chosen: SignInForm["method"]): void {
+  for (const method of METHODS) {
+    const radio = element<HTMLInputElement>(`method-${method}`);
+    // The radio group settles its choice from the `checked` attributes when it starts: set both.
+    radio.toggleAttribute("checked", method === chosen);
+    radio.checked = method === chosen;
+  }
 }
 
 function showMethodFields(): void {
@@ -34,7 +43,7 @@ export function readSignInForm(): SignInForm {
     clientSecret: fieldText("client-secret"),
     accessToken: fieldText("access-token"),
     relayKey: fieldText("relay-key"),
-    remember: element<HTMLInputElement>("remember-secret").checked,
+    remember: element<HTMLInputElement>("remember-secret").checked === true,
   };
 }
 
@@ -69,10 +78,11 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   element<HTMLInputElement>("service-url").value = saved.serviceUrl;
   element<HTMLInputElement>("token-url").value = saved.tokenUrl;
   element<HTMLInputElement>("client-id").value = saved.clientId;
-  element<HTMLInputElement>(`method-${saved.method}`).checked = true;
+  selectMethod(saved.method);
   showMethodFields();
 
-  for (const method of METHODS) element(`method-${method}`).addEventListener("change", showMethodFields);
+  // The group hears each radio's change (and a click on its label) and says so with its own.
+  element("sign-in-method").addEventListener("change", showMethodFields);
   element("service-url").addEventListener("change", () => {
     try {
       element<HTMLInputElement>("token-url").value = defaultTokenUrl(fieldText("service-url"));

@@ -15,6 +15,8 @@ import {
   valuesOf,
   type HostWindow,
   type PreviewBrowser,
+  isTicked,
+  tick,
 } from "./support/previewBrowser";
 import { rawService, type RawService } from "../support/rawService";
 
@@ -80,15 +82,16 @@ it("searches a market by name, shows two metrics' values, and inserts their form
   const searches = () => preview.sandbox.counters.get("/v1/geo_boundaries/search");
   const before = searches();
   await typeInSearch("Austin");
-  await pane.locator(`#insert-found-${best.id}:checked`).waitFor({ state: "attached" });
-  expect(await pane.locator("#insert-found input").count()).toBe(found.data.length);
+  await pane.locator(`#insert-found-${best.id}`).waitFor({ state: "attached" });
+  await expect(isTicked(pane.locator(`#insert-found-${best.id}`))).resolves.toBe(true);
+  expect(await pane.locator("#insert-found fluent-radio").count()).toBe(found.data.length);
   // Six keys, one search: the search waits for the typing to pause.
   expect(searches() - before).toBe(1);
 
   await pane.locator("#insert-field-filter input").fill("leased");
-  await pane.locator("#insert-field-leased_percent_avg_t30").check();
+  await tick(pane.locator("#insert-field-leased_percent_avg_t30"));
   await pane.locator("#insert-field-filter input").fill("");
-  await pane.locator("#insert-field-rent_avg_t30").check();
+  await tick(pane.locator("#insert-field-rent_avg_t30"));
   await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(
     `=RENT.MARKET(${best.id}, "leased_percent_avg_t30")  =RENT.MARKET(${best.id}, "rent_avg_t30")`,
   );
@@ -134,7 +137,7 @@ it("inserts one block formula over ten selected property ids that refers to thei
   await openTab(world, "insert");
   await pane.locator("#insert-kind").selectOption("property");
   const fields = ["asking_rent", "unit_count", "year_built"];
-  for (const field of fields) await pane.locator(`#insert-field-${field}`).check();
+  for (const field of fields) await tick(pane.locator(`#insert-field-${field}`));
 
   expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
   expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.PROPERTY(A2:A11, "asking_rent,unit_count,year_built")');
@@ -162,7 +165,7 @@ it("inserts one block RENT.MARKET over selected market names, one row per market
   await openTab(world, "insert");
   await pane.locator("#insert-kind").selectOption("market");
   const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
-  for (const metric of metrics) await pane.locator(`#insert-field-${metric}`).check();
+  for (const metric of metrics) await tick(pane.locator(`#insert-field-${metric}`));
 
   expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
   expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.MARKET(A2:A4, "rent_avg_t30,leased_percent_avg_t30")');
@@ -206,7 +209,7 @@ it("finds a property by part of its name and says what is missing before inserti
   const name = await propertyName(first as number);
   const typed = name.slice(0, 6);
   await typeInSearch(typed);
-  await pane.locator("#insert-found input").first().waitFor({ state: "attached" });
+  await pane.locator("#insert-found fluent-radio").first().waitFor({ state: "attached" });
   const labels = await pane.locator("#insert-found label").allTextContents();
   expect(labels.length).toBeGreaterThan(0);
   for (const label of labels) expect(label.toLowerCase()).toContain(typed.toLowerCase());
@@ -246,8 +249,8 @@ it("inserts a property's forecast found by part of its name, and the formula spi
   await openTab(world, "insert");
   await pane.locator("#insert-kind").selectOption("propertyForecast");
   await typeInSearch(name);
-  await pane.locator(`#insert-found-${first}`).check();
-  await pane.locator("#insert-field-rent_growth_rate_yoy").check();
+  await tick(pane.locator(`#insert-found-${first}`));
+  await tick(pane.locator("#insert-field-rent_growth_rate_yoy"));
 
   expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at A1.");
   expect(await formulaAt(sheet, 0, 0)).toBe(`=RENT.FORECAST(${first}, "rent_growth_rate_yoy")`);

@@ -22,6 +22,7 @@ import {
   valuesOf,
   type HostWindow,
   type PreviewBrowser,
+  tick,
 } from "./support/previewBrowser";
 import { rawService, type RawService } from "../support/rawService";
 
@@ -213,7 +214,7 @@ describe("the sign-in in the pane", () => {
       [{ value: "#N/A", errorMessage: expect.stringContaining("Not signed in") }],
     ]);
 
-    await pane.locator("#method-manual").check();
+    await tick(pane.locator("#method-manual"));
     await pane.locator("#access-token input").fill(raw.token);
     await pane.locator("#sign-in-button").click();
     await pane.locator("#signed-in-section").waitFor({ state: "visible" });

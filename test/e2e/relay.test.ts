@@ -37,6 +37,7 @@ import {
   typeInto,
   valuesOf,
   type PreviewBrowser,
+  isTicked,
 } from "./support/previewBrowser";
 
 jest.setTimeout(90_000);
@@ -86,7 +87,7 @@ afterAll(async () => {
 });
 
 it("signs in through the relay with a personal key, the build's default sign-in", async () => {
-  await expect(pane.locator("#method-relay").isChecked()).resolves.toBe(true);
+  await expect(isTicked(pane.locator("#method-relay"))).resolves.toBe(true);
   await expect(pane.locator("#service-url input").inputValue()).resolves.toBe(
     "https://rent-relay.example.com/api",
   );

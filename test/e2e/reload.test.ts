@@ -15,6 +15,7 @@ import {
   valuesOf,
   type HostWindow,
   type PreviewBrowser,
+  tick,
 } from "./support/previewBrowser";
 
 jest.setTimeout(60_000);
@@ -101,7 +102,7 @@ it("signs in by itself after a reload when the secret was remembered, and recalc
   const { page, pane, preview } = world;
   const counters = preview.sandbox.counters;
   await pane.locator("#sign-out-button").click();
-  await pane.locator("#remember-secret").check();
+  await tick(pane.locator("#remember-secret"));
   await signIn(world, "demo-pro", "sandbox-secret-pro");
   await allCalculated(page);
 

@@ -18,6 +18,7 @@ import {
   type HostWindow,
   type PaneTab,
   type PreviewBrowser,
+  tick,
 } from "./support/previewBrowser";
 
 const OUTPUT = join(__dirname, "..", "..", "docs", "screenshots");
@@ -109,9 +110,9 @@ async function main(): Promise<void> {
     await newSheet(page);
     await openTab(world, "insert");
     await pane.locator("#insert-search input").pressSequentially("Austin", { delay: 30 });
-    await pane.locator("#insert-found input:checked").waitFor({ state: "attached" });
-    await pane.locator("#insert-field-rent_avg_t30").check();
-    await pane.locator("#insert-field-leased_percent_avg_t30").check();
+    await pane.locator("#insert-found fluent-radio").first().waitFor({ state: "attached" });
+    await tick(pane.locator("#insert-field-rent_avg_t30"));
+    await tick(pane.locator("#insert-field-leased_percent_avg_t30"));
     await paneAction(world, "insert-preview-button");
     await pane.locator("#comp-set-picker option").first().waitFor({ state: "attached" });
     await paneTabs(world, "light");

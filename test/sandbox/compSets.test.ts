@@ -197,6 +197,21 @@ describe("GET /comp_sets/{id}/units", () => {
     expect(statuses).toEqual(new Set(["Available", "Applied"]));
   });
 
+  it("lists leased units too, as the live service does: is_leased with the time of the lease", async () => {
+    const all = await units();
+    const leased = all.filter((unit) => unit.attributes.is_leased === true);
+    expect(leased.length).toBeGreaterThan(0);
+    expect(leased.length).toBeLessThan(all.length);
+    for (const unit of all) {
+      if (unit.attributes.is_leased === true) {
+        expect(unit.attributes.status).toBe("Applied");
+        expect(unit.attributes.date_leased).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      } else {
+        expect(unit.attributes.date_leased).toBeNull();
+      }
+    }
+  });
+
   it("partitions units by unit style", async () => {
     const all = await units();
     const styles = ["affordable", "standard", "penthouse", "renovated"];

@@ -124,8 +124,10 @@ describe("the sign-in section", () => {
     expect(element("client-fields").hidden).toBe(false);
     expect(element("manual-fields").hidden).toBe(true);
 
+    // As the radio group does on a click: one radio checked, the others not, and a change that bubbles.
+    element<HTMLInputElement>("method-client").checked = false;
     element<HTMLInputElement>("method-manual").checked = true;
-    element("method-manual").dispatchEvent(new Event("change"));
+    element("method-manual").dispatchEvent(new Event("change", { bubbles: true }));
 
     expect(element("client-fields").hidden).toBe(true);
     expect(element("manual-fields").hidden).toBe(false);

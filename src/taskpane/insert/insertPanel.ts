@@ -27,18 +27,20 @@ const CHOICES: Readonly<Record<InsertKind, { target: string; fields: readonly Ca
   narrative: { target: "Market", fields: NARRATIVE_SECTIONS },
 };
 
-function choiceRow(type: "radio" | "checkbox", id: string, name: string, label: Node[], checked: boolean) {
-  const row = document.createElement("div");
-  row.className = "choice";
-  const input = document.createElement("input");
-  input.type = type;
+/** A Fluent radio or check box with its label after it, in a Fluent field (which ties the two together). */
+function choiceRow(kind: "radio" | "checkbox", id: string, label: Node[], checked: boolean) {
+  const row = document.createElement("fluent-field");
+  row.setAttribute("label-position", "after");
+  const input = document.createElement(`fluent-${kind}`) as HTMLInputElement;
+  input.slot = "input";
   input.id = id;
-  input.name = name;
+  // The radio group settles its choice from the `checked` attribute when its radios arrive: set both.
+  input.toggleAttribute("checked", checked);
   input.checked = checked;
   const text = document.createElement("label");
-  text.htmlFor = id;
+  text.slot = "label";
   text.append(...label);
-  row.append(input, text);
+  row.append(text, input);
   return { row, input };
 }
 
@@ -47,8 +49,7 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
   const controller = new InsertController(session, runExcel);
   const kindPicker = element<HTMLSelectElement>("insert-kind");
   const search = element<HTMLInputElement>("insert-search");
-  const foundSet = element("insert-found");
-  const foundLegend = element("insert-found-legend");
+  const foundGroup = element("insert-found-group");
   const filter = element<HTMLInputElement>("insert-field-filter");
   const fieldSet = element("insert-fields");
   const formula = element("insert-formula");
@@ -80,13 +81,12 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       const { row, input } = choiceRow(
         "checkbox",
         `insert-field-${field.name}`,
-        "insert-field",
         [document.createTextNode(field.name), meaning],
         picked.has(field.name),
       );
       input.value = field.name;
       input.addEventListener("change", () => {
-        if (input.checked) picked.add(field.name);
+        if (input.checked === true) picked.add(field.name);
         else picked.delete(field.name);
         showFormula();
       });
@@ -100,18 +100,18 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       const { row, input } = choiceRow(
         "radio",
         `insert-found-${match.id}`,
-        "insert-found",
         [document.createTextNode(match.label)],
         chosen?.id === match.id,
       );
       input.value = String(match.id);
       input.addEventListener("change", () => {
+        if (input.checked !== true) return;
         chosen = match;
         showFormula();
       });
       return row;
     });
-    foundSet.replaceChildren(foundLegend, ...rows);
+    foundGroup.replaceChildren(...rows);
     showFormula();
   };
 

@@ -3,7 +3,7 @@
  * headless Chromium (Debian's, driven by playwright-core) on it, with what a person does there: sign in
  * through the pane, type formulas into cells, read what the cells show.
  */
-import type { Browser, FrameLocator, Page } from "playwright-core";
+import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
@@ -203,6 +203,20 @@ export async function allCalculated(page: Page): Promise<void> {
     undefined,
     { timeout: CELL_TIMEOUT_MS },
   );
+}
+
+/** Whether a Fluent check box or radio is checked (Playwright's isChecked() knows native ones only). */
+export function isTicked(target: Locator): Promise<boolean> {
+  return target.evaluate((element) => (element as HTMLInputElement).checked === true);
+}
+
+/** Ticks a Fluent check box or radio as a person does, with a click, and waits until it shows checked. */
+export async function tick(target: Locator): Promise<void> {
+  if (!(await isTicked(target))) await target.click();
+  for (let waited = 0; !(await isTicked(target)); waited += 50) {
+    if (waited > CELL_TIMEOUT_MS) throw new Error("The check box or radio did not take the click.");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
