@@ -9,7 +9,10 @@ export interface BatchSpec<G, I, V> {
   maxPerCall: number;
   /** How long the first request waits for others to join it. */
   windowMs: number;
-  /** The item's identity within its group; the fetched map is keyed by it. */
+  /**
+   * The item's identity within its group; the fetched map is keyed by it. With the group's key it must decide
+   * `cacheKey`, which is memoised by the two.
+   */
   itemId: (item: I) => string;
   cacheKey: (group: G, item: I) => string;
   /** One network call for up to maxPerCall items; items missing from the answer were not found. */
@@ -25,12 +28,16 @@ export interface BatchedValue<V> extends Fetched<V> {
 }
 
 interface Dispatch<G> {
+  groupKey: string;
   group: G;
   /** The oldest cached answer this batch's callers accept. */
   since: number;
 }
 
 const unclaimable = () => false;
+
+/** Memoised cache keys held at most, across groups: past it they are forgotten and built again. */
+const MAX_MEMOISED_KEYS = 100_000;
 
 function claimOnce(): () => boolean {
   let claimed = false;
@@ -50,6 +57,12 @@ function claimOnce(): () => boolean {
 export class BatchedQuery<G, I, V> {
   private readonly batcher: KeyedBatcher<Dispatch<G>, I, BatchedValue<V>>;
   private readonly inFlight = new Map<string, Promise<BatchedValue<V> | ApiError>>();
+  /**
+   * Cache keys by group key, then item id: a recalculation asks for the same items again and again, and building
+   * a key (canonical JSON) costs more than the memory lookup it is for.
+   */
+  private readonly keys = new Map<string, Map<string, string>>();
+  private memoisedKeys = 0;
 
   constructor(
     private readonly spec: BatchSpec<G, I, V>,
@@ -62,14 +75,53 @@ export class BatchedQuery<G, I, V> {
     });
   }
 
+  /**
+   * `groupKey` names the group: equal keys must mean equal groups (it batches them and keys the memoised cache
+   * keys).
+   */
   get(groupKey: string, group: G, item: I, options: CallOptions = {}): Promise<BatchedValue<V>> {
+    const known = this.peek(groupKey, group, item, options);
+    if (known) return known instanceof ApiError ? Promise.reject(known) : Promise.resolve(known);
     const since = oldestAccepted(options);
-    const hot = this.runner.cache.peekFresh<V | null>(this.spec.cacheKey(group, item), since);
-    if (hot) {
-      const known = this.fromCache(group, item, hot, "cache");
-      return known instanceof ApiError ? Promise.reject(known) : Promise.resolve(known);
+    return this.batcher.load(`${since}|${groupKey}`, { groupKey, group, since }, item, options.signal);
+  }
+
+  /**
+   * The item's answer when memory holds a fresh one the caller accepts (its value, or its not-found error),
+   * else undefined: no promise, signal or batch for what a recalculation finds in memory.
+   */
+  peek(
+    groupKey: string,
+    group: G,
+    item: I,
+    options: CallOptions = {},
+  ): BatchedValue<V> | ApiError | undefined {
+    const key = this.cacheKey(groupKey, group, item);
+    const hot = this.runner.cache.peekFresh<V | null>(key, oldestAccepted(options));
+    return hot && this.fromCache(group, item, hot, "cache");
+  }
+
+  private keyIn(dispatch: Dispatch<G>, item: I): string {
+    return this.cacheKey(dispatch.groupKey, dispatch.group, item);
+  }
+
+  private cacheKey(groupKey: string, group: G, item: I): string {
+    const id = this.spec.itemId(item);
+    const known = this.keys.get(groupKey)?.get(id);
+    if (known !== undefined) return known;
+    if (this.memoisedKeys >= MAX_MEMOISED_KEYS) {
+      this.keys.clear();
+      this.memoisedKeys = 0;
     }
-    return this.batcher.load(`${since}|${groupKey}`, { group, since }, item, options.signal);
+    const key = this.spec.cacheKey(group, item);
+    let byItem = this.keys.get(groupKey);
+    if (!byItem) {
+      byItem = new Map();
+      this.keys.set(groupKey, byItem);
+    }
+    byItem.set(id, key);
+    this.memoisedKeys += 1;
+    return key;
   }
 
   /**
@@ -94,13 +146,11 @@ export class BatchedQuery<G, I, V> {
     const { group, since } = dispatch;
     const answer: BatchAnswer<BatchedValue<V>> = new Map();
     // Read even when the callers want newer answers: stored values are the fallback if the service is unreachable.
-    const cached = await this.runner.cache.getMany<V | null>(
-      items.map((item) => this.spec.cacheKey(group, item)),
-    );
+    const cached = await this.runner.cache.getMany<V | null>(items.map((item) => this.keyIn(dispatch, item)));
     const borrowed: { item: I; flight: Promise<BatchedValue<V> | ApiError> }[] = [];
     const toFetch: I[] = [];
     for (const item of items) {
-      const key = this.spec.cacheKey(group, item);
+      const key = this.keyIn(dispatch, item);
       const hit = cached.get(key);
       const flight = this.inFlight.get(key);
       if (hit?.fresh && hit.storedAt >= since) {
@@ -115,20 +165,20 @@ export class BatchedQuery<G, I, V> {
     // cancelled it, this batch (whose callers still wait) asks for the item itself.
     const orphaned: I[] = [];
     await Promise.all([
-      this.fetchInChunks(group, toFetch, signal, cached, answer),
+      this.fetchInChunks(dispatch, toFetch, signal, cached, answer),
       ...borrowed.map(async ({ item, flight }) => {
         const result = await flight;
         if (result instanceof ApiError && result.kind === "cancelled" && !signal.aborted) orphaned.push(item);
         else answer.set(this.spec.itemId(item), result);
       }),
     ]);
-    await this.fetchInChunks(group, orphaned, signal, cached, answer);
+    await this.fetchInChunks(dispatch, orphaned, signal, cached, answer);
     return answer;
   }
 
   /** Fetches `items` in calls of at most maxPerCall, registering each item as in flight until it settles. */
   private async fetchInChunks(
-    group: G,
+    dispatch: Dispatch<G>,
     items: I[],
     signal: AbortSignal,
     cached: Map<string, { value: V | null; storedAt: number }>,
@@ -137,10 +187,10 @@ export class BatchedQuery<G, I, V> {
     const waits: Promise<void>[] = [];
     for (let start = 0; start < items.length; start += this.spec.maxPerCall) {
       const chunk = items.slice(start, start + this.spec.maxPerCall);
-      const results = this.fetchChunk(group, chunk, signal, cached);
+      const results = this.fetchChunk(dispatch, chunk, signal, cached);
       for (const item of chunk) {
         const id = this.spec.itemId(item);
-        const key = this.spec.cacheKey(group, item);
+        const key = this.keyIn(dispatch, item);
         const result = results.then((byId) => byId.get(id) as BatchedValue<V> | ApiError);
         this.inFlight.set(key, result);
         waits.push(
@@ -156,18 +206,19 @@ export class BatchedQuery<G, I, V> {
 
   /** One call for `chunk`; never rejects: every item gets its value or its error. */
   private async fetchChunk(
-    group: G,
+    dispatch: Dispatch<G>,
     chunk: I[],
     signal: AbortSignal,
     cached: Map<string, { value: V | null; storedAt: number }>,
   ): Promise<Map<string, BatchedValue<V> | ApiError>> {
+    const { group } = dispatch;
     const byId = new Map<string, BatchedValue<V> | ApiError>();
     try {
       const found = await this.spec.fetch(group, chunk, signal);
       this.spec.onFetched?.(group, found.size);
       const storedAt = await this.runner.cache.setMany(
         chunk.map((item) => ({
-          key: this.spec.cacheKey(group, item),
+          key: this.keyIn(dispatch, item),
           value: found.get(this.spec.itemId(item)) ?? null,
         })),
       );
@@ -184,7 +235,7 @@ export class BatchedQuery<G, I, V> {
     } catch (caught) {
       const error = asApiError(caught);
       for (const item of chunk) {
-        const last = cached.get(this.spec.cacheKey(group, item));
+        const last = cached.get(this.keyIn(dispatch, item));
         if (last && isUnreachable(error)) {
           this.runner.cache.noteStaleServed();
           byId.set(this.spec.itemId(item), this.fromCache(group, item, last, "stale"));

@@ -19,7 +19,7 @@ import {
 
 import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
-import type { BatchedQuery } from "./batchedQuery";
+import type { BatchedQuery, BatchedValue } from "./batchedQuery";
 import {
   bulkDetailsBatcher,
   propertyCacheKey,
@@ -135,6 +135,14 @@ export const DEFAULT_DATABASE_NAME = "rent-market-cache";
 
 const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
 
+/** A batched answer as its callers see it: the claim on its quota stays with the data layer. */
+function withoutClaim<V>(answer: BatchedValue<V>): Fetched<V>;
+function withoutClaim<V>(answer: BatchedValue<V> | ApiError): Fetched<V> | ApiError;
+function withoutClaim<V>(answer: BatchedValue<V> | ApiError): Fetched<V> | ApiError {
+  if (answer instanceof ApiError) return answer;
+  return { value: answer.value, source: answer.source, storedAt: answer.storedAt };
+}
+
 /** The answer of a call assembled from parts: stale if any part was, else network if any part was. */
 function combineSources(parts: Fetched<unknown>[]): { source: AnswerSource; storedAt: number } {
   let source: AnswerSource = "cache";
@@ -169,6 +177,7 @@ export class DataLayer {
         ...options.cacheOptions,
         now: options.cacheOptions?.now ?? this.now,
         store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
+        preload: true,
       });
     this.gate = new RequestGate({
       pacing: options.pacing,
@@ -208,28 +217,50 @@ export class DataLayer {
     );
   }
 
+  /**
+   * Details of many properties when memory holds every one (a recalculation), else undefined: answered there
+   * and then, so a cell that needs nothing else finishes without waiting for anything.
+   */
+  knownPropertyDetails(ids: readonly number[], options: AccountCallOptions): PropertyDetails | undefined {
+    const groupKey = String(options.accountId);
+    const group = { accountId: options.accountId };
+    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
+    for (const id of ids) {
+      if (records.has(id)) continue;
+      const known = this.properties.peek(groupKey, group, id, options);
+      if (known === undefined) return undefined;
+      records.set(id, withoutClaim(known));
+    }
+    return { records, quotaAdded: 0 };
+  }
+
   /** Details of many properties: batched with every other caller's, each id its own value or error. */
   async propertyDetails(ids: readonly number[], options: AccountCallOptions): Promise<PropertyDetails> {
-    const unique = [...new Set(ids)];
+    const groupKey = String(options.accountId);
+    const group = { accountId: options.accountId };
+    const unique = new Set(ids);
+    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
+    // What memory holds is answered at once, without a promise per id; the rest waits for its batch.
+    const waiting: number[] = [];
+    for (const id of unique) {
+      const known = this.properties.peek(groupKey, group, id, options);
+      if (known === undefined) waiting.push(id);
+      else records.set(id, withoutClaim(known));
+    }
+    let quotaAdded = 0;
+    if (waiting.length === 0) return { records, quotaAdded };
     const settled = await Promise.all(
-      unique.map((id) =>
-        this.properties.get(String(options.accountId), { accountId: options.accountId }, id, options).then(
+      waiting.map((id) =>
+        this.properties.get(groupKey, group, id, options).then(
           (value) => value,
           (error: unknown) => asApiError(error),
         ),
       ),
     );
-    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
-    let quotaAdded = 0;
-    unique.forEach((id, index) => {
+    waiting.forEach((id, index) => {
       const result = settled[index] as (typeof settled)[number];
-      if (result instanceof ApiError) {
-        records.set(id, result);
-        return;
-      }
-      const { claim, ...fetched } = result;
-      if (result.source === "network" && claim()) quotaAdded += 1;
-      records.set(id, fetched);
+      if (!(result instanceof ApiError) && result.source === "network" && result.claim()) quotaAdded += 1;
+      records.set(id, withoutClaim(result));
     });
     return { records, quotaAdded };
   }

@@ -1,4 +1,4 @@
-import { clear, createStore, delMany, getMany, keys, setMany, type UseStore } from "idb-keyval";
+import { clear, createStore, delMany, getMany, promisifyRequest, setMany, type UseStore } from "idb-keyval";
 import type { CacheKind } from "./cachePolicy";
 
 /** What the cache knows about an entry without reading its value. */
@@ -22,6 +22,8 @@ export interface PersistentStore {
   deleteMany(keys: string[]): Promise<void>;
   /** Every entry's metadata, to rebuild the size index, clear by kind and count. */
   allMeta(): Promise<Map<string, EntryMeta>>;
+  /** Every entry's value in one read, where the store can (else the cache reads the keys it wants). */
+  allValues?(): Promise<Map<string, unknown>>;
   clear(): Promise<void>;
 }
 
@@ -29,6 +31,9 @@ export interface PersistentStore {
 // written in one transaction (setMany is atomic), so they never disagree.
 const META = "m:";
 const DATA = "d:";
+
+/** Every key with `prefix`: both prefixes are ASCII, so no key of the other kind sorts between these bounds. */
+const keysWith = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 
 /** IndexedDB through idb-keyval, in a database of our own so nothing else in the origin collides with it. */
 export class IndexedDbStore implements PersistentStore {
@@ -69,15 +74,27 @@ export class IndexedDbStore implements PersistentStore {
     );
   }
 
-  async allMeta(): Promise<Map<string, EntryMeta>> {
-    const metaKeys = (await keys<string>(this.store)).filter((key) => key.startsWith(META));
-    const metas = await getMany<EntryMeta>(metaKeys, this.store);
-    const index = new Map<string, EntryMeta>();
-    metaKeys.forEach((key, position) => {
-      const meta = metas[position];
-      if (meta) index.set(key.slice(META.length), meta);
+  allMeta(): Promise<Map<string, EntryMeta>> {
+    return this.readAll<EntryMeta>(META);
+  }
+
+  allValues(): Promise<Map<string, unknown>> {
+    return this.readAll<unknown>(DATA);
+  }
+
+  /**
+   * The records under one prefix, by key without it: two requests (keys, values) in one transaction, where
+   * idb-keyval's getMany makes one request per key.
+   */
+  private readAll<T>(prefix: string): Promise<Map<string, T>> {
+    return this.store("readonly", async (store) => {
+      const range = keysWith(prefix);
+      const [keyList, values] = await Promise.all([
+        promisifyRequest(store.getAllKeys(range)),
+        promisifyRequest(store.getAll(range) as IDBRequest<T[]>),
+      ]);
+      return new Map(keyList.map((key, index) => [String(key).slice(prefix.length), values[index] as T]));
     });
-    return index;
   }
 
   clear(): Promise<void> {

@@ -15,6 +15,11 @@ export interface ResponseCacheOptions {
   ttlMs?: Partial<Record<CacheKind, number>>;
   maxMemoryBytes?: number;
   maxStorageBytes?: number;
+  /**
+   * Read the durable tier into memory when the cache opens (see `loaded`): a sign-in's cache, so that its
+   * first recalculation is answered from memory. The relay's shared cache reads on demand.
+   */
+  preload?: boolean;
   now?: () => number;
 }
 
@@ -41,6 +46,15 @@ interface IndexEntry extends EntryMeta {
   usedAt: number;
 }
 
+/** What IndexedDB may hold (JSON length, see sizeOf): beyond it the least recently used entries go. */
+const DEFAULT_MAX_STORAGE_BYTES = 64 * 1024 * 1024;
+/**
+ * What memory may hold: as much as IndexedDB, so that a workbook whose answers are stored is recalculated from
+ * memory. A smaller memory tier than the workbook's answers makes every recalculation read IndexedDB and evict
+ * what the next cells need (a 100,000-cell workbook stores about 36 MB).
+ */
+const DEFAULT_MAX_MEMORY_BYTES = DEFAULT_MAX_STORAGE_BYTES;
+
 /** JSON length as the size measure: cheap, and proportional to what IndexedDB and memory hold. */
 function sizeOf(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0;
@@ -54,6 +68,10 @@ export class ResponseCache {
   private readonly memory = new Map<string, StoredEntry>();
   private memoryBytes = 0;
   private storageIndex: Promise<Map<string, IndexEntry>> | undefined;
+  /** Counts clears: a load of the durable tier that started before one must not bring back what it cleared. */
+  private clears = 0;
+  /** Settles when the durable tier's entries have been read into memory (at once without a durable tier). */
+  readonly loaded: Promise<void>;
   private readonly ttlMs: Record<CacheKind, number>;
   private readonly maxMemoryBytes: number;
   private readonly maxStorageBytes: number;
@@ -62,9 +80,10 @@ export class ResponseCache {
 
   constructor(private readonly options: ResponseCacheOptions = {}) {
     this.ttlMs = { ...DEFAULT_TTL_MS, ...options.ttlMs };
-    this.maxMemoryBytes = options.maxMemoryBytes ?? 16 * 1024 * 1024;
-    this.maxStorageBytes = options.maxStorageBytes ?? 64 * 1024 * 1024;
+    this.maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    this.maxStorageBytes = options.maxStorageBytes ?? DEFAULT_MAX_STORAGE_BYTES;
     this.now = options.now ?? Date.now;
+    this.loaded = options.preload ? this.loadMemory() : Promise.resolve();
   }
 
   private view<T>(entry: StoredEntry): CachedValue<T> {
@@ -159,6 +178,7 @@ export class ResponseCache {
 
   /** Forgets everything, or every entry of one kind. */
   async clear(kind?: CacheKind): Promise<void> {
+    this.clears += 1;
     for (const [key, entry] of [...this.memory]) {
       if (kind === undefined || entry.meta.kind === kind) this.forgetMemory(key);
     }
@@ -204,6 +224,57 @@ export class ResponseCache {
       ...this.counts,
       hitRate: lookups === 0 ? 0 : this.counts.hits / lookups,
     };
+  }
+
+  /**
+   * Fills memory from the durable tier, newest entries first as far as the memory cap allows: a new sign-in's
+   * recalculation is then answered from memory, without a read per key. Everything fits in the usual case and
+   * is read in one go; otherwise only the newest entries are read. Entries already in memory are newer and stay.
+   */
+  private async loadMemory(): Promise<void> {
+    const store = this.options.store;
+    if (!store) return;
+    const clears = this.clears;
+    const index = await this.index();
+    const newestFirst = [...index].sort(([, a], [, b]) => b.storedAt - a.storedAt);
+    const chosen: string[] = [];
+    let bytes = 0;
+    for (const [key, meta] of newestFirst) {
+      if (bytes + meta.bytes > this.maxMemoryBytes) break;
+      bytes += meta.bytes;
+      chosen.push(key);
+    }
+    if (chosen.length === 0) return;
+    const values = await this.guard(
+      () =>
+        chosen.length === index.size && store.allValues ? store.allValues() : this.valuesOf(store, chosen),
+      new Map<string, unknown>(),
+    );
+    if (clears !== this.clears) return;
+    const loaded = new Map<string, StoredEntry>();
+    for (const key of chosen.reverse()) {
+      const meta = index.get(key);
+      if (!meta || !values.has(key)) continue;
+      loaded.set(key, {
+        meta: { kind: meta.kind, storedAt: meta.storedAt, bytes: meta.bytes },
+        value: values.get(key),
+      });
+    }
+    // Least recently used first: the loaded entries, then whatever arrived while they were read.
+    for (const [key, entry] of this.memory) loaded.set(key, entry);
+    this.memory.clear();
+    this.memoryBytes = 0;
+    for (const [key, entry] of loaded) this.remember(key, entry);
+  }
+
+  private async valuesOf(store: PersistentStore, keyList: string[]): Promise<Map<string, unknown>> {
+    const entries = await store.getMany(keyList);
+    const values = new Map<string, unknown>();
+    keyList.forEach((key, position) => {
+      const entry = entries[position];
+      if (entry) values.set(key, entry.value);
+    });
+    return values;
   }
 
   private remember(key: string, entry: StoredEntry): void {

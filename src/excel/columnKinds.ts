@@ -46,8 +46,21 @@ const looksLikeDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 const MONEY_WORDS = new Set(["rent", "rents", "price", "value", "ner", "cost", "income"]);
 
-/** Reads the kind from the words of a snake_case field name ("net_effective_rent_per_sq_ft"). */
+/** Kinds read from names so far: every cell of a recalculation asks again for one of a few dozen field names. */
+const kindByName = new Map<string, ColumnKind | undefined>();
+/** Names come from the service's fields and export columns: a small vocabulary, but bounded here all the same. */
+const MAX_REMEMBERED_NAMES = 10_000;
+
 function kindFromName(name: string): ColumnKind | undefined {
+  if (kindByName.has(name)) return kindByName.get(name);
+  const kind = kindFromWords(name);
+  if (kindByName.size >= MAX_REMEMBERED_NAMES) kindByName.clear();
+  kindByName.set(name, kind);
+  return kind;
+}
+
+/** Reads the kind from the words of a snake_case field name ("net_effective_rent_per_sq_ft"). */
+function kindFromWords(name: string): ColumnKind | undefined {
   const words = name.toLowerCase().split(/[_\s]+/);
   const has = (word: string) => words.includes(word);
   const last = words.at(-1);

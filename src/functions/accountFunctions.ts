@@ -12,8 +12,8 @@ import { spillFromTable } from "./shape/spill";
  * @returns A header row and one row per account.
  */
 export async function accounts(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
-    const { data, call } = cellContext(signal);
+  return runCell(invocation, async (cellSignal) => {
+    const { data, call } = cellContext(cellSignal);
     const list = (await data.accounts(call)).value;
     return [["id", "name"], ...list.map((account) => [account.id, account.name])];
   });
@@ -32,8 +32,8 @@ export async function compSets(
   account?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
-    const { data, call } = cellContext(signal, account);
+  return runCell(invocation, async (cellSignal) => {
+    const { data, call } = cellContext(cellSignal, account);
     const sets = (await data.compSets(call)).value.data;
     const records = sets.map((set) => ({
       id: Number(set.id),

@@ -10,33 +10,76 @@ export function setCellTimeout(ms: number): void {
   cellTimeoutMs = ms;
 }
 
+/** What a cell's work waits with: `signal` fires when Excel cancels the call or when the time bound passes. */
+export interface CellSignal {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A cell's signal and time bound, made when the work first asks for the signal, which it does only to wait
+ * on something: a cell answered from memory (a recalculation) costs no controller, timer or listener.
+ */
+class CellWait implements CellSignal {
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly expire: (error: ApiError) => void) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.timer = setTimeout(() => {
+        const error = new ApiError(
+          "timeout",
+          `No answer within ${Math.round(cellTimeoutMs / 1000)} s. Recalculate to retry.`,
+        );
+        controller.abort(error);
+        this.expire(error);
+      }, cellTimeoutMs);
+    }
+    return this.controller.signal;
+  }
+
+  /** Excel gave up on the call: whatever the work waits for, or will wait for, ends at once. */
+  cancel(): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(new ApiError("cancelled", "Cancelled by Excel."));
+  }
+
+  settle(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 /**
  * Runs one custom function call: gives the work a signal that fires when Excel cancels the call or when the
  * time bound passes, and turns every failure into a cell error. A cell always ends with a value or an error.
  */
-export async function runCell<T>(
+export function runCell<T>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (signal: AbortSignal) => Promise<T>,
+  work: (cell: CellSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  if (invocation)
-    invocation.onCanceled = () => controller.abort(new ApiError("cancelled", "Cancelled by Excel."));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ApiError(
-        "timeout",
-        `No answer within ${Math.round(cellTimeoutMs / 1000)} s. Recalculate to retry.`,
-      );
-      controller.abort(error);
-      reject(error);
-    }, cellTimeoutMs);
+  return new Promise<T>((resolve, reject) => {
+    const fail = (error: unknown) => reject(toCellError(error));
+    const wait = new CellWait(fail);
+    if (invocation) invocation.onCanceled = () => wait.cancel();
+    let working: Promise<T>;
+    try {
+      working = work(wait);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    working.then(
+      (value) => {
+        wait.settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        wait.settle();
+        fail(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([work(controller.signal), timeout]);
-  } catch (error) {
-    throw toCellError(error);
-  } finally {
-    clearTimeout(timer);
-  }
 }

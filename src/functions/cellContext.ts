@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import type { DataLayer } from "../data/dataLayer";
 import { session } from "../session/session";
+import type { CellSignal } from "./cellCall";
 import { freshSince } from "./freshness";
 import { readOptionalId } from "./args/scalars";
 
@@ -8,12 +9,15 @@ import { readOptionalId } from "./args/scalars";
 export interface CellContext {
   data: DataLayer;
   accountId: number;
-  /** The call options to hand to the data layer: this cell's signal, and `freshSince` during a pane refresh. */
-  call: { accountId: number; signal: AbortSignal; freshSince?: number };
+  /**
+   * The call options to hand to the data layer: this cell's signal, and `freshSince` during a pane refresh. The
+   * signal is made when the data layer first reads it, which it does only when the answer is not in memory.
+   */
+  call: { accountId: number; readonly signal: AbortSignal; freshSince?: number };
 }
 
 /** The account chosen in the pane, unless the formula names one (which the sign-in must be allowed to use). */
-export function cellContext(signal: AbortSignal, account?: unknown): CellContext {
+export function cellContext(cellSignal: CellSignal, account?: unknown): CellContext {
   const state = session.requireSignedIn();
   const named = readOptionalId(account, "account");
   if (named !== undefined && !state.accounts.some((candidate) => candidate.id === named)) {
@@ -23,5 +27,12 @@ export function cellContext(signal: AbortSignal, account?: unknown): CellContext
     );
   }
   const accountId = named ?? state.accountId;
-  return { data: state.data, accountId, call: { accountId, signal, freshSince: freshSince() } };
+  const call = {
+    accountId,
+    get signal() {
+      return cellSignal.signal;
+    },
+    freshSince: freshSince(),
+  };
+  return { data: state.data, accountId, call };
 }

@@ -30,10 +30,10 @@ export async function survey(
   columns?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const id = readId(compSetId, "comp_set_id");
     const wanted = readList(columns, "columns", readText);
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const survey = (await data.marketSurvey(id, call)).value;
     const table = selectColumns(marketSurveyToTable(survey.items, survey.compAverage), wanted, "columns");
     return spillFromTable(table, `Comp set ${id} has no market survey rows.`);
@@ -76,7 +76,7 @@ export async function units(
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const id = readId(compSetId, "comp_set_id");
     const option = readOptions(options, UNIT_OPTIONS);
     const styles = readList(option.get("unit_styles"), "unit_styles", readText).map((style) => {
@@ -100,7 +100,7 @@ export async function units(
       "filter[unit_styles]": styles.length > 0 ? styles.join(",") : undefined,
     };
     const wanted = readList(option.get("columns"), "columns", readText);
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const list = (await data.units(id, filters, call)).value.data;
     const table = selectColumns(unitsToTable(list), wanted, "columns");
     return spillFromTable(table, `No units of comp set ${id} match the filters.`);
@@ -129,7 +129,7 @@ export async function floorPlans(
   availableTo?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const id = readId(compSetId, "comp_set_id");
     const filters = {
       "filter[collected_at_gte]": readOptionalDate(collectedFrom, "collected_from"),
@@ -137,7 +137,7 @@ export async function floorPlans(
       "filter[date_available_gte]": readOptionalDate(availableFrom, "available_from"),
       "filter[date_available_lte]": readOptionalDate(availableTo, "available_to"),
     };
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const plans = (await data.floorPlans(id, filters, call)).value;
     return spillFromTable(floorPlansToTable(plans), `Comp set ${id} has no floor plans for these dates.`);
   });

@@ -3,7 +3,7 @@ import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
-import { runCell } from "./cellCall";
+import { runCell, type CellSignal } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { fieldCell, resultCell } from "./shape/dataTypes";
 import { outputValue } from "./shape/values";
@@ -50,10 +50,10 @@ function readForecastQuery(args: ForecastArguments): { fields: string[]; query: 
 async function forecastTable(
   target: ForecastTarget,
   args: ForecastArguments,
-  signal: AbortSignal,
+  cellSignal: CellSignal,
 ): Promise<unknown[][]> {
   const { fields, query } = readForecastQuery(args);
-  const { data, call } = cellContext(signal);
+  const { data, call } = cellContext(cellSignal);
   const series = (await data.forecast(target, query, call)).value;
   const what = target.kind === "property" ? `property ${target.id}` : `boundary ${target.id}`;
   const hint =
@@ -107,10 +107,10 @@ export async function forecast(
   useSubmarketFallback?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const target: ForecastTarget = { kind: "property", id: readId(propertyId, "property_id") };
     const args = { fields: field, aggregation, interval, start, end, useRentValue, useSubmarketFallback };
-    return forecastTable(target, args, signal);
+    return forecastTable(target, args, cellSignal);
   });
 }
 
@@ -139,9 +139,9 @@ export async function geoForecast(
   useRentValue?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const target: ForecastTarget = { kind: "geo_boundary", id: readId(boundaryId, "boundary_id") };
     const args = { fields: field, aggregation, interval, start, end, useRentValue };
-    return forecastTable(target, args, signal);
+    return forecastTable(target, args, cellSignal);
   });
 }

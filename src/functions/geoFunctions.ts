@@ -25,7 +25,7 @@ export async function boundaries(
   intersectingId?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const query = isBlank(search) ? "*" : readText(search, "search");
     const types = readGeoTypes(geoTypes, "geo_types");
     const body = {
@@ -34,7 +34,7 @@ export async function boundaries(
       limit: isBlank(limit) ? 10 : readInteger(limit, "limit", 1, 1000),
       intersects_geo_boundary_id: readOptionalId(intersectingId, "intersecting_id"),
     };
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const results = (await data.geoSearch(body, call)).value.data;
     const records = results.map(({ attributes: { centroid, ...rest } }) => ({
       ...rest,
@@ -60,10 +60,10 @@ export async function boundary(
   geoType?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<number> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const query = readText(name, "name");
     const types = readGeoTypes(geoType, "geo_type");
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const body = { query, geo_type: types.length > 0 ? types : undefined, limit: 1 };
     const best = (await data.geoSearch(body, call)).value.data[0];
     if (!best) throw new ApiError("not_found", `No boundary matches "${query}".`);

@@ -97,7 +97,7 @@ export async function market(
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const boundaries = grid(boundary);
     const block = keyedBlock(boundaries, fieldGrid(metric), "market");
     const option = readOptions(options, MARKET_OPTIONS);
@@ -105,7 +105,7 @@ export async function market(
       ? undefined
       : readMarketGeoType(option.get("geo_type"), "geo_type");
     const propertyFilters = readPropertyFilters(option);
-    const context = cellContext(signal, option.get("account"));
+    const context = cellContext(cellSignal, option.get("account"));
     // Each market once, all at the same time: names are searched (cached), records join one batched call.
     // A blank cell in a range of markets (room left for more) gives a blank row, not an error.
     const unique = [...new Set(boundaries.flat().map(plainValue))].filter(
@@ -166,7 +166,7 @@ export async function markets(
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const metricNames = readList(metrics, "metrics", readText);
     if (metricNames.length === 0)
       throw new ArgumentError("metrics: name at least one metric, e.g. rent_avg_t30.");
@@ -198,7 +198,7 @@ export async function markets(
         : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
       limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
     };
-    const context = cellContext(signal, option.get("account"));
+    const context = cellContext(cellSignal, option.get("account"));
     const found = (await context.data.exploreMarkets(query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const first = records[0];
@@ -238,12 +238,12 @@ export async function narrative(
   section?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const id = readId(boundaryId, "boundary_id");
     const wanted = isBlank(section)
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
-    const { data, call } = cellContext(signal);
+    const { data, call } = cellContext(cellSignal);
     const found = (await data.narrative(id, call)).value.data[0];
     if (!found) {
       throw new ApiError(

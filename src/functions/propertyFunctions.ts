@@ -72,12 +72,13 @@ export async function property(
   field?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const idGrid = grid(propertyId);
     const block = keyedBlock(idGrid, fieldGrid(field), "id");
     const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
-    const { data, call } = cellContext(signal);
-    const { records } = await data.propertyDetails(ids.flat(), call);
+    const { data, call } = cellContext(cellSignal);
+    const wanted = ids.flat();
+    const { records } = data.knownPropertyDetails(wanted, call) ?? (await data.propertyDetails(wanted, call));
     if (block.wholeRecord) return wholeRecords(ids, records);
     return fillBlock(ids, block, (id, name) => {
       const record = records.get(id);
@@ -179,7 +180,7 @@ export async function properties(
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const areaValue = Array.isArray(area) && area.length === 1 && area[0]?.length === 1 ? area[0][0] : area;
     const where = readArea(areaValue);
     const wanted = readList(fields, "fields", readText);
@@ -194,7 +195,7 @@ export async function properties(
       city: isBlank(option.get("city")) ? undefined : readText(option.get("city"), "city"),
       state: isBlank(option.get("state")) ? undefined : readText(option.get("state"), "state").toUpperCase(),
     };
-    const { data, call } = cellContext(signal, option.get("account"));
+    const { data, call } = cellContext(cellSignal, option.get("account"));
     const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
     const { items: records } = await collectPages(
       async (page) => {
@@ -256,7 +257,7 @@ export async function lookup(
   options?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (signal) => {
+  return runCell(invocation, async (cellSignal) => {
     const option = readOptions(options, LOOKUP_OPTIONS);
     const query: Record<string, string | number> = {};
     for (const name of LOOKUP_TEXT_OPTIONS) {
@@ -276,7 +277,7 @@ export async function lookup(
     const maxResults = isBlank(option.get("max_results"))
       ? LOOKUP_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, LOOKUP_CAP);
-    const { data, call } = cellContext(signal, option.get("account"));
+    const { data, call } = cellContext(cellSignal, option.get("account"));
     const { items: ids } = await collectPages(
       async (page) => {
         const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;

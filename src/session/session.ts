@@ -59,6 +59,8 @@ export class Session {
     const data = new DataLayer({ ...this.dataOptions, client, caller: identity });
     await tokens.token();
     const accounts = (await data.accounts({ fresh: true })).value;
+    // Cells recalculated from here on find the stored answers in memory, without a read each.
+    await data.cache.loaded;
     const first = accounts[0];
     if (!first) throw new ApiError("forbidden", "Signed in, but this client may not act for any account.");
     this.state = {

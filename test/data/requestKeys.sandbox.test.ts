@@ -48,6 +48,24 @@ describe("the account id in the key", () => {
     expect(countSince(sandbox, COMP_SETS, before)).toBe(2);
   });
 
+  it("keeps two accounts' property details apart, also when answered from memory", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = sandbox
+      .dataset()
+      .properties.slice(0, 3)
+      .map((property) => property.id);
+    const details = (accountId: number) =>
+      layer.knownPropertyDetails(ids, { accountId }) ?? layer.propertyDetails(ids, { accountId });
+    const before = sandbox.counters.snapshot();
+    await details(SHARED_ACCOUNT_ID);
+    expect(layer.knownPropertyDetails(ids, { accountId: SHARED_ACCOUNT_ID })).toBeDefined();
+    // The same ids for another account are not in memory: they cost that account its own call.
+    expect(layer.knownPropertyDetails(ids, { accountId: PRIVATE_ACCOUNT_ID })).toBeUndefined();
+    await details(PRIVATE_ACCOUNT_ID);
+    await details(SHARED_ACCOUNT_ID);
+    expect(countSince(sandbox, "/v1/properties/bulk_details", before)).toBe(2);
+  });
+
   it("never lets one account's request in flight answer another's", async () => {
     const { layer } = layerFor(sandbox);
     const before = sandbox.counters.snapshot();

@@ -3,6 +3,7 @@ import { requestKey } from "../../src/data/cacheKey";
 import { IndexedDbStore, openPersistentStore } from "../../src/data/persistentStore";
 import { ResponseCache } from "../../src/data/responseCache";
 import type { CacheKind } from "../../src/data/cachePolicy";
+import { HeldValuesStore } from "./support/heldValuesStore";
 
 let databaseCounter = 0;
 const freshDatabase = () => `cache-test-${++databaseCounter}`;
@@ -139,6 +140,82 @@ describe("ResponseCache over IndexedDB (fake-indexeddb)", () => {
     expect((await cache.get(key("units", 1)))?.value).toEqual([1, 2]);
     expect((await cache.getMany([key("units", 2)])).size).toBe(0);
     expect((await cache.stats()).storageFailures).toBeGreaterThan(0);
+  });
+
+  it("with preload, answers every stored entry from memory without reading IndexedDB per key", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const writer = cacheOver(database, clock);
+    await writer.setMany([1, 2, 3, 4, 5].map((id) => ({ key: key("property", id), value: { id } })));
+    const readsPerKey = jest.spyOn(IDBObjectStore.prototype, "get");
+    try {
+      const reader = cacheOver(database, clock, { preload: true });
+      await reader.loaded;
+      for (const id of [1, 2, 3, 4, 5]) expect(reader.peekFresh(key("property", id))?.value).toEqual({ id });
+      expect(readsPerKey).not.toHaveBeenCalled();
+      expect((await reader.stats()).memoryEntries).toBe(5);
+    } finally {
+      readsPerKey.mockRestore();
+    }
+  });
+
+  it("by default holds in memory all that IndexedDB holds: a large workbook's 20 MB of answers", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const megabyte = "m".repeat(1024 * 1024);
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    await cacheOver(database, clock).setMany(
+      ids.map((id) => ({ key: key("property", id), value: megabyte })),
+    );
+    const reader = cacheOver(database, clock, { preload: true });
+    await reader.loaded;
+    const stats = await reader.stats();
+    expect(stats).toMatchObject({ entries: 20, memoryEntries: 20, evictions: 0 });
+  });
+
+  it("preloads the newest entries as far as the memory cap allows and finds the rest in IndexedDB", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    const writer = cacheOver(database, clock);
+    const value = "z".repeat(100); // 102 bytes of JSON each
+    for (const id of [1, 2, 3]) {
+      clock.now += 1;
+      await writer.setMany([{ key: key("property", id), value }]);
+    }
+    const reader = cacheOver(database, clock, { preload: true, maxMemoryBytes: 250 });
+    await reader.loaded;
+    expect(reader.peekFresh(key("property", 1))).toBeUndefined();
+    expect(reader.peekFresh(key("property", 2))?.value).toBe(value);
+    expect(reader.peekFresh(key("property", 3))?.value).toBe(value);
+    expect((await reader.get(key("property", 1)))?.value).toBe(value);
+  });
+
+  it("keeps what arrived while it preloaded, and brings back nothing cleared meanwhile", async () => {
+    const clock = { now: 0 };
+    const database = freshDatabase();
+    await cacheOver(database, clock).setMany([
+      { key: key("property", 1), value: "old" },
+      { key: key("market", 1), value: "kept" },
+    ]);
+    clock.now = 10;
+    // Each time the stored values are read first, then held back while the cache changes.
+    const arrivingStore = new HeldValuesStore(database);
+    const arriving = new ResponseCache({ store: arrivingStore, preload: true, now: () => clock.now });
+    await arrivingStore.read;
+    await arriving.setMany([{ key: key("property", 1), value: "new" }]);
+    arrivingStore.release();
+    await arriving.loaded;
+    expect(arriving.peekFresh(key("property", 1))?.value).toBe("new");
+    expect(arriving.peekFresh(key("market", 1))?.value).toBe("kept");
+
+    const store = new HeldValuesStore(database);
+    const clearing = new ResponseCache({ store, preload: true, now: () => clock.now });
+    await store.read;
+    await clearing.clear();
+    store.release();
+    await clearing.loaded;
+    expect(clearing.peekFresh(key("market", 1))).toBeUndefined();
+    expect((await clearing.stats()).memoryEntries).toBe(0);
   });
 
   it("opens IndexedDB where the runtime has it", () => {

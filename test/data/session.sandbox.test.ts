@@ -1,9 +1,13 @@
 import "fake-indexeddb/auto";
+import { requestKey } from "../../src/data/cacheKey";
 import { DataLayer } from "../../src/data/dataLayer";
+import { IndexedDbStore } from "../../src/data/persistentStore";
+import { ResponseCache } from "../../src/data/responseCache";
 import { Session } from "../../src/session/session";
 import { accountsForClient } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { QUICK_RETRY, UNPACED } from "./support/dataHarness";
+import { HeldValuesStore } from "./support/heldValuesStore";
 
 let sandbox: RunningSandbox;
 
@@ -48,5 +52,43 @@ describe("the session's data layer", () => {
       value: accountsForClient("demo-base"),
     });
     expect(sandbox.counters.get("/v1/accounts")).toBe(before);
+  });
+
+  it("is signed in only once the stored answers are in memory", async () => {
+    const database = "session-preload-test";
+    const stored = requestKey({
+      kind: "narrative",
+      caller: "demo-pro",
+      accountId: 1,
+      endpoint: "/markets/narratives",
+      params: { boundaryId: 1 },
+    });
+    await new ResponseCache({ store: new IndexedDbStore(database) }).setMany([
+      { key: stored, value: "text" },
+    ]);
+    const store = new HeldValuesStore(database);
+    const cache = new ResponseCache({ store, preload: true });
+    const session = new Session(undefined, { cache, pacing: UNPACED, retry: QUICK_RETRY });
+    let signedIn = false;
+    const signingIn = signInAs(session, "demo-pro").then(() => (signedIn = true));
+    // The sign-in's own request has been answered (its accounts are cached) while the stored values are held.
+    await store.read;
+    while (
+      !cache.peekFresh(
+        requestKey({
+          kind: "accounts",
+          caller: "demo-pro",
+          accountId: undefined,
+          endpoint: "/accounts",
+          params: {},
+        }),
+      )
+    )
+      await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(signedIn).toBe(false);
+    store.release();
+    await signingIn;
+    expect(cache.peekFresh(stored)?.value).toBe("text");
   });
 });
