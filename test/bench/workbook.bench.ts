@@ -21,7 +21,6 @@
  */
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
-import { performance } from "node:perf_hooks";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import type { PacingOptions } from "../../src/data/tokenBucket";
 import { session } from "../../src/session/session";
@@ -37,7 +36,7 @@ import {
   type Counts,
   type SandboxTraffic,
 } from "./sandboxTraffic";
-import { evaluateWorkbook, isError, type CellOutcome } from "./workbookRunner";
+import { isError, timedEvaluation, type CellOutcome } from "./workbookRunner";
 
 const LATENCY_MS = 50;
 const LIVE_LIMIT = { requests: 100, windowSeconds: 300 };
@@ -79,9 +78,7 @@ async function runOurs(
     { kind: "client", ...WORKBOOK_CLIENT },
   );
   const before = traffic.snapshot();
-  const start = performance.now();
-  const outcomes = await evaluateWorkbook(workbook.cells);
-  const ms = performance.now() - start;
+  const { outcomes, ms } = await timedEvaluation(workbook.cells);
   const after = traffic.snapshot();
   const byEndpoint = difference(before.requests, after.requests);
   return {
