@@ -22,8 +22,8 @@ export interface CellSignal {
 class CellWait implements CellSignal {
   private controller: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(private readonly expire: (error: ApiError) => void) {}
+  /** Ends the cell with the time bound's error; set once the work has handed back a promise to wait on. */
+  expire: ((error: ApiError) => void) | undefined;
 
   get signal(): AbortSignal {
     if (!this.controller) {
@@ -35,7 +35,7 @@ class CellWait implements CellSignal {
           `No answer within ${Math.round(cellTimeoutMs / 1000)} s. Recalculate to retry.`,
         );
         controller.abort(error);
-        this.expire(error);
+        this.expire?.(error);
       }, cellTimeoutMs);
     }
     return this.controller.signal;
@@ -52,33 +52,45 @@ class CellWait implements CellSignal {
   }
 }
 
+const answered = () => undefined;
+
 /**
  * Runs one custom function call: gives the work a signal that fires when Excel cancels the call or when the
  * time bound passes, and turns every failure into a cell error. A cell always ends with a value or an error.
+ *
+ * Work that has its answer at once (everything in memory, as in a recalculation) returns it rather than a
+ * promise: the cell then costs one settled promise, without an async frame or a wait to watch.
  */
 export function runCell<T>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (cell: CellSignal) => Promise<T>,
+  work: (cell: CellSignal) => T | Promise<T>,
 ): Promise<T> {
+  const wait = new CellWait();
+  if (invocation) invocation.onCanceled = () => wait.cancel();
+  let working: T | Promise<T>;
+  try {
+    working = work(wait);
+  } catch (error) {
+    wait.settle();
+    return Promise.reject(toCellError(error));
+  }
+  if (!(working instanceof Promise)) {
+    wait.settle();
+    // Nothing is left to cancel: let the cell's wait go with this turn rather than live as long as Excel's call.
+    if (invocation) invocation.onCanceled = answered;
+    return Promise.resolve(working);
+  }
+  const waiting = working;
   return new Promise<T>((resolve, reject) => {
-    const fail = (error: unknown) => reject(toCellError(error));
-    const wait = new CellWait(fail);
-    if (invocation) invocation.onCanceled = () => wait.cancel();
-    let working: Promise<T>;
-    try {
-      working = work(wait);
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    working.then(
+    wait.expire = (error) => reject(toCellError(error));
+    waiting.then(
       (value) => {
         wait.settle();
         resolve(value);
       },
       (error: unknown) => {
         wait.settle();
-        fail(error);
+        reject(toCellError(error));
       },
     );
   });

@@ -4,6 +4,7 @@
  */
 import { untilAborted } from "../../src/data/abortableSleep";
 import { DEFAULT_CELL_TIMEOUT_MS, runCell, setCellTimeout } from "../../src/functions/cellCall";
+import { ArgumentError } from "../../src/functions/cellErrors";
 import { fakeInvocation } from "../support/invocation";
 
 const never = new Promise<never>(() => undefined);
@@ -47,4 +48,25 @@ it("turns a failure thrown before the first wait into a cell error", async () =>
     throw new Error("boom");
   });
   await expect(pending).rejects.toMatchObject({ code: "#N/A", message: expect.stringMatching(/Unexpected/) });
+});
+
+it("gives a value the work has at once to the cell, and lets go of its time bound and cancellation", async () => {
+  setCellTimeout(50);
+  const invocation = fakeInvocation();
+  let signal: AbortSignal | undefined;
+  const pending = runCell(invocation, (cell) => {
+    signal = cell.signal; // starts the time bound, then answers without waiting
+    return "at once";
+  });
+  await expect(pending).resolves.toBe("at once");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  invocation.cancel();
+  expect(signal?.aborted).toBe(false);
+});
+
+it("turns a failure thrown by work that answers at once into a cell error", async () => {
+  const pending = runCell(undefined, () => {
+    throw new ArgumentError("field must be text.");
+  });
+  await expect(pending).rejects.toMatchObject({ code: "#VALUE!", message: "field must be text." });
 });
