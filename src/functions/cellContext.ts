@@ -16,6 +16,19 @@ export interface CellContext {
   call: { accountId: number; readonly signal: AbortSignal; freshSince?: number };
 }
 
+/** A class rather than an object literal with a getter: one shape for every cell, no closure per cell. */
+class CellCallOptions {
+  constructor(
+    readonly accountId: number,
+    private readonly cellSignal: CellSignal,
+    readonly freshSince: number | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cellSignal.signal;
+  }
+}
+
 /** The account chosen in the pane, unless the formula names one (which the sign-in must be allowed to use). */
 export function cellContext(cellSignal: CellSignal, account?: unknown): CellContext {
   const state = session.requireSignedIn();
@@ -27,12 +40,5 @@ export function cellContext(cellSignal: CellSignal, account?: unknown): CellCont
     );
   }
   const accountId = named ?? state.accountId;
-  const call = {
-    accountId,
-    get signal() {
-      return cellSignal.signal;
-    },
-    freshSince: freshSince(),
-  };
-  return { data: state.data, accountId, call };
+  return { data: state.data, accountId, call: new CellCallOptions(accountId, cellSignal, freshSince()) };
 }

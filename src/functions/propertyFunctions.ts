@@ -13,7 +13,15 @@ import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
-import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
+import {
+  fieldGrid,
+  fillBlock,
+  fillRecords,
+  grid,
+  keyedBlock,
+  readGrid,
+  type KeyedBlock,
+} from "./shape/keyedBlock";
 
 /** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
 const PRO_PLUS_FIELD =
@@ -67,25 +75,35 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
  */
-export async function property(
+export function property(
   propertyId: unknown[][],
   field?: unknown[][],
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return runCell(invocation, async (cellSignal) => {
+  return runCell(invocation, (cellSignal) => {
     const idGrid = grid(propertyId);
     const block = keyedBlock(idGrid, fieldGrid(field), "id");
-    const ids = idGrid.map((row) => row.map((cell) => readId(cell, "property_id")));
+    const ids = readGrid(idGrid, readId, "property_id");
     const { data, call } = cellContext(cellSignal);
     const wanted = ids.flat();
-    const { records } = data.knownPropertyDetails(wanted, call) ?? (await data.propertyDetails(wanted, call));
-    if (block.wholeRecord) return wholeRecords(ids, records);
-    return fillBlock(ids, block, (id, name) => {
-      const record = records.get(id);
-      if (!record || record instanceof ApiError)
-        throw record ?? new ApiError("not_found", `Property ${id} not found.`);
-      return fieldValue(record.value, name);
-    });
+    // What memory holds is answered at once, without waiting: a recalculation's cells end in the same turn.
+    const known = data.knownPropertyDetails(wanted, call);
+    if (known) return propertyResult(ids, block, known.records);
+    return data.propertyDetails(wanted, call).then(({ records }) => propertyResult(ids, block, records));
+  });
+}
+
+function propertyResult(
+  ids: number[][],
+  block: KeyedBlock,
+  records: ReadonlyMap<number, PropertyAttributesOrError>,
+): unknown[][] {
+  if (block.wholeRecord) return wholeRecords(ids, records);
+  return fillBlock(ids, block, (id, name) => {
+    const record = records.get(id);
+    if (!record || record instanceof ApiError)
+      throw record ?? new ApiError("not_found", `Property ${id} not found.`);
+    return fieldValue(record.value, name);
   });
 }
 

@@ -7,6 +7,8 @@ import "fake-indexeddb/auto";
 import { referenceWorkbook, WORKBOOK_CLIENT } from "../bench/referenceWorkbook";
 import { total } from "../bench/sandboxTraffic";
 import { evaluateWorkbook, isError } from "../bench/workbookRunner";
+import { property } from "../../src/functions/propertyFunctions";
+import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
 let env: SignedInSandbox;
@@ -58,4 +60,32 @@ it("answers every cell from memory: no request, no IndexedDB read per key, no si
     timers.mockRestore();
     readsPerKey.mockRestore();
   }
+});
+
+/** Whether `pending` has settled after `turns` microtask turns, with no timer or I/O in between. */
+async function settlesWithin(pending: Promise<unknown>, turns: number): Promise<boolean> {
+  let settled = false;
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let turn = 0; turn < turns; turn += 1) await null;
+  return settled;
+}
+
+it("ends a property cell that memory answers in the same turn, without an async frame", async () => {
+  const [first, second] = env.sandbox.context
+    .dataset()
+    .properties.slice(0, 2)
+    .map((record) => record.id) as [number, number];
+  await property([[first]], [["asking_rent"]], fakeInvocation());
+  await property([[first], [second]], [["unit_count"]], fakeInvocation());
+
+  const single = property([[first]], [["asking_rent"]], fakeInvocation());
+  const column = property([[first], [second]], [["unit_count"]], fakeInvocation());
+  // One turn: the returned promise is already resolved; an async frame and a promise wrapped in another take more.
+  expect(await settlesWithin(single, 1)).toBe(true);
+  expect(await settlesWithin(column, 1)).toBe(true);
+  expect(await single).toEqual([[expect.any(Number)]]);
+  expect(await column).toHaveLength(2);
 });

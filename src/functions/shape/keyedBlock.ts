@@ -32,8 +32,31 @@ export interface KeyedBlock {
 const cellCount = (cells: unknown[][]) => cells.length * (cells[0]?.length ?? 0);
 
 /** Reads the shape of a call, refusing the one layout that has no reading: both given as 2-D ranges. */
+/** True when every cell of the grid is blank; a loop, as every cell of a recalculation asks. */
+function allBlank(cells: unknown[][]): boolean {
+  for (const row of cells) {
+    for (const cell of row) if (!isBlank(cell)) return false;
+  }
+  return true;
+}
+
+/** Each cell of a grid read by `read`, in the grid's shape. */
+export function readGrid<T>(
+  cells: unknown[][],
+  read: (cell: unknown, argument: string) => T,
+  argument: string,
+): T[][] {
+  const rows: T[][] = [];
+  for (const row of cells) {
+    const values: T[] = [];
+    for (const cell of row) values.push(read(cell, argument));
+    rows.push(values);
+  }
+  return rows;
+}
+
 export function keyedBlock(keys: unknown[][], fields: unknown[][], keyName: string): KeyedBlock {
-  const wholeRecord = fields.flat().every(isBlank);
+  const wholeRecord = allBlank(fields);
   const keysAreBlock = cellCount(keys) > 1;
   const fieldsAreBlock = !wholeRecord && cellCount(fields) > 1;
   if (keysAreBlock && fieldsAreBlock && ((keys[0]?.length ?? 0) > 1 || fields.length > 1)) {
@@ -41,7 +64,7 @@ export function keyedBlock(keys: unknown[][], fields: unknown[][], keyName: stri
       `With several ${keyName}s and several fields, give the ${keyName}s down a column and the fields across a row.`,
     );
   }
-  const names = wholeRecord ? [] : fields.map((row) => row.map((cell) => readText(cell, "field")));
+  const names = wholeRecord ? [] : readGrid(fields, readText, "field");
   return { wholeRecord, keysAreBlock, fieldsAreBlock, fields: names };
 }
 
