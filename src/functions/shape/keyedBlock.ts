@@ -34,23 +34,25 @@ const cellCount = (cells: unknown[][]) => cells.length * (cells[0]?.length ?? 0)
 /** Reads the shape of a call, refusing the one layout that has no reading: both given as 2-D ranges. */
 /** True when every cell of the grid is blank; a loop, as every cell of a recalculation asks. */
 function allBlank(cells: unknown[][]): boolean {
-  for (const row of cells) {
-    for (const cell of row) if (!isBlank(cell)) return false;
+  for (let r = 0; r < cells.length; r += 1) {
+    const row = cells[r] as unknown[];
+    for (let c = 0; c < row.length; c += 1) if (!isBlank(row[c])) return false;
   }
   return true;
 }
 
-/** Each cell of a grid read by `read`, in the grid's shape. */
+/** Each cell of a grid read by `read`, in the grid's shape (arrays made at their size: one per row, once). */
 export function readGrid<T>(
   cells: unknown[][],
   read: (cell: unknown, argument: string) => T,
   argument: string,
 ): T[][] {
-  const rows: T[][] = [];
-  for (const row of cells) {
-    const values: T[] = [];
-    for (const cell of row) values.push(read(cell, argument));
-    rows.push(values);
+  const rows = new Array<T[]>(cells.length);
+  for (let r = 0; r < cells.length; r += 1) {
+    const row = cells[r] as unknown[];
+    const values = new Array<T>(row.length);
+    for (let c = 0; c < row.length; c += 1) values[c] = read(row[c], argument);
+    rows[r] = values;
   }
   return rows;
 }
