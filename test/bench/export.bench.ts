@@ -20,6 +20,7 @@ import type { ExportFormat } from "../../src/formats/parsedTable";
 import { MockExcel } from "../excel/support/mockExcel";
 import { writeExportFile } from "../../sandbox/jobs/exportWriter";
 import { unitExportRows } from "../formats/support/unitExportFiles";
+import { argument } from "./benchArgs";
 
 interface FormatFigures {
   format: ExportFormat;
@@ -36,11 +37,6 @@ interface FormatFigures {
 }
 
 const BENCH_FORMATS: readonly ExportFormat[] = ["parquet", "csv"];
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
 
 /** A job file as the sandbox's job worker writes it (same writer, same contract columns). */
 async function writeJobFile(directory: string, format: ExportFormat, rowCount: number): Promise<string> {

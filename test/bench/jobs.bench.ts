@@ -17,6 +17,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSandboxProcess, type SandboxProcess } from "../support/sandboxProcess";
+import { argument, percentile } from "./benchArgs";
 
 const NOW = "2026-03-15T12:00:00Z";
 const TODAY = "2026-03-15";
@@ -45,16 +46,6 @@ interface Figures {
   accounts_failures: number;
   wall_s: number;
   outcomes: JobOutcome[];
-}
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 
 /** Peak resident set of a process so far (Linux: the kernel's high-water mark), in MB. */

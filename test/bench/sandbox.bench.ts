@@ -10,6 +10,7 @@
 import { performance } from "node:perf_hooks";
 import { datasetFor } from "../../sandbox/data/dataset";
 import { MAX_BULK_DETAILS_IDS, startSandbox } from "../../sandbox/server";
+import { argument, percentile } from "./benchArgs";
 
 interface Figures {
   properties: number;
@@ -21,16 +22,6 @@ interface Figures {
   bulk_details_median_ms: number;
   bulk_details_p95_ms: number;
   bulk_details_response_kb: number;
-}
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 
 function timeBuild(seed: number, properties: number): number {
