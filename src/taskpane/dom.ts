@@ -16,6 +16,15 @@ export function fieldText(id: string): string {
   return typeof value === "string" ? value : "";
 }
 
+/**
+ * Checks or unchecks a Fluent radio or check box. A radio group settles its choice from the `checked`
+ * attributes when its radios arrive, so the attribute is set with the property.
+ */
+export function setChecked(choice: HTMLElement, checked: boolean): void {
+  choice.toggleAttribute("checked", checked);
+  (choice as HTMLInputElement).checked = checked;
+}
+
 /** The pane's one live region: screen readers announce what it says. */
 export class StatusLine {
   constructor(

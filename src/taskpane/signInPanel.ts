@@ -1,6 +1,6 @@
 import { defaultTokenUrl } from "../api/config";
 import type { Session, SignedIn } from "../session/session";
-import { element, fieldText, whileBusy, type StatusLine } from "./dom";
+import { element, fieldText, setChecked, whileBusy, type StatusLine } from "./dom";
 import type { SettingsStore } from "./settingsStore";
 import type { SignInController, SignInForm } from "./signInController";
 
@@ -18,12 +18,7 @@ function selectedMethod(): SignInForm["method"] {
 }
 
 function selectMethod(chosen: SignInForm["method"]): void {
-  for (const method of METHODS) {
-    const radio = element<HTMLInputElement>(`method-${method}`);
-    // The radio group settles its choice from the `checked` attributes when it starts: set both.
-    radio.toggleAttribute("checked", method === chosen);
-    radio.checked = method === chosen;
-  }
+  for (const method of METHODS) setChecked(element(`method-${method}`), method === chosen);
 }
 
 function showMethodFields(): void {

@@ -1,5 +1,5 @@
 import type { Session } from "../../session/session";
-import { element, fieldText, fillList, whileBusy, type StatusLine } from "../dom";
+import { element, fieldText, fillList, setChecked, whileBusy, type StatusLine } from "../dom";
 import type { ExcelRunner } from "../excelRunner";
 import { PaneInputError } from "../paneInputError";
 import {
@@ -34,9 +34,7 @@ function choiceRow(kind: "radio" | "checkbox", id: string, label: Node[], checke
   const input = document.createElement(`fluent-${kind}`) as HTMLInputElement;
   input.slot = "input";
   input.id = id;
-  // The radio group settles its choice from the `checked` attribute when its radios arrive: set both.
-  input.toggleAttribute("checked", checked);
-  input.checked = checked;
+  setChecked(input, checked);
   const text = document.createElement("label");
   text.slot = "label";
   text.append(...label);
