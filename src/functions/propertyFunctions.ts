@@ -44,21 +44,27 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
  */
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
-  const recordOf = (id: number): Record<string, unknown> => {
-    const record = records.get(id);
-    if (!record || record instanceof ApiError)
-      throw record ?? new ApiError("not_found", `Property ${id} not found.`);
-    return record.value as unknown as Record<string, unknown>;
-  };
-  if (hostHoldsDataTypes()) return fillRecords(ids, (id) => entityCard(recordOf(id), "property_name"));
+  if (hostHoldsDataTypes()) {
+    return fillRecords(ids, (id) =>
+      entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
+    );
+  }
   const cells = ids.flat();
   if (cells.length > 1) {
     throw new ArgumentError(
       "field: name a field (or several across a row) for several ids; a whole record is for one id.",
     );
   }
-  const record = recordOf(cells[0] as number);
-  return Object.keys(record).map((name) => [name, fieldValue(record as unknown as PropertyAttributes, name)]);
+  const record = recordOf(records, cells[0] as number);
+  return Object.keys(record).map((name) => [name, fieldValue(record, name)]);
+}
+
+/** One id's record, or the error the service gave for it (not found when it gave nothing). */
+function recordOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: number): PropertyAttributes {
+  const record = records.get(id);
+  if (!record || record instanceof ApiError)
+    throw record ?? new ApiError("not_found", `Property ${id} not found.`);
+  return record.value;
 }
 
 type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
@@ -99,12 +105,7 @@ function propertyResult(
   records: ReadonlyMap<number, PropertyAttributesOrError>,
 ): unknown[][] {
   if (block.wholeRecord) return wholeRecords(ids, records);
-  return fillBlock(ids, block, (id, name) => {
-    const record = records.get(id);
-    if (!record || record instanceof ApiError)
-      throw record ?? new ApiError("not_found", `Property ${id} not found.`);
-    return fieldValue(record.value, name);
-  });
+  return fillBlock(ids, block, (id, name) => fieldValue(recordOf(records, id), name));
 }
 
 const DEFAULT_PROPERTY_FIELDS = [
