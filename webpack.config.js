@@ -5,7 +5,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const webpack = require("webpack");
-const { HelpPagePlugin, README } = require("./scripts/helpPagePlugin");
+const { HelpPagePlugin, FUNCTION_REFERENCE } = require("./scripts/helpPagePlugin");
 
 /** The origin the add-in is served from during development (the manifest's URLs use it). */
 const DEV_BASE_URL = "https://localhost:3000/";
@@ -126,7 +126,7 @@ module.exports = async (env = {}, argv = {}) => {
         chunks: ["taskpane", "functions"],
         contentSecurityPolicy: contentSecurityPolicy(baseUrl),
       }),
-      new HelpPagePlugin({ readme: README, devBaseUrl: DEV_BASE_URL, baseUrl }),
+      new HelpPagePlugin({ reference: FUNCTION_REFERENCE, devBaseUrl: DEV_BASE_URL, baseUrl }),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

@@ -1,21 +1,18 @@
 /**
- * Emits help.html, the page every RENT function's @helpurl points at, from the "Function reference" section
- * of README.md (so the help Excel shows and the README never disagree), and rewrites the development URLs
- * inside functions.json to the production base URL, as the manifest's are.
+ * Emits help.html, the page every RENT function's @helpurl points at, from docs/functions.md (so the help
+ * Excel shows and the reference never disagree), and rewrites the development URLs inside functions.json to
+ * the production base URL, as the manifest's are.
  */
 const fs = require("fs");
 const path = require("path");
 const { sources, Compilation } = require("webpack");
 
-const SECTION_TITLE = "## Function reference";
+const TITLE = "# Function reference";
 
-/** The README section from its heading to the next second-level heading. */
-function functionReference(readme) {
-  const start = readme.indexOf(SECTION_TITLE);
-  if (start < 0) throw new Error(`README.md has no "${SECTION_TITLE}" section for help.html.`);
-  const rest = readme.slice(start + SECTION_TITLE.length);
-  const end = rest.search(/\n## /);
-  return end < 0 ? rest : rest.slice(0, end);
+/** The reference without its title line (help.html has a title of its own). */
+function functionReference(reference) {
+  if (!reference.startsWith(TITLE)) throw new Error(`docs/functions.md must start with "${TITLE}".`);
+  return reference.slice(TITLE.length);
 }
 
 /** "RENT.FORECAST" -> "rent-forecast": the anchors the functions' @helpurl tags name. */
@@ -26,7 +23,7 @@ function anchorFor(headingText) {
     .replace(/[^a-z0-9]+/g, "-");
 }
 
-async function renderHelpPage(readme) {
+async function renderHelpPage(reference) {
   const { Marked } = await import("marked");
   const marked = new Marked({
     renderer: {
@@ -36,7 +33,7 @@ async function renderHelpPage(readme) {
       },
     },
   });
-  const body = await marked.parse(functionReference(readme));
+  const body = await marked.parse(functionReference(reference));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -57,19 +54,19 @@ ${body}
 }
 
 class HelpPagePlugin {
-  /** @param {{ readme: string, devBaseUrl: string, baseUrl?: string }} options */
+  /** @param {{ reference: string, devBaseUrl: string, baseUrl?: string }} options */
   constructor(options) {
     this.options = options;
   }
 
   apply(compiler) {
     compiler.hooks.thisCompilation.tap("HelpPagePlugin", (compilation) => {
-      compilation.fileDependencies.add(this.options.readme);
+      compilation.fileDependencies.add(this.options.reference);
       compilation.hooks.processAssets.tapPromise(
         { name: "HelpPagePlugin", stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         async () => {
-          const readme = fs.readFileSync(this.options.readme, "utf8");
-          compilation.emitAsset("help.html", new sources.RawSource(await renderHelpPage(readme)));
+          const reference = fs.readFileSync(this.options.reference, "utf8");
+          compilation.emitAsset("help.html", new sources.RawSource(await renderHelpPage(reference)));
           const metadata = compilation.getAsset("functions.json");
           if (metadata && this.options.baseUrl) {
             const text = metadata.source.source().toString();
@@ -87,5 +84,5 @@ module.exports = {
   anchorFor,
   functionReference,
   renderHelpPage,
-  README: path.resolve(__dirname, "../README.md"),
+  FUNCTION_REFERENCE: path.resolve(__dirname, "../docs/functions.md"),
 };

@@ -21,13 +21,13 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 
 const ROOT = join(__dirname, "..", "..");
-/** What the webpack build reads: its config, the sources, the README (help page), manifest and icons. */
+/** What the webpack build reads: its config, the sources, the function reference (help page), manifest and icons. */
 const BUILD_INPUTS = [
   "src",
   "assets",
   "scripts",
   "webpack.config.js",
-  "README.md",
+  "docs/functions.md",
   "manifest.xml",
   "package-lock.json",
 ];

@@ -220,6 +220,40 @@ describe("the production build", () => {
     }
   });
 
+  it("documents every function in docs/functions.md with the signature Excel shows", () => {
+    const metadata = JSON.parse(readFileSync(path.join(outDir, "functions.json"), "utf8")) as {
+      functions: { id: string; parameters: { name: string; optional?: boolean }[] }[];
+    };
+    const reference = readFileSync(path.join(root, "docs", "functions.md"), "utf8");
+    const sections = new Map(
+      reference
+        .split(/^## /m)
+        .slice(1)
+        .map((section) => [section.slice(0, section.indexOf("\n")).trim(), section] as const),
+    );
+    expect([...sections.keys()].filter((title) => title.startsWith("RENT.")).sort()).toEqual(
+      metadata.functions.map((fn) => `RENT.${fn.id}`).sort(),
+    );
+    const mismatches: string[] = [];
+    for (const fn of metadata.functions) {
+      const signature = `=RENT.${fn.id}(`;
+      const section = sections.get(`RENT.${fn.id}`) ?? "";
+      const start = section.indexOf(signature);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const written = section.slice(start + signature.length, section.indexOf(")`", start));
+      const documented = written
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "");
+      const expected = fn.parameters.map((parameter) =>
+        parameter.optional ? `[${parameter.name}]` : parameter.name,
+      );
+      if (documented.join(", ") !== expected.join(", "))
+        mismatches.push(`${signature}${documented.join(", ")}) should be ${signature}${expected.join(", ")})`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it("defaults the pane to the team relay under its own origin, and lets the page talk to that origin only", () => {
     const page = readFileSync(path.join(outDir, "taskpane.html"), "utf8");
     expect(/connect-src ([^;"]*)/.exec(page)?.[1]?.trim()).toBe("'self'");
