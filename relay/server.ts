@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
 import { isRedisUrl, type RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
+import { redactDownloadPath } from "./routes/jobRoutes";
 import { CachedReads } from "./routes/cachedReads";
 import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
@@ -61,6 +62,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
             level: options.logLevel,
             stream: options.log,
             redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+            // A download link works for its owner only, but it is still nobody's business in a log file.
+            serializers: {
+              req: (request: { method: string; url: string; id?: string }) => ({
+                id: request.id,
+                method: request.method,
+                url: redactDownloadPath(request.url),
+              }),
+            },
           },
     bodyLimit: 5 * 1024 * 1024,
   });
