@@ -40,12 +40,12 @@ export const REDACTED_PATHS = [
 ];
 
 export async function openStore(
-  options: Pick<RelayOptions, "store">,
+  options: Pick<RelayOptions, "store" | "clock">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
   return isRedisUrl(options.store)
     ? openRedisStore({ url: options.store, warn })
-    : openSqliteStore(options.store);
+    : openSqliteStore(options.store, options.clock);
 }
 
 /**
@@ -84,7 +84,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     flights: store.flights,
     stats,
   });
-  const cache = new ResponseCache({ store: store.cache });
+  const cache = new ResponseCache({ store: store.cache, now: options.clock });
   const upstream = new Upstream(
     options.upstream,
     options.credentials,
@@ -92,7 +92,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     cache,
     options.batchWindowMs,
   );
-  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId);
+  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId, options.clock);
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
