@@ -340,3 +340,23 @@ export function upstreamTarget(request: OperationRequest): string {
 export function upstreamBody(request: OperationRequest): string | undefined {
   return request.body === undefined ? undefined : JSON.stringify(request.body);
 }
+
+/**
+ * The operation a request to the service is (method and path below the API base, query ignored), for counts
+ * and metrics that name operations rather than spellings; undefined for anything the contract does not have.
+ */
+export function operationIdOf(method: string, path: string): OperationId | undefined {
+  let segments: string[];
+  try {
+    segments = path
+      .split("?")[0]!
+      .split("/")
+      .map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+  return OPERATIONS.find(
+    (operation) =>
+      operation.method === method.toUpperCase() && matchPath(operation.path, segments) !== undefined,
+  )?.operationId;
+}

@@ -10,6 +10,7 @@ import {
   OPERATIONS,
   RequestRefusal,
   matchOperation,
+  operationIdOf,
   upstreamBody,
   upstreamTarget,
 } from "../../src/api/operations";
@@ -95,4 +96,12 @@ describe("the operations table", () => {
         refusalOf(() => matchOperation("POST", "/explore_markets", "", { account_id: account }))?.status,
       ).toBe(400);
   });
+});
+
+test("a request to the service is named by its operation, whatever its ids", () => {
+  expect(operationIdOf("GET", "/comp_sets/10301/units?filter[bedroom_count]=1")).toBe("listCompSetUnits");
+  expect(operationIdOf("delete", "/bulk_api/jobs/7eefcd2a-d515-4e46-bb0b-0a74a4fefcca")).toBe(
+    "cancelBulkJob",
+  );
+  expect(operationIdOf("GET", "/oauth/token")).toBeUndefined();
 });
