@@ -5,7 +5,8 @@ import { DEMO_CLIENTS } from "../sandbox/data/clients";
 import { startSandbox } from "../sandbox/server";
 import { USAGE, parseRelayArguments, type RelayCommand } from "./cli/relayArguments";
 import { DEFAULT_STORE_FILE } from "./options";
-import { openStore, startRelay } from "./server";
+import { startRelay } from "./server";
+import { openRelayStore } from "./store/openStore";
 import type { UpstreamCredentials } from "./upstream/upstream";
 import { addUser, describeUsers, revokeUser } from "./users/userAdmin";
 
@@ -24,7 +25,8 @@ function credentialsFromEnvironment(): UpstreamCredentials {
 }
 
 async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
-  const store = await openStore(command, (message) => console.warn(message));
+  // No claim: users are managed beside a running relay, on the same store.
+  const store = await openRelayStore(command.store, { warn: (message) => console.warn(message), claim: false });
   try {
     if (command.kind === "users-add") {
       const key = await addUser(store.users, command.name, command.accounts, command.admin);

@@ -3,14 +3,14 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
-import { isRedisUrl, type RelayOptions } from "./options";
+import type { RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { CachedReads } from "./routes/cachedReads";
+import { registerOpsRoutes, storePassword } from "./status/opsRoutes";
 import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
-import { openRedisStore } from "./store/redisStore";
-import { openSqliteStore } from "./store/sqliteStore";
+import { openRelayStore } from "./store/openStore";
 import { ReportedLimit, TeamGate } from "./upstream/teamGate";
 import { Upstream } from "./upstream/upstream";
 import { createUpstreamFetch } from "./upstream/upstreamFetch";
@@ -42,9 +42,7 @@ export async function openStore(
   options: Pick<RelayOptions, "store">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
-  return isRedisUrl(options.store)
-    ? openRedisStore({ url: options.store, warn })
-    : openSqliteStore(options.store);
+  return openRelayStore(options.store, { warn, claim: true });
 }
 
 /**
@@ -74,6 +72,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     budget: store.budget,
     flights: store.flights,
     stats,
+    fetch: stats.metrics.observe((input, init) => fetch(input, init)),
   });
   const cache = new ResponseCache({ store: store.cache });
   const upstream = new Upstream(
@@ -87,6 +86,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
+  registerOpsRoutes(app, {
+    store,
+    metrics: stats.metrics,
+    serviceToken: () => upstream.tokens.token(),
+    waiting: () => gate.waiting(),
+    secrets: [options.credentials.clientSecret, storePassword(options.store) ?? ""],
+  });
   const dist = path.resolve(options.distDirectory);
   if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: "/" });
   else

@@ -1,5 +1,6 @@
 import type { Counters } from "../store/relayStore";
 import type { ReportedLimit } from "../upstream/teamGate";
+import { RelayMetrics } from "./metrics";
 
 const TOTALS = "totals";
 const BY_USER = "requests-by-user";
@@ -31,6 +32,9 @@ export interface RelayStatus {
 
 /** The figures of the status page, kept in the store so that every instance adds to the same ones. */
 export class RelayStats {
+  /** This instance's own figures, for `/metrics`. */
+  readonly metrics = new RelayMetrics();
+
   constructor(
     private readonly counters: Counters,
     private readonly limit: ReportedLimit,
@@ -58,6 +62,7 @@ export class RelayStats {
   }
 
   sharedAnswer(): Promise<void> {
+    this.metrics.sharedAnswer();
     return this.counters.add(TOTALS, "shared", 1);
   }
 
@@ -70,6 +75,7 @@ export class RelayStats {
   }
 
   async cacheLookups(hits: number, misses: number): Promise<void> {
+    this.metrics.cacheLookups(hits, misses);
     await Promise.all([
       hits > 0 ? this.counters.add(TOTALS, "cacheHits", hits) : undefined,
       misses > 0 ? this.counters.add(TOTALS, "cacheMisses", misses) : undefined,

@@ -24,30 +24,50 @@ function exited(child: ChildProcess): Promise<void> {
   return hasExited(child) ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** Debian's redis-server (installed by the test setup when missing) on a free loopback port, nothing saved. */
-export async function startRedis(): Promise<RunningRedis> {
-  const command = ensureSystemTools([REDIS_SERVER]).get(REDIS_SERVER.command) as string;
-  const port = await freePort();
+/** The port is chosen before redis-server binds it, so another program may take it first: then another. */
+const BIND_ATTEMPTS = 10;
+
+/** redis-server on `port`, or undefined when the port was taken before it could bind it. */
+async function startOn(command: string, port: number, extraArgs: string[]): Promise<ChildProcess | undefined> {
   const child = spawn(
     command,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extraArgs],
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<ChildProcess | undefined>((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("Ready to accept connections")) resolve();
+      if (output.includes("Ready to accept connections")) resolve(child);
     });
-    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+    child.once("exit", (code) => {
+      if (/address already in use/i.test(output)) resolve(undefined);
+      else reject(new Error(`redis-server exited (${code}): ${output}`));
+    });
   });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (!hasExited(child)) child.kill("SIGKILL");
-      await exited(child);
-    },
-  };
+}
+
+/**
+ * Debian's redis-server (installed by the test setup when missing) on a free loopback port, nothing saved.
+ * `password` sets `requirepass`; the URL then carries it.
+ */
+export async function startRedis(options: { password?: string } = {}): Promise<RunningRedis> {
+  const command = ensureSystemTools([REDIS_SERVER]).get(REDIS_SERVER.command) as string;
+  const extraArgs = options.password ? ["--requirepass", options.password] : [];
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = await startOn(command, port, extraArgs);
+    if (!child) {
+      if (attempt < BIND_ATTEMPTS) continue;
+      throw new Error(`redis-server found no free port in ${BIND_ATTEMPTS} attempts`);
+    }
+    const auth = options.password ? `:${encodeURIComponent(options.password)}@` : "";
+    return {
+      url: `redis://${auth}127.0.0.1:${port}`,
+      stop: async () => {
+        if (!hasExited(child)) child.kill("SIGKILL");
+        await exited(child);
+      },
+    };
+  }
 }
