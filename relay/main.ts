@@ -26,7 +26,10 @@ function credentialsFromEnvironment(): UpstreamCredentials {
 
 async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
   // No claim: users are managed beside a running relay, on the same store.
-  const store = await openRelayStore(command.store, { warn: (message) => console.warn(message), claim: false });
+  const store = await openRelayStore(command.store, {
+    warn: (message) => console.warn(message),
+    claim: false,
+  });
   try {
     if (command.kind === "users-add") {
       const key = await addUser(store.users, command.name, command.accounts, command.admin);

@@ -58,9 +58,9 @@ export async function claimSqliteFile(sql: SqliteStatements, file: string): Prom
   await sql.run((db) => {
     db.exec(CLAIM_TABLE);
     db.transaction(() => {
-      const holder = db.prepare("SELECT id, host, pid, heartbeat_at FROM relay_claim WHERE slot = 1").get() as
-        | ClaimRow
-        | undefined;
+      const holder = db
+        .prepare("SELECT id, host, pid, heartbeat_at FROM relay_claim WHERE slot = 1")
+        .get() as ClaimRow | undefined;
       const nowMs = Date.now();
       const reason = holder && stillHeld(holder, resolved, nowMs);
       if (reason) {

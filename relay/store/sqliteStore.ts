@@ -1,4 +1,12 @@
-import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, unlinkSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+} from "node:fs";
 import Database from "better-sqlite3";
 import type { EntryMeta, PersistentStore, StoredEntry } from "../../src/data/persistentStore";
 import { LocalBudget, LocalCounters, LocalFlights } from "./localCoordination";
@@ -54,7 +62,8 @@ class SqliteUsers implements UserRecords {
 
   async byKeyId(keyId: string): Promise<UserRecord | undefined> {
     const row = await this.sql.run(
-      (db) => db.prepare("SELECT record FROM users WHERE key_id = ?").get(keyId) as { record: string } | undefined,
+      (db) =>
+        db.prepare("SELECT record FROM users WHERE key_id = ?").get(keyId) as { record: string } | undefined,
     );
     return row ? (JSON.parse(row.record) as UserRecord) : undefined;
   }
@@ -246,8 +255,7 @@ class SqliteDownloads implements DownloadLinks {
     const row = await this.sql.run(
       (db) =>
         db.prepare("SELECT url FROM downloads WHERE id = ? AND expires_at > ?").get(id, this.now()) as
-          | { url: string }
-          | undefined,
+          { url: string } | undefined,
     );
     return row?.url;
   }

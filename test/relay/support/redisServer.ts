@@ -28,7 +28,11 @@ function exited(child: ChildProcess): Promise<void> {
 const BIND_ATTEMPTS = 10;
 
 /** redis-server on `port`, or undefined when the port was taken before it could bind it. */
-async function startOn(command: string, port: number, extraArgs: string[]): Promise<ChildProcess | undefined> {
+async function startOn(
+  command: string,
+  port: number,
+  extraArgs: string[],
+): Promise<ChildProcess | undefined> {
   const child = spawn(
     command,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extraArgs],
