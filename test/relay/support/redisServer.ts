@@ -53,13 +53,15 @@ async function startOn(
 
 /**
  * Debian's redis-server (installed by the test setup when missing) on a free loopback port, nothing saved.
- * `password` sets `requirepass`; the URL then carries it.
+ * `password` sets `requirepass`; the URL then carries it. `choosePort` replaces the pick of a free port.
  */
-export async function startRedis(options: { password?: string } = {}): Promise<RunningRedis> {
+export async function startRedis(
+  options: { password?: string; choosePort?: () => Promise<number> } = {},
+): Promise<RunningRedis> {
   const command = ensureSystemTools([REDIS_SERVER]).get(REDIS_SERVER.command) as string;
   const extraArgs = options.password ? ["--requirepass", options.password] : [];
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = await (options.choosePort ?? freePort)();
     const child = await startOn(command, port, extraArgs);
     if (!child) {
       if (attempt < BIND_ATTEMPTS) continue;
