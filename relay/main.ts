@@ -109,7 +109,8 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
 async function main(): Promise<void> {
   let command: RelayCommand;
   try {
-    command = parseRelayArguments(process.argv.slice(2), DEFAULT_STORE_FILE);
+    // RELAY_STORE names the store once for the server and the `users` commands (the container sets it).
+    command = parseRelayArguments(process.argv.slice(2), process.env.RELAY_STORE || DEFAULT_STORE_FILE);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);

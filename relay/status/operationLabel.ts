@@ -7,10 +7,10 @@
 export function operationLabel(method: string, pathname: string): string {
   const below = pathname.indexOf("/v1/");
   const path = below >= 0 ? pathname.slice(below) : pathname;
-  // A contract segment is a lower-case word; anything else in a path is a value.
+  // A contract segment is a lower-case word (or the version); anything else in a path is a value.
   const template = path
     .split("/")
-    .map((segment) => (segment === "" || /^[a-z_]+$/.test(segment) ? segment : "{id}"))
+    .map((segment) => (segment === "" || /^(v\d+|[a-z_]+)$/.test(segment) ? segment : "{id}"))
     .join("/");
   return `${method.toUpperCase()} ${template}`;
 }
