@@ -490,7 +490,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
         await redis.ping();
       } catch (error) {
         // ioredis' messages name the host and port at most, never the URL's password.
-        throw new Error(`Redis does not answer: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`Redis does not answer: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
       }
     },
     close: async () => {
