@@ -127,6 +127,36 @@ describe("two instances' stores on one Redis, with a clock that moves", () => {
   });
 });
 
+/** Asks `read` until it answers `wanted` (Redis reconnecting, a write retried) or `attempts` run out. */
+async function eventually<T>(read: () => Promise<T>, wanted: T, attempts = 150): Promise<T> {
+  let last = await read();
+  for (let attempt = 1; attempt < attempts && last !== wanted; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await read();
+  }
+  return last;
+}
+
+test("an export job's owner recorded while Redis is away is written when it comes back, for every instance", async () => {
+  const own = await startRedis();
+  const east = await openRedisStore({ url: own.url, warn: quiet });
+  const west = await openRedisStore({ url: own.url, warn: quiet });
+  try {
+    await own.stop();
+    await east.jobOwners.set("job-while-away", "alice");
+    // The instance that created the job answers for it at once.
+    expect(await east.jobOwners.get("job-while-away")).toBe("alice");
+    expect(await west.jobOwners.get("job-while-away")).toBeUndefined();
+    // Redis comes back empty (no persistence in the tests): the owner is written again from the instance.
+    await own.restart();
+    expect(await eventually(() => west.jobOwners.get("job-while-away"), "alice")).toBe("alice");
+  } finally {
+    await east.close();
+    await west.close();
+    await own.stop();
+  }
+});
+
 describe("two relays on one Redis when Redis goes away", () => {
   let sandbox: RunningSandbox;
   let redis: RunningRedis;

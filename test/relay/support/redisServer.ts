@@ -5,6 +5,8 @@ import { REDIS_SERVER, ensureSystemTools } from "../../support/systemTools";
 export interface RunningRedis {
   url: string;
   stop(): Promise<void>;
+  /** A fresh, empty redis-server on the same port after `stop` (Redis came back, its data lost). */
+  restart(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -68,11 +70,17 @@ export async function startRedis(
       throw new Error(`redis-server found no free port in ${BIND_ATTEMPTS} attempts`);
     }
     const auth = options.password ? `:${encodeURIComponent(options.password)}@` : "";
+    let running = child;
     return {
       url: `redis://${auth}127.0.0.1:${port}`,
       stop: async () => {
-        if (!hasExited(child)) child.kill("SIGKILL");
-        await exited(child);
+        if (!hasExited(running)) running.kill("SIGKILL");
+        await exited(running);
+      },
+      restart: async () => {
+        const again = await startOn(command, port, extraArgs);
+        if (!again) throw new Error(`port ${port} was taken while redis-server was down`);
+        running = again;
       },
     };
   }
