@@ -5,7 +5,8 @@ import { DEMO_CLIENTS } from "../sandbox/data/clients";
 import { startSandbox } from "../sandbox/server";
 import { USAGE, parseRelayArguments, type RelayCommand } from "./cli/relayArguments";
 import { DEFAULT_STORE_FILE } from "./options";
-import { openStore, startRelay } from "./server";
+import { startRelay } from "./server";
+import { openRelayStore } from "./store/openStore";
 import type { UpstreamCredentials } from "./upstream/upstream";
 import { addUser, describeUsers, revokeUser } from "./users/userAdmin";
 
@@ -24,7 +25,11 @@ function credentialsFromEnvironment(): UpstreamCredentials {
 }
 
 async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
-  const store = await openStore(command, (message) => console.warn(message));
+  // No claim: users are managed beside a running relay, on the same store.
+  const store = await openRelayStore(command.store, {
+    warn: (message) => console.warn(message),
+    claim: false,
+  });
   try {
     if (command.kind === "users-add") {
       const key = await addUser(store.users, command.name, command.accounts, command.admin);
@@ -104,7 +109,8 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
 async function main(): Promise<void> {
   let command: RelayCommand;
   try {
-    command = parseRelayArguments(process.argv.slice(2), DEFAULT_STORE_FILE);
+    // RELAY_STORE names the store once for the server and the `users` commands (the container sets it).
+    command = parseRelayArguments(process.argv.slice(2), process.env.RELAY_STORE || DEFAULT_STORE_FILE);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);

@@ -3,15 +3,15 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
-import { isRedisUrl, type RelayOptions } from "./options";
+import type { RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { redactDownloadPath } from "./routes/jobRoutes";
 import { CachedReads } from "./routes/cachedReads";
+import { registerOpsRoutes, storePassword } from "./status/opsRoutes";
 import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
-import { openRedisStore } from "./store/redisStore";
-import { openSqliteStore } from "./store/sqliteStore";
+import { openRelayStore } from "./store/openStore";
 import { ReportedLimit, TeamGate } from "./upstream/teamGate";
 import { Upstream } from "./upstream/upstream";
 import { createUpstreamFetch } from "./upstream/upstreamFetch";
@@ -43,9 +43,7 @@ export async function openStore(
   options: Pick<RelayOptions, "store" | "clock">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
-  return isRedisUrl(options.store)
-    ? openRedisStore({ url: options.store, warn })
-    : openSqliteStore(options.store, options.clock);
+  return openRelayStore(options.store, { warn, claim: true, now: options.clock });
 }
 
 /**
@@ -83,6 +81,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     budget: store.budget,
     flights: store.flights,
     stats,
+    fetch: stats.metrics.observe((input, init) => fetch(input, init)),
   });
   const cache = new ResponseCache({ store: store.cache, now: options.clock });
   const upstream = new Upstream(
@@ -96,6 +95,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
+  registerOpsRoutes(app, {
+    store,
+    metrics: stats.metrics,
+    serviceToken: () => upstream.tokens.token(),
+    waiting: () => gate.waiting(),
+    secrets: [options.credentials.clientSecret, storePassword(options.store) ?? ""],
+  });
   const dist = path.resolve(options.distDirectory);
   if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: "/" });
   else

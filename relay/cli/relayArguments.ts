@@ -8,7 +8,8 @@ export const USAGE = `Usage:
   npm run relay -- users list                     names, accounts and admin flags (never keys)
 
 Options:
-  --store PATH|redis://HOST:PORT   where users, cache and counters live (default relay/relay.sqlite)
+  --store PATH|redis://HOST:PORT   where users, cache and counters live (default $RELAY_STORE, else
+                                   relay/relay.sqlite); one relay per SQLite file, several on one Redis
   --port N                         port to listen on (default 8080; 0 picks a free one)
   --host HOST                      interface (default 127.0.0.1; put TLS termination in front)
   --dist DIR                       the built add-in to serve (default dist)

@@ -162,8 +162,8 @@ test("the status page is for admins, and shows the window's spend, the cache and
   expect(figures.upstream.spentThisWindow).toBeGreaterThan(0);
   expect(figures.upstream.spentThisWindow).toBeLessThanOrEqual(figures.upstream.total);
   expect(figures.cache.hits).toBeGreaterThan(0);
-  expect(figures.upstream.byEndpoint["GET /v1/properties/bulk_details"]).toBe(1);
-  expect(figures.upstream.byEndpoint["GET /v1/comp_sets/{id}/units"]).toBe(1);
+  expect(figures.upstream.byEndpoint.getBulkPropertyDetails).toBe(1);
+  expect(figures.upstream.byEndpoint.listCompSetUnits).toBe(1);
   expect(figures.quotaUsedByAccount[String(PRIVATE)]).toBe(3);
   expect(figures.requestsByUser.wide).toBeGreaterThan(0);
   expect(figures.requestsByUser.narrow).toBeGreaterThan(0);
