@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 
 export const USAGE = `Usage:
-  npm run relay [-- options]                      start the relay (against a local sandbox unless --service-url)
+  npm run relay -- --service-url URL [options]    start the relay in front of the service
+  npm run relay:demo [-- options]                 start it in front of a local sandbox, with demo keys
   npm run relay -- users add NAME --accounts 100,102 [--admin]
                                                   create a personal key (printed once) for NAME
   npm run relay -- users revoke NAME              revoke every key of NAME at once

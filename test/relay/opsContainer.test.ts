@@ -4,10 +4,20 @@
  * the image's layout rebuilt in a directory and started as its ENTRYPOINT would start it.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
+import type { RunningSandbox } from "../../sandbox/server";
+import { RELAY_CLIENT, startTestSandbox } from "./support/relayHarness";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DOCKERFILE = readFileSync(path.join(ROOT, "relay/Dockerfile"), "utf8");
@@ -120,14 +130,18 @@ test("compose runs Redis and two relays of this image that share it, the secret 
 describe("the image's layout, rebuilt in a directory", () => {
   let directory: string;
   let relay: ChildProcess | undefined;
+  let sandbox: RunningSandbox;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     directory = mkdtempSync(path.join(tmpdir(), "relay-image-"));
+    // The service the image's relay is pointed at, as compose points it at the live one.
+    sandbox = await startTestSandbox();
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     relay?.kill("SIGKILL");
     rmSync(directory, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   test("the bundle the build stage makes starts from the ENTRYPOINT's path and passes the HEALTHCHECK", async () => {
@@ -157,9 +171,15 @@ describe("the image's layout, rebuilt in a directory", () => {
 
     const [program, entry] = jsonArgs(the(final, "ENTRYPOINT")[0]) as [string, string];
     expect(entry).toBe(outfile);
-    relay = spawn(program === "node" ? process.execPath : program, [entry, "--port", "0", "--dist", "dist"], {
+    const options = ["--port", "0", "--dist", "dist", "--service-url", sandbox.url];
+    relay = spawn(program === "node" ? process.execPath : program, [entry, ...options], {
       cwd: directory,
-      env: { ...process.env, RELAY_STORE: path.join(directory, "relay.sqlite") },
+      env: {
+        ...process.env,
+        RELAY_STORE: path.join(directory, "relay.sqlite"),
+        RELAY_CLIENT_ID: RELAY_CLIENT.clientId,
+        RELAY_CLIENT_SECRET: RELAY_CLIENT.clientSecret,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const origin = await new Promise<string>((resolve, reject) => {
@@ -181,4 +201,15 @@ describe("the image's layout, rebuilt in a directory", () => {
     // execFileSync throws when the check exits other than 0.
     execFileSync(probeProgram === "node" ? process.execPath : (probeProgram as string), probe);
   });
+});
+
+test("the relay's own code imports nothing of the sandbox (a production relay carries no stand-in)", () => {
+  const files = (readdirSync(path.join(ROOT, "relay"), { recursive: true }) as string[]).filter((file) =>
+    file.endsWith(".ts"),
+  );
+  expect(files.length).toBeGreaterThan(10);
+  const offenders = files.filter((file) =>
+    /from\s+["'][./]*sandbox\//.test(readFileSync(path.join(ROOT, "relay", file), "utf8")),
+  );
+  expect(offenders).toEqual([]);
 });
