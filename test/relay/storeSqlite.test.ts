@@ -118,7 +118,7 @@ test("an owner whose file stays locked past the deadline goes to the journal on 
   // The relay stops while the lock is still held (or crashes: the journal is already synced).
   await opened.pop()?.close();
   holder.exec("COMMIT");
-  await open({ claim: false });
+  await open();
   expect(ownerOnDisk("job-2")).toBe("carol");
   expect(existsSync(`${file}.job-owners.jsonl`)).toBe(false);
 });
