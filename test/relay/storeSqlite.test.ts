@@ -123,6 +123,19 @@ test("an owner whose file stays locked past the deadline goes to the journal on 
   expect(existsSync(`${file}.job-owners.jsonl`)).toBe(false);
 });
 
+test("the journal is moved into the table once the lock is free, while the relay runs", async () => {
+  const store = await open({ clock: movingClock(), ownerDeadlineMs: 2000 });
+  const holder = holdWriteLock();
+  await store.jobOwners.set("job-3", "dmitri");
+  expect(existsSync(`${file}.job-owners.jsonl`)).toBe(true);
+  holder.exec("COMMIT");
+  // The relay tries the journal again each second: wait for it, up to 15 s.
+  for (let attempt = 0; attempt < 150 && ownerOnDisk("job-3") === undefined; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(ownerOnDisk("job-3")).toBe("dmitri");
+  expect(existsSync(`${file}.job-owners.jsonl`)).toBe(false);
+});
+
 test("a second relay on the same file is refused with what to do; users commands still open it", async () => {
   await open();
   await expect(openSqliteStore(file)).rejects.toThrow(
