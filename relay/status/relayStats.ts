@@ -1,6 +1,7 @@
 import type { Counters } from "../store/relayStore";
 import type { ReportedLimit } from "../upstream/teamGate";
 import { RelayMetrics } from "./metrics";
+import { operationLabel } from "./operationLabel";
 
 const TOTALS = "totals";
 const BY_USER = "requests-by-user";
@@ -48,7 +49,7 @@ export class RelayStats {
 
   async upstreamSent(user: string, method: string, path: string): Promise<void> {
     const { group, ttlMs } = this.windowGroup();
-    const endpoint = `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/{id}").replace(/\/[0-9a-f-]{36}(?=\/|$)/g, "/{id}")}`;
+    const endpoint = operationLabel(method, path);
     await Promise.all([
       this.counters.add(group, "requests", 1, ttlMs),
       this.counters.add(TOTALS, "upstream", 1),
