@@ -473,8 +473,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
     if (subscribedOnce) users.forgetAll();
     subscribedOnce = true;
   });
-  await revocations.connect();
-  await revocations.subscribe(REVOKED);
+  try {
+    await revocations.connect();
+    await revocations.subscribe(REVOKED);
+  } catch (error) {
+    closing = true;
+    redis.disconnect();
+    revocations.disconnect();
+    throw error;
+  }
   const jobOwners = new RedisJobOwners(redis, degrade);
   return {
     description: `redis:${new URL(options.url).host}`,

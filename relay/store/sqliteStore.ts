@@ -292,8 +292,11 @@ export async function openSqliteStore(file: string, options: SqliteStoreOptions 
     await sql.run((handle) => handle.exec(SCHEMA));
     if (options.claim ?? true) claim = await claimSqliteFile(sql, file);
     owners = new SqliteJobOwners(sql, options.ownerDeadlineMs ?? OWNER_DEADLINE_MS);
-    owners.retryJournal();
+    // Only the relay that holds the file moves the journal: a `users` command doing it could remove a line
+    // the relay appends between the read and the removal.
+    if (claim) owners.retryJournal();
     const jobOwners = owners;
+    const claimed = claim;
     return {
       description: `sqlite:${file}`,
       users: new SqliteUsers(sql),
@@ -308,9 +311,12 @@ export async function openSqliteStore(file: string, options: SqliteStoreOptions 
       },
       close: async () => {
         jobOwners.stop();
-        jobOwners.applyJournal();
-        await claim?.release();
-        db.close();
+        try {
+          if (claimed) jobOwners.applyJournal();
+        } finally {
+          await claimed?.release();
+          db.close();
+        }
       },
     };
   } catch (error) {

@@ -118,8 +118,21 @@ test("an owner whose file stays locked past the deadline goes to the journal on 
   // The relay stops while the lock is still held (or crashes: the journal is already synced).
   await opened.pop()?.close();
   holder.exec("COMMIT");
-  await open({ claim: false });
+  await open();
   expect(ownerOnDisk("job-2")).toBe("carol");
+  expect(existsSync(`${file}.job-owners.jsonl`)).toBe(false);
+});
+
+test("the journal is moved into the table once the lock is free, while the relay runs", async () => {
+  const store = await open({ clock: movingClock(), ownerDeadlineMs: 2000 });
+  const holder = holdWriteLock();
+  await store.jobOwners.set("job-3", "dmitri");
+  expect(existsSync(`${file}.job-owners.jsonl`)).toBe(true);
+  holder.exec("COMMIT");
+  // The relay tries the journal again each second: wait for it, up to 15 s.
+  for (let attempt = 0; attempt < 150 && ownerOnDisk("job-3") === undefined; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(ownerOnDisk("job-3")).toBe("dmitri");
   expect(existsSync(`${file}.job-owners.jsonl`)).toBe(false);
 });
 
