@@ -252,12 +252,13 @@ export function registerApiRoutes(app: FastifyInstance, parts: ApiRouteParts): v
         } catch (error) {
           if (error instanceof ApiError) return sendApiError(reply, error);
           // The store stayed locked by another program: nothing was lost, ask again in a moment.
-          if (error instanceof StoreBusyError)
-            return reply
-              .header("Retry-After", "5")
-              .code(503)
-              .type("application/json")
-              .send({ error: "Service Unavailable", message: error.message });
+          if (error instanceof StoreBusyError) {
+            request.log.warn({ err: error }, "relay store busy");
+            return reply.header("Retry-After", "5").code(503).type("application/json").send({
+              error: "Service Unavailable",
+              message: "The team relay is busy for a moment. Try again in a few seconds.",
+            });
+          }
           request.log.error({ err: error }, "relay request failed");
           return sendRelayError(
             reply,
