@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
+import { registerJsonBodyParser } from "./jsonBody";
 import { isRedisUrl, type RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { CachedReads } from "./routes/cachedReads";
@@ -11,6 +12,9 @@ import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
 import { openRedisStore } from "./store/redisStore";
 import { openSqliteStore } from "./store/sqliteStore";
+import { withClientSignal } from "./upstream/clientSignal";
+import { Interests } from "./upstream/interests";
+import { REAL_CLOCK } from "./upstream/relayClock";
 import { ReportedLimit, TeamGate } from "./upstream/teamGate";
 import { Upstream } from "./upstream/upstream";
 import { createUpstreamFetch } from "./upstream/upstreamFetch";
@@ -39,12 +43,13 @@ export const REDACTED_PATHS = [
 ];
 
 export async function openStore(
-  options: Pick<RelayOptions, "store">,
+  options: Pick<RelayOptions, "store" | "clock">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
+  const now = (options.clock ?? REAL_CLOCK).now;
   return isRedisUrl(options.store)
-    ? openRedisStore({ url: options.store, warn })
-    : openSqliteStore(options.store);
+    ? openRedisStore({ url: options.store, warn, now })
+    : openSqliteStore(options.store, now);
 }
 
 /**
@@ -64,16 +69,24 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
           },
     bodyLimit: 5 * 1024 * 1024,
   });
+  registerJsonBodyParser(app);
+  // Every handler knows whether its client is still there; upstream calls stop when it is not.
+  app.addHook("onRoute", withClientSignal);
+  const clock = options.clock ?? REAL_CLOCK;
   const store = await openStore(options, (message) => app.log.warn(message));
   const limit = new ReportedLimit(options.pacing);
   const stats = new RelayStats(store.counters, limit, options.now);
-  const gate = new TeamGate(store.budget, limit);
+  const gate = new TeamGate(store.budget, limit, { clock, maxQueuedPerPerson: options.maxQueuedPerPerson });
+  const interests = new Interests();
   const fetchUpstream = createUpstreamFetch({
     gate,
     limit,
     budget: store.budget,
     flights: store.flights,
     stats,
+    interests,
+    clock,
+    deadlineMs: options.upstreamDeadlineMs,
   });
   const cache = new ResponseCache({ store: store.cache });
   const upstream = new Upstream(
@@ -82,6 +95,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     fetchUpstream,
     cache,
     options.batchWindowMs,
+    interests,
+    clock,
   );
   const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId);
 
