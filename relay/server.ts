@@ -27,6 +27,8 @@ export interface RunningRelay {
   store: RelayStore;
   stats: RelayStats;
   upstream: Upstream;
+  /** The team's door to the service (who waits, for the status page and tests). */
+  gate: TeamGate;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     store,
     stats,
     upstream,
+    gate,
     close: async () => {
       await app.close();
       await store.close();
