@@ -77,6 +77,8 @@ export async function startLiveBudgetRelay(
       }),
     waiting: (person) => relay.gate.waiting()[person] ?? 0,
     close: async () => {
+      // The test's own client keeps its connections; the relay must not wait for them to close.
+      relay.app.server.closeAllConnections();
       await relay.close();
       rmSync(directory, { recursive: true, force: true });
     },
