@@ -46,7 +46,7 @@ const UNBOUNDED_IN_FLIGHT = Number.MAX_SAFE_INTEGER;
  * which the add-in reads as "your personal key was revoked", but a 502 that says whose sign-in failed.
  */
 export const RELAY_CREDENTIALS_REFUSED =
-  "The service refused the team relay's own credentials (its client id and secret), not your personal key. Ask your relay admin to check the relay's service credentials.";
+  "The service did not accept the team relay's own credentials (its client id or secret was not accepted, or its renewed token was refused). This is not about your personal key: ask your relay admin to check the relay's service credentials.";
 
 export function relayCredentialsRefused(cause?: ApiError): ApiError {
   const said = cause?.details.serviceMessage;

@@ -15,7 +15,9 @@ const forecastBody = {
 async function expectRelayCredentialsRefused(answer: Response): Promise<void> {
   expect(answer.status).toBe(502);
   const body = (await answer.json()) as { message: string };
-  expect(body.message).toMatch(/refused the team relay's own credentials.*not your personal key/);
+  expect(body.message).toMatch(
+    /did not accept the team relay's own credentials.*not about your personal key/,
+  );
   expect(body.message).toMatch(/relay admin/);
 }
 
