@@ -110,3 +110,57 @@ test("a colleague's requests go out within one turn of someone's backlog, which 
   }
   expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
 });
+
+test("a batch that carries a colleague's read goes out on the colleague's turn, whoever opened it", async () => {
+  const batchWindowMs = 300;
+  const shared = await startLiveBudgetRelay(sandbox, { batchWindowMs });
+  const client = new AbortController();
+  try {
+    const opener = await shared.addUser("opener", [100]);
+    const colleague = await shared.addUser("colleague", [100]);
+    const ids = sandbox
+      .dataset()
+      .properties.filter((property) => property.hasForecast)
+      .map((property) => property.id);
+    const ask = (key: string, id: number, name: string, field: string) =>
+      shared
+        .api(
+          key,
+          `/v1/properties/${id}/forecasts`,
+          { account_id: 100, aggregations: [{ name, field, aggregation_type: "avg" }] },
+          client.signal,
+        )
+        .catch(() => undefined);
+
+    // The burst is spent, then the opener has a backlog of forecasts waiting.
+    const burst = Array.from({ length: BURST }, (_, index) =>
+      shared.api(opener, `/v1/properties/lookup?account_id=100&per_page=1&page=${index + 1}`),
+    );
+    expect((await Promise.all(burst)).every((answer) => answer.status === 200)).toBe(true);
+    ids.slice(0, 10).forEach((id) => void ask(opener, id, "g", "rent_growth_rate_yoy"));
+    await until("the opener's backlog", () => shared.waiting("opener") === 10);
+
+    // The opener and the colleague ask for fields of one property within one batch window: one call.
+    const target = ids[20] as number;
+    const openers = ask(opener, target, "g", "rent_growth_rate_yoy");
+    const colleagues = ask(colleague, target, "occ", "occupancy_percent");
+    await until(
+      "the shared call to wait in the colleague's queue too",
+      () => shared.waiting("colleague") === 1,
+    );
+
+    const path = `/v1/properties/${target}/forecasts`;
+    const before = arrived.length;
+    for (let turn = 0; turn < 2 && !arrived.slice(before).includes(path); turn++) {
+      await shared.clock.advance(EVERY_MS);
+      await until("the next request to reach the service", () => arrived.length === before + turn + 1);
+    }
+    expect(arrived.slice(before)).toEqual([expect.stringContaining("/forecasts"), path]);
+    expect((await colleagues)?.status).toBe(200);
+    expect((await openers)?.status).toBe(200);
+  } finally {
+    client.abort();
+    await until("the gate to empty", () => Object.keys(shared.relay.gate.waiting()).length === 0);
+    await shared.close();
+  }
+});

@@ -5,7 +5,7 @@
  * message, not a relay failure.
  */
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { startLiveBudgetRelay, type LiveBudgetRelay } from "./support/liveBudgetRelay";
+import { startLiveBudgetRelay } from "./support/liveBudgetRelay";
 
 const forecastBody = {
   account_id: 100,

@@ -27,6 +27,8 @@ export interface LiveBudgetRelayOptions {
   clientSecret?: string;
   upstreamDeadlineMs?: number;
   maxQueuedPerPerson?: number;
+  /** How long a batch waits for others to join it (10 ms unless a test needs people to meet in one). */
+  batchWindowMs?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function startLiveBudgetRelay(
     store: path.join(directory, "relay.sqlite"),
     distDirectory: path.join(directory, "no-dist"),
     pacing: LIVE_PACING,
-    batchWindowMs: 10,
+    batchWindowMs: options.batchWindowMs ?? 10,
     log,
     logLevel: "warn",
     now: clock.now,
