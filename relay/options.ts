@@ -1,5 +1,6 @@
 import type { ServiceConfig } from "../src/api/config";
 import type { PacingOptions } from "../src/data/tokenBucket";
+import type { RelayClock } from "./upstream/relayClock";
 import type { UpstreamCredentials } from "./upstream/upstream";
 
 export interface RelayOptions {
@@ -22,8 +23,15 @@ export interface RelayOptions {
   logLevel: string;
   /** The clock that places the status page's figures in windows (tests hold it still). */
   now?: () => number;
-  /** The clock of lifetimes: cached answers and download links expire by it (tests move it). */
-  clock?: () => number;
+  /**
+   * The clock of the budget, pauses, upstream deadlines and lifetimes (cached answers, download links): tests
+   * move it instead of waiting; real time by default.
+   */
+  clock?: RelayClock;
+  /** Longest an upstream call may take once let out, headers and body (a 504 past it). */
+  upstreamDeadlineMs?: number;
+  /** Requests one person may have waiting at the team gate; past it they get a 429 at once. */
+  maxQueuedPerPerson?: number;
 }
 
 export const DEFAULT_STORE_FILE = "relay/relay.sqlite";

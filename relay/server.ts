@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
+import { registerJsonBodyParser } from "./jsonBody";
 import type { RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { redactDownloadPath } from "./routes/jobRoutes";
@@ -12,6 +13,9 @@ import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
 import { openRelayStore } from "./store/openStore";
+import { withClientSignal } from "./upstream/clientSignal";
+import { Interests } from "./upstream/interests";
+import { REAL_CLOCK } from "./upstream/relayClock";
 import { ReportedLimit, TeamGate } from "./upstream/teamGate";
 import { Upstream } from "./upstream/upstream";
 import { createUpstreamFetch } from "./upstream/upstreamFetch";
@@ -24,6 +28,8 @@ export interface RunningRelay {
   store: RelayStore;
   stats: RelayStats;
   upstream: Upstream;
+  /** The team's door to the service (who waits, for the status page and tests). */
+  gate: TeamGate;
   close(): Promise<void>;
 }
 
@@ -43,7 +49,7 @@ export async function openStore(
   options: Pick<RelayOptions, "store" | "clock">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
-  return openRelayStore(options.store, { warn, claim: true, now: options.clock });
+  return openRelayStore(options.store, { warn, claim: true, now: (options.clock ?? REAL_CLOCK).now });
 }
 
 /**
@@ -71,10 +77,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
           },
     bodyLimit: 5 * 1024 * 1024,
   });
+  registerJsonBodyParser(app);
+  // Every handler knows whether its client is still there; upstream calls stop when it is not.
+  app.addHook("onRoute", withClientSignal);
+  const clock = options.clock ?? REAL_CLOCK;
   const store = await openStore(options, (message) => app.log.warn(message));
   const limit = new ReportedLimit(options.pacing);
   const stats = new RelayStats(store.counters, limit, options.now);
-  const gate = new TeamGate(store.budget, limit);
+  const gate = new TeamGate(store.budget, limit, { clock, maxQueuedPerPerson: options.maxQueuedPerPerson });
+  const interests = new Interests();
   const fetchUpstream = createUpstreamFetch({
     gate,
     limit,
@@ -82,16 +93,21 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     flights: store.flights,
     stats,
     fetch: stats.metrics.observe((input, init) => fetch(input, init)),
+    interests,
+    clock,
+    deadlineMs: options.upstreamDeadlineMs,
   });
-  const cache = new ResponseCache({ store: store.cache, now: options.clock });
+  const cache = new ResponseCache({ store: store.cache, now: clock.now });
   const upstream = new Upstream(
     options.upstream,
     options.credentials,
     fetchUpstream,
     cache,
     options.batchWindowMs,
+    interests,
+    clock,
   );
-  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId, options.clock);
+  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId, clock.now);
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
@@ -117,6 +133,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     store,
     stats,
     upstream,
+    gate,
     close: async () => {
       await app.close();
       await store.close();

@@ -3,14 +3,31 @@ import { ApiError } from "../../src/api/errors";
 import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } from "../../src/data/dataLayer";
 import type { MarketOptions } from "../../src/data/exploreMarketsBatcher";
 import type { Fetched } from "../../src/data/fetched";
+import { currentUser } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
+import { currentClientSignal } from "../upstream/clientSignal";
+import {
+  interestsOf,
+  wantedBulkDetails,
+  wantedForecast,
+  wantedMarkets,
+  type Wanted,
+} from "../upstream/interests";
 
 /**
  * Bulk details, market metrics and forecasts of everyone go through the add-in's own batchers, one level up:
  * what several people ask within the batch window leaves as one call, and each property, boundary and
  * forecast series is cached on its own, so a colleague's differently split batch is still answered locally.
  * A request of a shape the batchers do not make is not "batchable" and is forwarded as it is.
+ *
+ * Each read waits with its client's signal (a batch goes on while anyone still waits for it) and is known to
+ * wait for its items, so the call that carries them goes out on this person's turn, whoever opened the batch.
  */
+
+/** Runs a batched read of the current person's, known to wait for `wanted`, with their client's signal. */
+function asPerson<T>(data: DataLayer, wanted: Wanted, read: (signal: AbortSignal | undefined) => Promise<T>) {
+  return interestsOf(data).during(currentUser(), wanted, () => read(currentClientSignal()));
+}
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +76,9 @@ export async function bulkDetails(
   accountId: number,
   ids: number[],
 ): Promise<BatchedAnswer> {
-  const { records, quotaAdded } = await data.propertyDetails(ids, { accountId });
+  const { records, quotaAdded } = await asPerson(data, wantedBulkDetails(accountId, ids), (signal) =>
+    data.propertyDetails(ids, { accountId, signal }),
+  );
   await Promise.all([stats.quotaUsed(accountId, quotaAdded), countLookups(stats, records.values())]);
   const failure = firstFailure(records.values());
   if (failure) return { error: failure };
@@ -96,7 +115,9 @@ export async function marketMetrics(
   accountId: number,
   query: { ids: number[]; options: MarketOptions },
 ): Promise<BatchedAnswer> {
-  const markets = await data.marketMetrics(query.ids, query.options, { accountId });
+  const markets = await asPerson(data, wantedMarkets(accountId, query.ids), (signal) =>
+    data.marketMetrics(query.ids, query.options, { accountId, signal }),
+  );
   await countLookups(stats, markets.values());
   const failure = firstFailure(markets.values());
   if (failure) return { error: failure };
@@ -173,7 +194,9 @@ export async function forecast(
   query: ForecastQuery,
 ): Promise<BatchedAnswer> {
   try {
-    const answer = await data.forecast(target, query, { accountId });
+    const answer = await asPerson(data, wantedForecast(accountId, target.kind, target.id), (signal) =>
+      data.forecast(target, query, { accountId, signal }),
+    );
     await countLookups(stats, [answer]);
     return {
       body: { data: { id: randomUUID(), type: "forecasts", attributes: { time_series: answer.value } } },

@@ -10,13 +10,13 @@ export interface OpenStoreOptions {
    * refused). False for `users` commands, which may run beside the relay. Redis is shared by design.
    */
   claim: boolean;
-  /** The clock of download links' lifetimes (tests move it). */
+  /** The clock of download links' lifetimes and of the budget (tests move it). */
   now?: () => number;
 }
 
 /** The store named by `--store`: Redis for `redis://` and `rediss://` URLs, else a SQLite file. */
 export function openRelayStore(store: string, options: OpenStoreOptions): Promise<RelayStore> {
   return isRedisUrl(store)
-    ? openRedisStore({ url: store, warn: options.warn })
+    ? openRedisStore({ url: store, warn: options.warn, now: options.now })
     : openSqliteStore(store, { claim: options.claim, now: options.now });
 }

@@ -1,9 +1,12 @@
-import { ServiceClient } from "../../src/api/client";
+import { ServiceClient, type TypedSend } from "../../src/api/client";
 import type { ServiceConfig } from "../../src/api/config";
 import { ApiError } from "../../src/api/errors";
 import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
+import { currentClientSignal } from "./clientSignal";
+import { bindInterests, Interests } from "./interests";
+import { REAL_CLOCK, type RelayClock } from "./relayClock";
 
 /** The relay's own credentials at the service: read from the environment or a file, never sent anywhere else. */
 export interface UpstreamCredentials {
@@ -33,6 +36,55 @@ export const PASSED_HEADERS = [
 const UNPACED = { limit: 1_000_000_000, windowMs: 1000, burst: 1_000_000_000 };
 
 /**
+ * No limit on the data layer's own in-flight requests: every call goes straight on to the team gate, which
+ * lets them out per person in turn (a first-come queue here would put one person's backlog before everyone).
+ */
+const UNBOUNDED_IN_FLIGHT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What a person is told when the service refuses the relay's own credentials (after one renewal): not a 401,
+ * which the add-in reads as "your personal key was revoked", but a 502 that says whose sign-in failed.
+ */
+export const RELAY_CREDENTIALS_REFUSED =
+  "The service did not accept the team relay's own credentials (its client id or secret was not accepted, or its renewed token was refused). This is not about your personal key: ask your relay admin to check the relay's service credentials.";
+
+export function relayCredentialsRefused(cause?: ApiError): ApiError {
+  const said = cause?.details.serviceMessage;
+  return new ApiError(
+    "unauthorized",
+    said ? `${RELAY_CREDENTIALS_REFUSED} (The service said: ${said}.)` : RELAY_CREDENTIALS_REFUSED,
+    {
+      serviceMessage: "Bad Gateway",
+    },
+  );
+}
+
+/** The relay's answer in place of a service 401 that outlived a token renewal. */
+function credentialsRefusedAnswer(): UpstreamAnswer {
+  return {
+    status: 502,
+    headers: new Headers({ "content-type": "application/json" }),
+    body: Buffer.from(JSON.stringify({ error: "Bad Gateway", message: RELAY_CREDENTIALS_REFUSED })),
+  };
+}
+
+/** A refused sign-in (token request or a 401 after renewal) is the relay's, and said so. */
+function asRelayError(error: unknown): unknown {
+  return error instanceof ApiError && error.kind === "unauthorized" ? relayCredentialsRefused(error) : error;
+}
+
+/** The add-in's typed client, with the relay's wording of its own refused credentials. */
+class RelayServiceClient extends ServiceClient {
+  override async call<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await super.call(send, signal);
+    } catch (error) {
+      throw asRelayError(error);
+    }
+  }
+}
+
+/**
  * The relay's side of the service: one token for the team (renewed before it lapses), the add-in's own data
  * layer (batching, coalescing, cache keys) over the shared store, and plain forwarding for the rest.
  */
@@ -41,6 +93,8 @@ export class Upstream {
   readonly client: ServiceClient;
   readonly data: DataLayer;
   readonly cache: ResponseCache;
+  /** Who waits for which batched call (batched reads register; the upstream fetch reads it at the gate). */
+  readonly interests: Interests;
 
   constructor(
     readonly config: ServiceConfig,
@@ -48,33 +102,52 @@ export class Upstream {
     private readonly fetchUpstream: typeof fetch,
     cache: ResponseCache,
     batchWindowMs: number,
+    interests: Interests = new Interests(),
+    clock: RelayClock = REAL_CLOCK,
   ) {
     this.tokens = new TokenManager({
       tokenUrl: config.tokenUrl,
       credentials: { kind: "client", ...credentials },
+      now: clock.now,
     });
-    this.client = new ServiceClient(config, this.tokens, fetchUpstream);
+    this.client = new RelayServiceClient(config, this.tokens, fetchUpstream);
     this.cache = cache;
     this.data = new DataLayer({
       client: this.client,
       caller: credentials.clientId,
       cache,
       pacing: UNPACED,
-      maxInFlight: 32,
+      maxInFlight: UNBOUNDED_IN_FLIGHT,
+      // One retry policy, the add-in's at the edge: retries here would spend the team's budget twice over
+      // and hold the person past their own bound; a 429 goes back to them with its wait.
+      retry: { maxAttempts: 1, maxRateLimitWaits: 0 },
       batchWindowMs,
+      now: clock.now,
+      sleep: clock.sleep,
     });
+    this.interests = interests;
+    bindInterests(this.data, interests);
   }
 
-  /** The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once. */
+  /**
+   * The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once. It
+   * stops when `signal` fires, by default when the client of the request being handled goes away.
+   */
   async forward(
     method: string,
     pathAndQuery: string,
     body: string | undefined,
     redirect: RequestRedirect = "manual",
+    signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     const url = `${this.config.serviceUrl}${pathAndQuery}`;
     for (let attempt = 0; ; attempt++) {
-      const token = await this.tokens.token();
+      let token: string;
+      try {
+        token = await this.tokens.token();
+      } catch (error) {
+        throw asRelayError(error);
+      }
       const headers: Record<string, string> = {
         Authorization: `Bearer ${token}`,
         Accept: "application/json, */*",
@@ -82,12 +155,14 @@ export class Upstream {
       if (body !== undefined) headers["Content-Type"] = "application/json";
       let response: Response;
       try {
-        response = await this.fetchUpstream(url, { method, headers, body, redirect });
-      } catch {
+        response = await this.fetchUpstream(url, { method, headers, body, redirect, signal });
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
         throw new ApiError("offline", "The relay could not reach the service. Try again in a moment.");
       }
-      if (response.status === 401 && attempt === 0) {
+      if (response.status === 401) {
         await response.body?.cancel();
+        if (attempt > 0) return credentialsRefusedAnswer();
         this.tokens.invalidate(token);
         continue;
       }

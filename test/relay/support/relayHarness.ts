@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../../sandbox/server";
 import { startRelay, type RunningRelay } from "../../../relay/server";
+import { REAL_CLOCK } from "../../../relay/upstream/relayClock";
 import { addUser } from "../../../relay/users/userAdmin";
 
 /** The upstream client of the test relays, and so the secret that must never leave them. */
@@ -68,7 +69,7 @@ export async function startTestRelay(
     logLevel: "info",
     // A still clock keeps a slow test run in one status window.
     now: () => startedAt,
-    clock: options.clock,
+    clock: options.clock ? { now: options.clock, sleep: REAL_CLOCK.sleep } : undefined,
   });
   return {
     relay,
