@@ -3,6 +3,7 @@ import { RequestCoalescer } from "../../src/data/requestCoalescer";
 import type { ResponseCache } from "../../src/data/responseCache";
 import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import type { RelayStats } from "../status/relayStats";
+import { currentClientSignal } from "../upstream/clientSignal";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 
 /** A cached service answer: enough to send it again as it came. */
@@ -48,10 +49,8 @@ export class CachedReads {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async read(
-    request: OperationRequest,
-    onFetched?: (answer: UpstreamAnswer) => Promise<void>,
-  ): Promise<UpstreamAnswer> {
+  /** The key of a read: built from the parsed request (operation, account, rebuilt target and body). */
+  private keyOf(request: OperationRequest) {
     const { operation } = request;
     const kind = operation.cacheKind;
     if (!kind) throw new Error(`${operation.operationId} is not a cached read`);
@@ -66,18 +65,39 @@ export class CachedReads {
       // A forecast's window starts at the current month: a new month is a new question.
       period: kind === "forecast" ? new Date(this.now()).toISOString().slice(0, 7) : undefined,
     });
+    return { key, target, body };
+  }
+
+  private async cached(key: string): Promise<UpstreamAnswer | undefined> {
     const cached = await this.cache.get<CachedAnswer>(key);
-    if (cached?.fresh) {
+    if (!cached?.fresh) return undefined;
+    return {
+      status: cached.value.status,
+      headers: new Headers({ "content-type": cached.value.contentType }),
+      body: Buffer.from(cached.value.body),
+    };
+  }
+
+  /** The fresh cached answer of a read, if there is one; never asks the service. */
+  peek(request: OperationRequest): Promise<UpstreamAnswer | undefined> {
+    return this.cached(this.keyOf(request).key);
+  }
+
+  async read(
+    request: OperationRequest,
+    onFetched?: (answer: UpstreamAnswer) => Promise<void>,
+  ): Promise<UpstreamAnswer> {
+    const { operation } = request;
+    const { key, target, body } = this.keyOf(request);
+    const cached = await this.cached(key);
+    if (cached) {
       await this.stats.cacheLookups(1, 0);
-      return {
-        status: cached.value.status,
-        headers: new Headers({ "content-type": cached.value.contentType }),
-        body: Buffer.from(cached.value.body),
-      };
+      return cached;
     }
     await this.stats.cacheLookups(0, 1);
-    return this.coalescer.run(key, undefined, async () => {
-      const answer = await this.upstream.forward(operation.method, `/v1${target}`, body);
+    // The read goes on while any of the people waiting for it is still there; the last to leave ends it.
+    return this.coalescer.run(key, currentClientSignal(), async (signal) => {
+      const answer = await this.upstream.forward(operation.method, `/v1${target}`, body, "manual", signal);
       if (isCacheableAnswer(request, answer)) {
         const value: CachedAnswer = {
           status: answer.status,

@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, preHandlerHookHandler } from "fasti
 import { operationById, type OperationRequest } from "../../src/api/operations";
 import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
-import { sendRelayError, sendUpstream } from "./replies";
+import { ApiError } from "../../src/api/errors";
+import { fetchDownload } from "../upstream/upstreamFetch";
+import { sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 /**
  * How long a relay download link stays valid. The pane fetches it the moment the results redirect names it,
@@ -213,8 +215,10 @@ export function registerDownloadRoute(
         );
       let response: Response;
       try {
-        response = await fetch(url, { redirect: "follow" });
-      } catch {
+        // Bounded: a download host that does not answer, or stalls mid-file, ends in a 504.
+        response = await fetchDownload(url);
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === "timeout") return sendApiError(reply, error);
         return sendRelayError(
           reply,
           502,
