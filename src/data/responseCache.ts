@@ -70,6 +70,8 @@ export class ResponseCache {
   private storageIndex: Promise<Map<string, IndexEntry>> | undefined;
   /** Counts clears: a load of the durable tier that started before one must not bring back what it cleared. */
   private clears = 0;
+  /** Closed at sign-out: answers that arrive afterwards are handed to their callers but never kept. */
+  private closed = false;
   /** Settles when the durable tier's entries have been read into memory (at once without a durable tier). */
   readonly loaded: Promise<void>;
   private readonly ttlMs: Record<CacheKind, number>;
@@ -153,6 +155,7 @@ export class ResponseCache {
   /** Stores answers that just arrived from the service; returns their storedAt. */
   async setMany(entries: readonly { key: string; value: unknown }[]): Promise<number> {
     const storedAt = this.now();
+    if (this.closed) return storedAt;
     const records: [string, StoredEntry][] = entries.map(({ key, value }) => [
       key,
       { meta: { kind: kindOfKey(key), storedAt, bytes: sizeOf(value) }, value },
@@ -174,6 +177,12 @@ export class ResponseCache {
   /** Notes that an expired entry was served because the service could not be reached. */
   noteStaleServed(count = 1): void {
     this.counts.staleServed += count;
+  }
+
+  /** Forgets everything and keeps nothing from now on: the sign-in it belonged to has ended. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.clear();
   }
 
   /** Forgets everything, or every entry of one kind. */
