@@ -56,16 +56,21 @@ export class Session {
   }
 
   /**
-   * Gets a token and the account list; the session is signed in only when both succeed. A sign-in replaces the
-   * current one, which ends first as a sign-out does (the pane offers sign-in only when nobody is signed in).
+   * Gets a token and the account list; the session changes only when both succeed. Another person's sign-in
+   * ends the current one as a sign-out does (their cache goes) once the new credentials are accepted, so
+   * refused credentials leave the current sign-in standing. The pane offers sign-in only when nobody is
+   * signed in; the same person signing in again keeps their cache.
    */
   async signIn(config: ServiceConfig, credentials: Credentials): Promise<SignedIn> {
     const checked = normaliseConfig(config);
-    if (this.state) await this.signOut();
     const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
     const client = new ServiceClient(checked, tokens, this.fetchImpl);
     const identity = IDENTITY_OF[credentials.kind](credentials);
     const owner = await cacheOwnerOf(credentials);
+    if (this.state && this.state.owner !== owner) {
+      await tokens.token();
+      await this.signOut();
+    }
     // One data layer per sign-in: its gate, token, cache keys and in-flight requests belong to this person.
     const data = new DataLayer({ ...this.dataOptions, client, caller: owner });
     await tokens.token();

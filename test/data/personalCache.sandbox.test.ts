@@ -149,6 +149,29 @@ describe("a sign-in's cache belongs to one person", () => {
     }
   });
 
+  it("ends the first person's sign-in, cache included, when another signs in; refused credentials change nothing", async () => {
+    const { databaseName, session } = computer();
+    const one = session();
+    const first = await one.signIn(direct(), client("demo-pro"));
+    await readUnits(first.data);
+    const firstKeys = () =>
+      storedKeys(databaseName).then((keys) => keys.filter((key) => key.includes('"demo-pro"')));
+    expect(await firstKeys()).not.toEqual([]);
+
+    await expect(
+      one.signIn(direct(), { kind: "client", clientId: "demo-base", clientSecret: "not-the-secret" }),
+    ).rejects.toThrow();
+    expect(one.current?.owner).toBe("demo-pro");
+    expect(await firstKeys()).not.toEqual([]);
+
+    const second = await one.signIn(direct(), client("demo-base"));
+    expect(await firstKeys()).toEqual([]);
+    expect((await readUnits(second.data)).source).toBe("network");
+    // The same person signing in again keeps their answers.
+    const again = await one.signIn(direct(), client("demo-base"));
+    expect((await readUnits(again.data)).source).toBe("cache");
+  });
+
   it("keeps no answer that arrives after sign-out, and sends nothing more with the ended sign-in", async () => {
     const { databaseName, session } = computer();
     let releaseUnits: () => void = () => undefined;
