@@ -27,6 +27,7 @@ import {
   type PropertyAttributes,
 } from "./bulkDetailsBatcher";
 import type { CacheKind } from "./cachePolicy";
+import { isKeyOf } from "./cacheKey";
 import {
   exploreMarketsBatcher,
   marketGroup,
@@ -178,6 +179,7 @@ export class DataLayer {
         now: options.cacheOptions?.now ?? this.now,
         store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
         preload: true,
+        owns: (key) => isKeyOf(key, options.caller),
       });
     this.gate = new RequestGate({
       pacing: options.pacing,

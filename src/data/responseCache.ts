@@ -20,6 +20,11 @@ export interface ResponseCacheOptions {
    * first recalculation is answered from memory. The relay's shared cache reads on demand.
    */
   preload?: boolean;
+  /**
+   * Whose cache this is, for a sign-in's preload: entries of anyone else (a person who left without signing
+   * out) are removed from the durable tier instead of read, so one person's answers are on the computer at a time.
+   */
+  owns?: (key: string) => boolean;
   now?: () => number;
 }
 
@@ -245,6 +250,14 @@ export class ResponseCache {
     if (!store) return;
     const clears = this.clears;
     const index = await this.index();
+    const owns = this.options.owns;
+    if (owns) {
+      const others = [...index.keys()].filter((key) => !owns(key));
+      if (others.length > 0) {
+        await this.guard(() => store.deleteMany(others), undefined);
+        for (const key of others) index.delete(key);
+      }
+    }
     const newestFirst = [...index].sort(([, a], [, b]) => b.storedAt - a.storedAt);
     const chosen: string[] = [];
     let bytes = 0;

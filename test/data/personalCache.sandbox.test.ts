@@ -108,6 +108,10 @@ describe("a sign-in's cache belongs to one person", () => {
 
     const second = await session(relayFetch).signIn(throughRelay(), { kind: "relay", key: secondKey });
     expect(second.owner).not.toBe(first.owner);
+    // The next person's sign-in removes what the first left behind rather than reading it into memory.
+    const left = await storedKeys(databaseName);
+    expect(left.filter((key) => keys.includes(key))).toEqual([]);
+    expect((await second.data.cache.stats()).memoryEntries).toBe(left.length);
     const before = atRelay.get(`/api/v1/comp_sets/${compSetId}/units`) ?? 0;
     const secondUnits = await readUnits(second.data);
     expect(secondUnits.source).toBe("network");
