@@ -38,3 +38,10 @@ export function requestKey(identity: RequestIdentity): string {
 export function kindOfKey(key: string): CacheKind {
   return key.slice(0, key.indexOf("|")) as CacheKind;
 }
+
+/** Whether a key was built for `caller`: keys list the caller first, right after the kind. */
+export function isKeyOf(key: string, caller: string): boolean {
+  const start = key.indexOf("|") + 1;
+  const prefix = `[${JSON.stringify(caller)},`;
+  return start > 0 && key.startsWith(prefix, start);
+}

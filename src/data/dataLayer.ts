@@ -27,6 +27,7 @@ import {
   type PropertyAttributes,
 } from "./bulkDetailsBatcher";
 import type { CacheKind } from "./cachePolicy";
+import { isKeyOf } from "./cacheKey";
 import {
   exploreMarketsBatcher,
   marketGroup,
@@ -178,6 +179,7 @@ export class DataLayer {
         now: options.cacheOptions?.now ?? this.now,
         store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
         preload: true,
+        owns: (key) => isKeyOf(key, options.caller),
       });
     this.gate = new RequestGate({
       pacing: options.pacing,
@@ -433,11 +435,15 @@ export class DataLayer {
     );
   }
 
-  marketSurvey(compSetId: number, options: CallOptions = {}) {
+  /**
+   * A comp set's reads name no account at the service, but the answer is the account's: the key names the
+   * account the call acts for, as every other account's read does, so no other account's cells share it.
+   */
+  marketSurvey(compSetId: number, options: AccountCallOptions) {
     return this.runner.query(
       {
         kind: "market_survey",
-        accountId: undefined,
+        accountId: options.accountId,
         endpoint: "/comp_sets/{comp_set_id}/market_survey",
         params: { compSetId },
       },
@@ -453,11 +459,11 @@ export class DataLayer {
     );
   }
 
-  units(compSetId: number, filters: UnitFilters, options: CallOptions = {}) {
+  units(compSetId: number, filters: UnitFilters, options: AccountCallOptions) {
     return this.runner.query(
       {
         kind: "units",
-        accountId: undefined,
+        accountId: options.accountId,
         endpoint: "/comp_sets/{comp_set_id}/units",
         params: { compSetId, filters },
       },
@@ -473,11 +479,11 @@ export class DataLayer {
     );
   }
 
-  floorPlans(compSetId: number, filters: FloorPlanFilters, options: CallOptions = {}) {
+  floorPlans(compSetId: number, filters: FloorPlanFilters, options: AccountCallOptions) {
     return this.runner.query(
       {
         kind: "floor_plans",
-        accountId: undefined,
+        accountId: options.accountId,
         endpoint: "/comp_sets/{comp_set_id}/floor_plans",
         params: { compSetId, filters },
       },
@@ -582,6 +588,15 @@ export class DataLayer {
   /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
   onRateLimitPause(listener: () => void): () => void {
     return this.gate.onPause(listener);
+  }
+
+  /**
+   * Ends this sign-in's data layer: nothing more is sent with its token, answers still arriving are not kept,
+   * and every cached answer (memory and IndexedDB) is removed. The session does it at sign-out.
+   */
+  close(): Promise<void> {
+    this.runner.close();
+    return this.cache.close();
   }
 
   /** Forgets cached answers: all, or one kind (e.g. "property"). */

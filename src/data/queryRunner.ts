@@ -15,6 +15,7 @@ export type QueryIdentity = Omit<RequestIdentity, "caller">;
  */
 export class QueryRunner {
   private readonly coalescer = new RequestCoalescer();
+  private closed = false;
 
   constructor(
     readonly client: ServiceClient,
@@ -33,10 +34,21 @@ export class QueryRunner {
     return this.coalescer.shared;
   }
 
+  /** After sign-out: a request still waiting for its turn is refused rather than sent with the ended sign-in's token. */
+  close(): void {
+    this.closed = true;
+  }
+
   /** One network request through the gate with retries; `idempotent: false` for job submission. */
   network<T>(send: TypedSend<T>, signal: AbortSignal, idempotent = true): Promise<T> {
     return this.executor.run(
-      { idempotent, send: (attemptSignal) => this.client.call(send, attemptSignal) },
+      {
+        idempotent,
+        send: (attemptSignal) => {
+          if (this.closed) return Promise.reject(new ApiError("unauthorized", SIGNED_OUT));
+          return this.client.call(send, attemptSignal);
+        },
+      },
       signal,
     );
   }
@@ -78,6 +90,8 @@ export class QueryRunner {
     });
   }
 }
+
+const SIGNED_OUT = "Signed out: open the Rent Market pane (Home tab) and sign in.";
 
 /**
  * What the cache holds for a request the service answered with "not found": asking again before the TTL

@@ -20,6 +20,11 @@ export interface ResponseCacheOptions {
    * first recalculation is answered from memory. The relay's shared cache reads on demand.
    */
   preload?: boolean;
+  /**
+   * Whose cache this is, for a sign-in's preload: entries of anyone else (a person who left without signing
+   * out) are removed from the durable tier instead of read, so one person's answers are on the computer at a time.
+   */
+  owns?: (key: string) => boolean;
   now?: () => number;
 }
 
@@ -70,6 +75,8 @@ export class ResponseCache {
   private storageIndex: Promise<Map<string, IndexEntry>> | undefined;
   /** Counts clears: a load of the durable tier that started before one must not bring back what it cleared. */
   private clears = 0;
+  /** Closed at sign-out: answers that arrive afterwards are handed to their callers but never kept. */
+  private closed = false;
   /** Settles when the durable tier's entries have been read into memory (at once without a durable tier). */
   readonly loaded: Promise<void>;
   private readonly ttlMs: Record<CacheKind, number>;
@@ -153,6 +160,7 @@ export class ResponseCache {
   /** Stores answers that just arrived from the service; returns their storedAt. */
   async setMany(entries: readonly { key: string; value: unknown }[]): Promise<number> {
     const storedAt = this.now();
+    if (this.closed) return storedAt;
     const records: [string, StoredEntry][] = entries.map(({ key, value }) => [
       key,
       { meta: { kind: kindOfKey(key), storedAt, bytes: sizeOf(value) }, value },
@@ -174,6 +182,12 @@ export class ResponseCache {
   /** Notes that an expired entry was served because the service could not be reached. */
   noteStaleServed(count = 1): void {
     this.counts.staleServed += count;
+  }
+
+  /** Forgets everything and keeps nothing from now on: the sign-in it belonged to has ended. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.clear();
   }
 
   /** Forgets everything, or every entry of one kind. */
@@ -236,6 +250,14 @@ export class ResponseCache {
     if (!store) return;
     const clears = this.clears;
     const index = await this.index();
+    const owns = this.options.owns;
+    if (owns) {
+      const others = [...index.keys()].filter((key) => !owns(key));
+      if (others.length > 0) {
+        await this.guard(() => store.deleteMany(others), undefined);
+        for (const key of others) index.delete(key);
+      }
+    }
     const newestFirst = [...index].sort(([, a], [, b]) => b.storedAt - a.storedAt);
     const chosen: string[] = [];
     let bytes = 0;

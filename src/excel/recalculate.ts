@@ -1,10 +1,37 @@
+import { enterAgain } from "./refresh";
+import { findRentFormulaCells } from "./rentFormulas";
+
 /**
- * Asks Excel to recalculate every formula. Non-volatile custom functions do not recalculate on their own
- * when the sign-in changes, so the pane calls this after signing in.
+ * What a RENT cell shows when it could not answer for want of a sign-in: #N/A ("Not signed in", or any other
+ * "no data for you right now" reason, which a new sign-in may change), or #BUSY! (still calculating: a call
+ * a sign-out let go of, or a workbook saved while it calculated). Excel reads errors back as their text.
  */
-export async function recalculateWorkbook(): Promise<void> {
-  await Excel.run(async (context) => {
-    context.workbook.application.calculate(Excel.CalculationType.full);
-    await context.sync();
+const UNANSWERED = new Set(["#N/A", "#BUSY!"]);
+
+/**
+ * After a sign-in: recalculates the workbook's RENT cells that show no answer, and only those. Excel desktop
+ * does not run custom functions when a workbook opens, and a plain recalculation skips non-volatile ones, so a
+ * cell showing a value keeps it; a full calculation would run every RENT cell of every open workbook (each a
+ * request once the cache is cold). Returns how many cells were entered again.
+ */
+export async function recalculateUnanswered(): Promise<number> {
+  return Excel.run(async (context) => {
+    const cells = await findRentFormulaCells(context, { kind: "workbook" }, { withValues: true });
+    const unanswered = cells.filter((cell) => UNANSWERED.has(String(cell.value)));
+    if (unanswered.length > 0) await enterAgain(context, unanswered);
+    return unanswered.length;
+  });
+}
+
+/**
+ * After the formulas' default account changed: recalculates every RENT cell of the workbook (a cell that names
+ * no account answers for the new one), and no other formula, as the pane's Refresh does without its bypass of
+ * the cache.
+ */
+export async function recalculateRentFormulas(): Promise<number> {
+  return Excel.run(async (context) => {
+    const cells = await findRentFormulaCells(context, { kind: "workbook" });
+    if (cells.length > 0) await enterAgain(context, cells);
+    return cells.length;
   });
 }

@@ -30,7 +30,20 @@ export async function refreshRentFormulas(
   const cells = await findRentFormulaCells(context, scope);
   if (cells.length === 0) return { cells };
   await options.beforeRecalculate?.(cells);
-  const batch = new BudgetedBatch(context, options.requestBudgetBytes);
+  await enterAgain(context, cells, options.requestBudgetBytes);
+  return { cells };
+}
+
+/**
+ * Enters each cell's formula again, in requests that stay under Excel's payload limit: Excel then evaluates
+ * exactly these cells, whether or not it thinks they are dirty.
+ */
+export async function enterAgain(
+  context: Excel.RequestContext,
+  cells: readonly RentFormulaCell[],
+  requestBudgetBytes?: number,
+): Promise<void> {
+  const batch = new BudgetedBatch(context, requestBudgetBytes);
   for (const cell of cells) {
     await batch.add(jsonByteLength(cell.formula) + cell.sheetName.length + 32, () => {
       const range = context.workbook.worksheets
@@ -40,5 +53,4 @@ export async function refreshRentFormulas(
     });
   }
   await batch.flush();
-  return { cells };
 }

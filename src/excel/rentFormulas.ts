@@ -12,6 +12,13 @@ export interface RentFormulaCell {
   /** "B3": the cell on its sheet. */
   readonly address: string;
   readonly formula: string;
+  /** What the cell shows (Excel's text for an error, e.g. "#N/A"), when the scan was asked to read it. */
+  readonly value?: unknown;
+}
+
+export interface ScanOptions {
+  /** Read what each cell shows as well as its formula. */
+  readonly withValues?: boolean;
 }
 
 /** A RENT call anywhere in a formula (`=RENT.UNITS(...)`, `=IFERROR(RENT.PROPERTY(...),0)`), never inside a longer name. */
@@ -51,7 +58,11 @@ async function usedPart(context: Excel.RequestContext, area: ScopeArea): Promise
   return area.rect ? intersect(rect, area.rect) : rect;
 }
 
-async function scanArea(context: Excel.RequestContext, area: ScopeArea): Promise<RentFormulaCell[]> {
+async function scanArea(
+  context: Excel.RequestContext,
+  area: ScopeArea,
+  options: ScanOptions,
+): Promise<RentFormulaCell[]> {
   const rect = await usedPart(context, area);
   if (!rect) return [];
   const sheet = context.workbook.worksheets.getItem(area.sheetName);
@@ -60,14 +71,16 @@ async function scanArea(context: Excel.RequestContext, area: ScopeArea): Promise
   for (let first = rect.row; first < rect.row + rect.rowCount; first += rowsPerBlock) {
     const rowCount = Math.min(rowsPerBlock, rect.row + rect.rowCount - first);
     const block = sheet.getRangeByIndexes(first, rect.column, rowCount, rect.columnCount);
-    block.load("formulas");
+    block.load(options.withValues ? "formulas,values" : "formulas");
     await context.sync();
+    const values = options.withValues ? block.values : undefined;
     block.formulas.forEach((rowFormulas: unknown[], r: number) =>
       rowFormulas.forEach((formula, c) => {
         if (!isRentFormula(formula)) return;
         const row = first + r;
         const column = rect.column + c;
-        found.push({ sheetName: area.sheetName, row, column, address: cellAddress(row, column), formula });
+        const cell = { sheetName: area.sheetName, row, column, address: cellAddress(row, column), formula };
+        found.push(values ? { ...cell, value: values[r]?.[c] } : cell);
       }),
     );
   }
@@ -78,9 +91,10 @@ async function scanArea(context: Excel.RequestContext, area: ScopeArea): Promise
 export async function findRentFormulaCells(
   context: Excel.RequestContext,
   scope: FormulaScope,
+  options: ScanOptions = {},
 ): Promise<RentFormulaCell[]> {
   const areas = await resolveScope(context, scope, [FROZEN_STORE_SHEET_NAME]);
   const cells: RentFormulaCell[] = [];
-  for (const area of areas) cells.push(...(await scanArea(context, area)));
+  for (const area of areas) cells.push(...(await scanArea(context, area, options)));
   return cells;
 }

@@ -41,15 +41,43 @@ class CellWait implements CellSignal {
     return this.controller.signal;
   }
 
+  /** Ends a cell that was let go of: Excel gave up on it, so nothing it shows depends on this answer. */
+  endLetGo: (() => void) | undefined;
+  /** Set when the sign-in the work was using ended: the work's outcome is no longer this cell's. */
+  letGo = false;
+
   /** Excel gave up on the call: whatever the work waits for, or will wait for, ends at once. */
   cancel(): void {
     this.controller ??= new AbortController();
     this.controller.abort(new ApiError("cancelled", "Cancelled by Excel."));
+    if (this.letGo) this.endLetGo?.();
+  }
+
+  /**
+   * The sign-in ended while this cell waited: its waits end (nothing more is asked of the service for it), its
+   * time bound stops, and the cell is left calculating rather than given an error, as Excel leaves a call it
+   * has not had an answer for. Excel calls the function again when it recalculates the cell (the next
+   * sign-in recalculates the cells left so), and cancels this call then.
+   */
+  letGoOf(): void {
+    this.letGo = true;
+    this.settle();
+    this.controller ??= new AbortController();
+    this.controller.abort(new ApiError("cancelled", "Signed out."));
   }
 
   settle(): void {
     clearTimeout(this.timer);
   }
+}
+
+/** Cells whose work is still under way: what a sign-out lets go of. */
+const pendingCells = new Set<CellWait>();
+
+/** At sign-out: every cell still waiting stops waiting and keeps showing that it is calculating. */
+export function letGoOfPendingCells(): void {
+  for (const wait of pendingCells) wait.letGoOf();
+  pendingCells.clear();
 }
 
 const answered = () => undefined;
@@ -81,17 +109,19 @@ export function runCell<T>(
     return Promise.resolve(working);
   }
   const waiting = working;
+  pendingCells.add(wait);
   return new Promise<T>((resolve, reject) => {
-    wait.expire = (error) => reject(toCellError(error));
+    // A cell let go of at sign-out takes neither the work's value nor its error: it ends only when Excel cancels it.
+    const end = (settle: () => void) => {
+      pendingCells.delete(wait);
+      wait.settle();
+      if (!wait.letGo) settle();
+    };
+    wait.expire = (error) => end(() => reject(toCellError(error)));
+    wait.endLetGo = () => reject(toCellError(new ApiError("cancelled", "Cancelled by Excel.")));
     waiting.then(
-      (value) => {
-        wait.settle();
-        resolve(value);
-      },
-      (error: unknown) => {
-        wait.settle();
-        reject(toCellError(error));
-      },
+      (value) => end(() => resolve(value)),
+      (error: unknown) => end(() => reject(toCellError(error))),
     );
   });
 }

@@ -1,7 +1,7 @@
 import { ApiError } from "../api/errors";
 import type { DataLayer } from "../data/dataLayer";
 import { session } from "../session/session";
-import type { CellSignal } from "./cellCall";
+import { letGoOfPendingCells, type CellSignal } from "./cellCall";
 import { freshSince } from "./freshness";
 import { readOptionalId } from "./args/scalars";
 
@@ -15,6 +15,11 @@ export interface CellContext {
    */
   call: { accountId: number; readonly signal: AbortSignal; freshSince?: number };
 }
+
+// A sign-out must not turn the cells it interrupts into errors: they are let go of, still calculating.
+session.onChange((state) => {
+  if (!state) letGoOfPendingCells();
+});
 
 /** A class rather than an object literal with a getter: one shape for every cell, no closure per cell. */
 class CellCallOptions {

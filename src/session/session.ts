@@ -3,6 +3,7 @@ import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";
 import { DataLayer, type DataLayerOptions } from "../data/dataLayer";
+import { cacheOwnerOf } from "./cacheOwner";
 
 export interface SignedIn {
   client: ServiceClient;
@@ -10,6 +11,11 @@ export interface SignedIn {
   data: DataLayer;
   /** Who signed in, for display: the client id, or "access token". */
   identity: string;
+  /**
+   * Whose answers the cache holds and whose account choice is remembered: the client id, or the hash of a
+   * personal key or token (never the secret itself).
+   */
+  owner: string;
   accounts: Account[];
   accountId: number;
 }
@@ -49,14 +55,24 @@ export class Session {
     return this.state;
   }
 
-  /** Gets a token and the account list; the session changes only when both succeed. */
+  /**
+   * Gets a token and the account list; the session changes only when both succeed. Another person's sign-in
+   * ends the current one as a sign-out does (their cache goes) once the new credentials are accepted, so
+   * refused credentials leave the current sign-in standing. The pane offers sign-in only when nobody is
+   * signed in; the same person signing in again keeps their cache.
+   */
   async signIn(config: ServiceConfig, credentials: Credentials): Promise<SignedIn> {
     const checked = normaliseConfig(config);
     const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
     const client = new ServiceClient(checked, tokens, this.fetchImpl);
     const identity = IDENTITY_OF[credentials.kind](credentials);
-    // One data layer per sign-in: its gate, token and in-flight requests belong to these credentials.
-    const data = new DataLayer({ ...this.dataOptions, client, caller: identity });
+    const owner = await cacheOwnerOf(credentials);
+    if (this.state && this.state.owner !== owner) {
+      await tokens.token();
+      await this.signOut();
+    }
+    // One data layer per sign-in: its gate, token, cache keys and in-flight requests belong to this person.
+    const data = new DataLayer({ ...this.dataOptions, client, caller: owner });
     await tokens.token();
     const accounts = (await data.accounts({ fresh: true })).value;
     // Cells recalculated from here on find the stored answers in memory, without a read each.
@@ -67,6 +83,7 @@ export class Session {
       client,
       data,
       identity,
+      owner,
       accounts,
       accountId: first.id,
     };
@@ -74,9 +91,17 @@ export class Session {
     return this.state;
   }
 
-  signOut(): void {
+  /**
+   * Ends the sign-in. Listeners hear it first (cells still waiting let go of their calls); then the data layer
+   * closes: it sends nothing more with this person's token, and the person's cached answers, in memory and in
+   * IndexedDB, are removed, so the next person on this computer starts from nothing.
+   */
+  async signOut(): Promise<void> {
+    const ending = this.state;
     this.state = undefined;
+    const closing = ending?.data.close();
     this.notify();
+    await closing;
   }
 
   /** The default account for formulas that do not name one. */

@@ -92,16 +92,18 @@ export class CompSetsController {
   }
 
   private async table(compSetId: number, what: CompSetExport, signal?: AbortSignal): Promise<TableData> {
-    const { data } = this.session.requireSignedIn();
+    // The pane lists the comp sets of the selected account: its reads act for that account.
+    const { data, accountId } = this.session.requireSignedIn();
+    const call = { accountId, signal };
     switch (what) {
       case "units":
-        return unitsToTable((await data.units(compSetId, {}, { signal })).value.data);
+        return unitsToTable((await data.units(compSetId, {}, call)).value.data);
       case "survey": {
-        const survey = (await data.marketSurvey(compSetId, { signal })).value;
+        const survey = (await data.marketSurvey(compSetId, call)).value;
         return marketSurveyToTable(survey.items, survey.compAverage);
       }
       case "floorPlans": {
-        return floorPlansToTable((await data.floorPlans(compSetId, {}, { signal })).value);
+        return floorPlansToTable((await data.floorPlans(compSetId, {}, call)).value);
       }
     }
   }

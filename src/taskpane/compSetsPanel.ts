@@ -36,7 +36,7 @@ export function wireCompSetsPanel(
   session.onChange((state: SignedIn | undefined) => {
     element("comp-sets-section").hidden = state === undefined;
     running?.abort();
-    const key = state ? `${state.identity}|${state.accountId}` : undefined;
+    const key = state ? `${state.owner}|${state.accountId}` : undefined;
     if (key === shownFor) return;
     shownFor = key;
     picker.replaceChildren();

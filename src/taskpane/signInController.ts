@@ -24,8 +24,13 @@ export interface SignInDependencies {
   session: Session;
   settings: SettingsStore;
   vault: CredentialVault;
-  /** Runs after every change of sign-in or account: recalculates the RENT cells in Excel. */
-  afterChange?: () => Promise<void>;
+  /**
+   * Runs after a sign-in: recalculates the RENT cells that could not answer without one (those showing #N/A or
+   * still calculating). Every other cell keeps its value: a sign-in changes nothing it shows.
+   */
+  afterSignIn?: () => Promise<void>;
+  /** Runs after the formulas' default account changed: recalculates the RENT cells, whose answers it changes. */
+  afterAccountChange?: () => Promise<void>;
 }
 
 /** The credentials the form holds, or what to type when it lacks them. */
@@ -75,7 +80,7 @@ export class SignInController {
       method: credentials.kind,
     });
     this.useRememberedAccount(config.serviceUrl, signedIn);
-    await this.deps.afterChange?.();
+    await this.deps.afterSignIn?.();
     // Last: a vault that cannot keep the secret reports it, but the sign-in stands.
     if (form.remember) await this.deps.vault.keep(credentials);
     else await this.deps.vault.forget();
@@ -94,7 +99,7 @@ export class SignInController {
     try {
       const signedIn = await this.deps.session.signIn(configOf(settings), credentials);
       this.useRememberedAccount(configOf(settings).serviceUrl, signedIn);
-      await this.deps.afterChange?.();
+      await this.deps.afterSignIn?.();
       return this.deps.session.requireSignedIn();
     } catch (error) {
       if (error instanceof ApiError && error.kind === "unauthorized") await this.deps.vault.forget();
@@ -102,11 +107,14 @@ export class SignInController {
     }
   }
 
-  /** Ends the sign-in: the session drops its token, and any kept secret is deleted. */
+  /**
+   * Ends the sign-in: the session drops its token and the person's cached answers, and any kept secret is
+   * deleted. Nothing is recalculated: every cell keeps what it shows, and a cell still calculating stays so
+   * until the next sign-in recalculates it.
+   */
   async signOut(): Promise<void> {
-    this.deps.session.signOut();
+    await this.deps.session.signOut();
     await this.deps.vault.forget();
-    await this.deps.afterChange?.();
   }
 
   /** Sets the default account of the formulas and remembers it for this identity. */
@@ -114,12 +122,12 @@ export class SignInController {
     const { session, settings } = this.deps;
     session.selectAccount(accountId);
     const state = session.requireSignedIn();
-    settings.rememberAccount(state.client.config.serviceUrl, state.identity, accountId);
-    await this.deps.afterChange?.();
+    settings.rememberAccount(state.client.config.serviceUrl, state.owner, accountId);
+    await this.deps.afterAccountChange?.();
   }
 
   private useRememberedAccount(serviceUrl: string, signedIn: SignedIn): void {
-    const remembered = this.deps.settings.rememberedAccount(serviceUrl, signedIn.identity);
+    const remembered = this.deps.settings.rememberedAccount(serviceUrl, signedIn.owner);
     if (remembered !== undefined && signedIn.accounts.some((account) => account.id === remembered)) {
       this.deps.session.selectAccount(remembered);
     }

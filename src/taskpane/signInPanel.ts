@@ -110,7 +110,9 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   element<HTMLButtonElement>("sign-out-button").addEventListener("click", () => {
     void whileBusy(element("sign-out-button"), status, async () => {
       await controller.signOut();
-      status.show("Signed out. Any kept secret was deleted from this computer.");
+      status.show(
+        "Signed out. Your cached answers and any kept secret were deleted from this computer; the cells keep what they show.",
+      );
     });
   });
 

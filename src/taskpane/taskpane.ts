@@ -1,4 +1,4 @@
-import { recalculateWorkbook } from "../excel/recalculate";
+import { recalculateRentFormulas, recalculateUnanswered } from "../excel/recalculate";
 import { session } from "../session/session";
 import { CompSetsController } from "./compSetsController";
 import { ConnectionCheckController } from "./connectionCheckController";
@@ -42,14 +42,18 @@ function start(inExcel: boolean): void {
   const status = new StatusLine(element("status"), (error) => usage.note(error));
   const settings = new SettingsStore(runtimeStorage());
   const runExcel = inExcel ? runInExcel : outsideExcel;
+  const recalculateInExcel = async (recalculate: () => Promise<number>) => {
+    if (!inExcel) return;
+    await recalculate().catch((error: unknown) => status.error(error));
+  };
   const signIn = new SignInController({
     session,
     settings,
     vault: openCredentialVault(),
-    // A new sign-in or account changes what every RENT cell shows. A failed recalculation is reported, but the
-    // sign-in itself stands: the cells recalculate with the next edit or Refresh.
-    afterChange: () =>
-      inExcel ? recalculateWorkbook().catch((error: unknown) => status.error(error)) : Promise.resolve(),
+    // A failed recalculation is reported, but the sign-in itself stands: the cells recalculate with the next
+    // edit or Refresh. A sign-out recalculates nothing: every cell keeps what it shows.
+    afterSignIn: () => recalculateInExcel(recalculateUnanswered),
+    afterAccountChange: () => recalculateInExcel(recalculateRentFormulas),
   });
   wireSignInPanel({ session, controller: signIn, settings, status });
   wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);

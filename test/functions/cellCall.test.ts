@@ -3,7 +3,12 @@
  * cell ends by its time bound or Excel's cancellation even when what it waits for ignores the signal.
  */
 import { untilAborted } from "../../src/data/abortableSleep";
-import { DEFAULT_CELL_TIMEOUT_MS, runCell, setCellTimeout } from "../../src/functions/cellCall";
+import {
+  DEFAULT_CELL_TIMEOUT_MS,
+  letGoOfPendingCells,
+  runCell,
+  setCellTimeout,
+} from "../../src/functions/cellCall";
 import { ArgumentError } from "../../src/functions/cellErrors";
 import { fakeInvocation } from "../support/invocation";
 
@@ -69,4 +74,67 @@ it("turns a failure thrown by work that answers at once into a cell error", asyn
     throw new ArgumentError("field must be text.");
   });
   await expect(pending).rejects.toMatchObject({ code: "#VALUE!", message: "field must be text." });
+});
+
+describe("a sign-out while cells wait", () => {
+  afterEach(() => jest.useRealTimers());
+
+  /** Whether a promise has settled, after the microtasks queued so far have run. */
+  async function settled(promise: Promise<unknown>): Promise<boolean> {
+    let done = false;
+    promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+    return done;
+  }
+
+  it("leaves the cells calculating, not in error, ends their waits, and stops their time bound", async () => {
+    jest.useFakeTimers();
+    const invocation = fakeInvocation();
+    let reason: unknown;
+    const cell = runCell(invocation, async (wait) => {
+      await untilAborted(never, wait.signal).catch((error: unknown) => {
+        reason = error;
+        throw error;
+      });
+      return "answered";
+    });
+    const answeredAtOnce = runCell(undefined, () => "from memory");
+
+    letGoOfPendingCells();
+
+    // What the cell waited for ended (nothing more is asked for it), yet the cell takes neither that error...
+    expect(await settled(cell)).toBe(false);
+    expect(reason).toMatchObject({ kind: "cancelled", message: "Signed out." });
+    // ...nor its time bound's: it shows that it is calculating until Excel calls the function again.
+    jest.advanceTimersByTime(DEFAULT_CELL_TIMEOUT_MS * 2);
+    expect(await settled(cell)).toBe(false);
+    await expect(answeredAtOnce).resolves.toBe("from memory");
+
+    // Excel recalculates the cell (the next sign-in does): it cancels this call, which then ends.
+    invocation.cancel();
+    await expect(cell).rejects.toMatchObject({ code: "#N/A", message: "Cancelled by Excel." });
+  });
+
+  it("does not give a cell an answer that arrives after the sign-out", async () => {
+    let answer: (value: string) => void = () => undefined;
+    const cell = runCell(fakeInvocation(), async (wait) => {
+      void wait.signal;
+      return new Promise<string>((resolve) => (answer = resolve));
+    });
+    letGoOfPendingCells();
+    answer("fetched with the ended sign-in");
+    expect(await settled(cell)).toBe(false);
+  });
+
+  it("lets go only of the cells waiting at the time: a cell that starts afterwards ends as usual", async () => {
+    letGoOfPendingCells();
+    const cell = runCell(undefined, async (wait) => {
+      void wait.signal;
+      return "later";
+    });
+    await expect(cell).resolves.toBe("later");
+  });
 });

@@ -59,7 +59,6 @@ function namespaceMembers(prefix: string, namespace: object): string[] {
 function standInMembers(): string[] {
   const host: HostBridge = {
     workbook: undefined as never,
-    calculateAll: () => undefined,
     registerFunction: () => undefined,
   };
   const classes: StandInClass[] = [

@@ -26,7 +26,6 @@ function host() {
   calculator.registerFunction("UNITS", async () => UNITS);
   const excel = excelNamespace({
     workbook,
-    calculateAll: () => calculator.calculateAll(),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   });
   const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>

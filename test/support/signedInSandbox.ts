@@ -47,7 +47,7 @@ export async function startSignedInSandbox(
     },
     signInAs,
     close: async () => {
-      session.signOut();
+      await session.signOut();
       await sandbox.close();
     },
   };

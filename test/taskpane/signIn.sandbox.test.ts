@@ -27,15 +27,28 @@ function pane() {
   const { storage, settings } = newSettings();
   const { vault, store } = newVault();
   let changes = 0;
+  let accountChanges = 0;
   const controller = new SignInController({
     session,
     settings,
     vault,
-    afterChange: async () => {
+    afterSignIn: async () => {
       changes += 1;
     },
+    afterAccountChange: async () => {
+      accountChanges += 1;
+    },
   });
-  return { session, storage, settings, vault, store, controller, changes: () => changes };
+  return {
+    session,
+    storage,
+    settings,
+    vault,
+    store,
+    controller,
+    changes: () => changes,
+    accountChanges: () => accountChanges,
+  };
 }
 
 describe("signing in from the pane", () => {
@@ -186,11 +199,13 @@ describe("signing in from the pane", () => {
     expect(await vault.recall()).toBeUndefined();
   });
 
-  it("signs out: the session drops its sign-in", async () => {
-    const { controller, session, changes } = pane();
+  it("signs out: the session drops its sign-in and recalculates nothing", async () => {
+    const { controller, session, changes, accountChanges } = pane();
     await controller.signIn(clientForm(sandbox, "demo-pro"));
+    expect(changes()).toBe(1);
     await controller.signOut();
     expect(session.current).toBeUndefined();
-    expect(changes()).toBe(2);
+    expect(changes()).toBe(1);
+    expect(accountChanges()).toBe(0);
   });
 });

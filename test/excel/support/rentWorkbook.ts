@@ -22,8 +22,8 @@ export function evaluateRent(formula: string): MockCellValue[][] | undefined {
  * Two sheets of an underwriting model: RENT formulas (one spilling), formulas that only look like them, and
  * plain values.
  */
-export function underwritingWorkbook(): MockExcel {
-  const excel = new MockExcel({ evaluate: evaluateRent });
+export function underwritingWorkbook(evaluate = evaluateRent): MockExcel {
+  const excel = new MockExcel({ evaluate });
   excel.addSheet("Model");
   excel.addSheet("Comps");
   excel.setValues("Model", "A1", [["Property", "Rent"]]);

@@ -2,8 +2,9 @@
  * Excel's calculation, as far as the add-in needs it: a formula cell invokes its custom function with the
  * arguments shaped as functions.json says (a range for `matrix` parameters, one value otherwise, null for an
  * omitted one, a cancelable invocation last), shows the result or spills the array, and shows errors with
- * their messages. A formula is invoked again when a cell it refers to changes, when `application.calculate`
- * runs, and when its function is (re)associated; an invocation still running then is cancelled.
+ * their messages. A formula is invoked again when a cell it refers to changes or is entered again, on
+ * **Calculate now** (a full calculation), and when its function is (re)associated; an invocation still running
+ * then is cancelled.
  */
 import type { CellRect } from "../../../src/excel/a1";
 import { StandInInvocation } from "../standin/customFunctions";
@@ -157,7 +158,7 @@ export class Calculator {
     }, 0);
   }
 
-  /** `application.calculate`: every formula of every sheet runs again. */
+  /** **Calculate now**, a full calculation: every formula of every sheet runs again. */
   calculateAll(): void {
     for (const sheet of this.workbook.sheets) {
       for (const [key, cell] of sheet.cells) {

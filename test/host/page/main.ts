@@ -45,7 +45,6 @@ async function start(): Promise<void> {
   const bridge: HostPageBridge = {
     workbook,
     calculator,
-    calculateAll: () => calculator.calculateAll(),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   };
   Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });

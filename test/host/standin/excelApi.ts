@@ -470,38 +470,18 @@ class StandInWorksheetCollection {
   }
 }
 
-class StandInApplication {
-  static readonly officeName = "Excel.Application";
-  readonly #batch: Batch;
-
-  constructor(batch: Batch) {
-    this.#batch = batch;
-  }
-
-  /** Every calculation type invokes every formula again: the host keeps no dirty state to be more selective. */
-  calculate(_calculationType: string): void {
-    this.#batch.queue(() => this.#batch.host.calculateAll());
-  }
-}
-
 class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
   readonly #worksheets: StandInWorksheetCollection;
-  readonly #application: StandInApplication;
 
   constructor(batch: Batch) {
     this.#batch = batch;
     this.#worksheets = new StandInWorksheetCollection(batch);
-    this.#application = new StandInApplication(batch);
   }
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
-  }
-
-  get application(): StandInApplication {
-    return this.#application;
   }
 
   getSelectedRange(): StandInRange {
@@ -537,9 +517,6 @@ export class StandInRequestContext {
   }
 }
 
-/** `Excel.CalculationType`: the one value the add-in asks for. */
-export const CalculationType = { full: "Full" } as const;
-
 /** The global `Excel` namespace of the stand-in. */
 export function excelNamespace(host: HostBridge) {
   return {
@@ -550,7 +527,6 @@ export function excelNamespace(host: HostBridge) {
       await context.sync();
       return result;
     },
-    CalculationType,
   };
 }
 
@@ -558,7 +534,6 @@ export function excelNamespace(host: HostBridge) {
 export const EXCEL_STAND_INS = [
   StandInRequestContext,
   StandInWorkbook,
-  StandInApplication,
   StandInWorksheetCollection,
   StandInWorksheet,
   StandInTableCollection,

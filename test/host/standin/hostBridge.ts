@@ -8,8 +8,6 @@ export type CustomFunctionImplementation = (...args: unknown[]) => unknown;
  */
 export interface HostBridge {
   readonly workbook: Workbook;
-  /** `application.calculate`: invokes every formula again. */
-  calculateAll(): void;
   /** `CustomFunctions.associate`: the implementation of a function id of functions.json. */
   registerFunction(id: string, implementation: CustomFunctionImplementation): void;
 }

@@ -3,6 +3,7 @@
  * its classes, streams, text codecs, structuredClone, WebCrypto. Node's own implementations are passed in, with
  * Node's AbortController, because Node's fetch accepts only its own AbortSignal.
  */
+import { webcrypto } from "node:crypto";
 import { TestEnvironment } from "jest-environment-jsdom";
 
 export default class JsdomWithFetch extends TestEnvironment {
@@ -19,7 +20,8 @@ export default class JsdomWithFetch extends TestEnvironment {
       structuredClone,
       AbortController,
       AbortSignal,
-      crypto: globalThis.crypto,
     });
+    // jsdom's own crypto has getRandomValues only, and Object.assign does not replace it: define it outright.
+    Object.defineProperty(this.global, "crypto", { value: webcrypto, configurable: true });
   }
 }

@@ -1,0 +1,151 @@
+/**
+ * Sign-out keeps the sheet: every cell keeps what it shows (nothing is recalculated, nothing turns #N/A), a
+ * cell still calculating at sign-out stays so rather than failing, and the next sign-in recalculates only the
+ * cells that show no answer. Run in the preview: the real built add-in in the host stand-in, against the sandbox.
+ */
+import type { CellValue } from "../host/workbook/workbook";
+import {
+  SETUP_TIMEOUT_MS,
+  allCalculated,
+  newSheet,
+  openPreviewBrowser,
+  openTab,
+  shownAt,
+  sheetValues,
+  signIn,
+  typeInto,
+  type HostWindow,
+  type PreviewBrowser,
+} from "./support/previewBrowser";
+
+jest.setTimeout(90_000);
+
+let world: PreviewBrowser;
+let sheet: string;
+/** The sheet as calculated before any sign-out. */
+let calculated: CellValue[][];
+
+const FORMULAS: [string, string][] = [
+  ["A1", "=RENT.COMPSETS()"],
+  ["A6", '=RENT.BOUNDARIES("Austin", "MSA", 3)'],
+  ["A12", '=RENT.MARKET(RENT.BOUNDARY("Austin", "MSA"), "rent_avg_t30")'],
+  ["A14", '=RENT.LOOKUP("city=Austin; max_results=5")'],
+  ["C14", '=RENT.PROPERTY(A15:A19, "asking_rent")'],
+];
+
+beforeAll(async () => {
+  world = await openPreviewBrowser();
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  sheet = await newSheet(world.page);
+  for (const [address, formula] of FORMULAS) await typeInto(world.page, address, formula);
+  await allCalculated(world.page);
+  calculated = await sheetValues(world.page, sheet);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(() => world?.close());
+
+/** Custom function calls the host has made so far. */
+const invocations = () =>
+  world.page.evaluate(() =>
+    [...(window as unknown as HostWindow).rentMarketHost.calculator.invocationCounts.values()].reduce(
+      (sum, count) => sum + count,
+      0,
+    ),
+  );
+
+async function signOut(): Promise<void> {
+  await openTab(world, "account");
+  await world.pane.locator("#sign-out-button").click();
+  await world.pane.locator("#sign-in-section").waitFor({ state: "visible" });
+  // The sign-out has ended (the cache is removed) when the pane says so.
+  await world.pane.locator("#status", { hasText: /signed out/i }).waitFor();
+}
+
+/** Every cell value of every sheet, flattened. */
+const everyValue = () =>
+  world.page.evaluate(() =>
+    (window as unknown as HostWindow).rentMarketHost.workbook.sheets.flatMap((target) =>
+      [...target.cells.values()].map((cell) => cell.value),
+    ),
+  );
+
+it("sign-out leaves every cell's value and recalculates nothing; signing in again recalculates nothing", async () => {
+  const counters = world.preview.sandbox.counters;
+  expect(calculated.flat()).not.toContain("#N/A");
+  const before = await invocations();
+
+  await signOut();
+  expect(await sheetValues(world.page, sheet)).toEqual(calculated);
+  expect(await invocations()).toBe(before);
+
+  counters.reset();
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  await allCalculated(world.page);
+  expect(await invocations()).toBe(before);
+  expect(await sheetValues(world.page, sheet)).toEqual(calculated);
+  // The token, the account list, and the pane's own list of the account's comp sets: no cell asked for anything.
+  expect(Object.keys(counters.snapshot()).sort()).toEqual([
+    "/oauth/token",
+    "/v1/accounts",
+    "/v1/accounts/:account_id/comp_sets",
+  ]);
+});
+
+it("a cell typed while signed out says so, and the next sign-in recalculates that cell alone", async () => {
+  await signOut();
+  await typeInto(world.page, "A30", '=RENT.MARKET(RENT.BOUNDARY("Austin", "MSA"), "rent_avg_t30")');
+  const signedOut = await shownAt(world.page, sheet, "A30");
+  expect(signedOut[0]?.[0]).toMatchObject({
+    value: "#N/A",
+    errorMessage: expect.stringMatching(/Not signed in/),
+  });
+  const before = await invocations();
+
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  await allCalculated(world.page);
+  // A30's formula calls two functions (RENT.MARKET of RENT.BOUNDARY): nothing else was invoked.
+  expect(await invocations()).toBe(before + 2);
+  expect((await shownAt(world.page, sheet, "A30"))[0]?.[0]?.value).toBe(calculated[11]?.[0]);
+  expect((await sheetValues(world.page, sheet)).slice(0, calculated.length)).toEqual(calculated);
+});
+
+it("a sign-out during a refresh leaves its cells calculating, never #N/A, and the next sign-in finishes them", async () => {
+  const { sandbox } = world.preview;
+  const now = await sheetValues(world.page, sheet);
+  // Every request takes a while: the refresh's cells are still waiting when the person signs out.
+  sandbox.faults.update({ latencyMs: 1500 });
+  try {
+    await openTab(world, "workbook");
+    await world.pane.locator("#refresh-button").click();
+    await world.page.waitForFunction(() =>
+      (window as unknown as HostWindow).rentMarketHost.workbook.sheets.some((target) =>
+        [...target.cells.values()].some((cell) => cell.value === "#BUSY!"),
+      ),
+    );
+    await signOut();
+    // The requests the cells were waiting for have long been answered or dropped.
+    await world.page.waitForTimeout(3000);
+  } finally {
+    sandbox.faults.update({ latencyMs: 0 });
+  }
+  const shown = await everyValue();
+  expect(shown).not.toContain("#N/A");
+  expect(shown).toContain("#BUSY!");
+  // The function calls of the formulas left calculating (RENT.MARKET of RENT.BOUNDARY is two).
+  const waitingCalls = await world.page.evaluate(() =>
+    (window as unknown as HostWindow).rentMarketHost.workbook.sheets
+      .flatMap((target) => [...target.cells.values()])
+      .filter((cell) => cell.value === "#BUSY!")
+      .reduce((sum, cell) => sum + (cell.formula?.match(/RENT\./gi)?.length ?? 0), 0),
+  );
+
+  const before = await invocations();
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  await allCalculated(world.page);
+  expect(await sheetValues(world.page, sheet)).toEqual(now);
+  // The cells left calculating were entered again, and no other; RENT.PROPERTY of the lookup's ids may run
+  // once more when the lookup's new answer arrives, as any dependent formula does.
+  const called = (await invocations()) - before;
+  expect(called).toBeGreaterThanOrEqual(waitingCalls);
+  expect(called).toBeLessThanOrEqual(waitingCalls + 1);
+});
