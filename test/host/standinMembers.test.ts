@@ -11,9 +11,11 @@ import { analyseAddInSource } from "./addInSourceAnalysis";
 import { addInBuild } from "./addinBuild";
 import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
 import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
+import { HOST_PROFILES } from "./profiles";
 import type { HostBridge } from "./standin/hostBridge";
 import {
   StandInContext,
+  StandInUI,
   StandInOfficeTheme,
   StandInReadyInfo,
   StandInRequirementSetSupport,
@@ -59,7 +61,9 @@ function namespaceMembers(prefix: string, namespace: object): string[] {
 function standInMembers(): string[] {
   const host: HostBridge = {
     workbook: undefined as never,
-    calculateAll: () => undefined,
+    profile: HOST_PROFILES["m365-windows"],
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
+    calculate: () => undefined,
     registerFunction: () => undefined,
   };
   const classes: StandInClass[] = [
@@ -69,10 +73,11 @@ function standInMembers(): string[] {
     StandInContext,
     StandInRequirementSetSupport,
     StandInOfficeTheme,
+    StandInUI,
     CustomFunctionsError,
   ];
   return [
-    ...namespaceMembers("Office", officeNamespace),
+    ...namespaceMembers("Office", officeNamespace(host)),
     ...namespaceMembers("Excel", excelNamespace(host)),
     ...namespaceMembers("CustomFunctions", customFunctionsNamespace(host)),
     ...classes.flatMap(classMembers),

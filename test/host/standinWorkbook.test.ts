@@ -9,6 +9,7 @@ import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/excel/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
 import { Calculator } from "./page/calculator";
+import { HOST_PROFILES, type HostProfileName } from "./profiles";
 import { excelNamespace, type StandInRequestContext } from "./standin/excelApi";
 import { Workbook, cellKey } from "./workbook/workbook";
 
@@ -18,15 +19,21 @@ const UNITS = [
   ["U2", 1525],
 ];
 
-function host() {
+function host(profileName: HostProfileName = "m365-windows") {
+  const profile = HOST_PROFILES[profileName];
   const workbook = new Workbook();
-  const calculator = new Calculator(workbook, "RENT", [
-    { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
-  ]);
+  const calculator = new Calculator(
+    workbook,
+    "RENT",
+    [{ id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] }],
+    profile,
+  );
   calculator.registerFunction("UNITS", async () => UNITS);
   const excel = excelNamespace({
     workbook,
-    calculateAll: () => calculator.calculateAll(),
+    profile,
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
+    calculate: (type) => calculator.calculate(type),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   });
   const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>
@@ -36,7 +43,14 @@ function host() {
   };
   const shown = (sheet: string, row: number, column: number) =>
     workbook.sheet(sheet).cell(row, column)?.value;
-  return { workbook, calculator, run, calculated, shown };
+  return {
+    workbook,
+    calculator,
+    run,
+    calculated,
+    shown,
+    register: calculator.registerFunction.bind(calculator),
+  };
 }
 
 describe("the stand-in under the add-in's workbook code", () => {
@@ -116,9 +130,12 @@ describe("the stand-in under the add-in's workbook code", () => {
 describe("the host's calculation", () => {
   it("cancels a running call when its input changes, and shows only the newer answer", async () => {
     const workbook = new Workbook();
-    const calculator = new Calculator(workbook, "RENT", [
-      { id: "ECHO", name: "ECHO", parameters: [{ name: "value" }] },
-    ]);
+    const calculator = new Calculator(
+      workbook,
+      "RENT",
+      [{ id: "ECHO", name: "ECHO", parameters: [{ name: "value" }] }],
+      HOST_PROFILES["m365-windows"],
+    );
     const cancelled: unknown[] = [];
     const pending = new Map<unknown, (answer: unknown) => void>();
     calculator.registerFunction("ECHO", (value, invocation) => {

@@ -3,6 +3,7 @@
  * the bridge the stand-in (inside the pane's frame) uses, draws the grid, and then loads the add-in's own
  * taskpane.html in the frame beside it.
  */
+import { hostProfile } from "../profiles";
 import { HOST_BRIDGE_GLOBAL, type HostBridge } from "../standin/hostBridge";
 import { keepSaved, loadSaved, restoreInto, STORAGE_KEY } from "../workbook/persistence";
 import { Workbook } from "../workbook/workbook";
@@ -36,16 +37,23 @@ async function start(): Promise<void> {
   const config = await json<HostConfig>("/host/config.json");
   const metadata = await json<{ functions: FunctionMetadata[] }>(config.functionsMetadataUrl);
 
+  // The Excel this page plays: ?host=web|m365-windows|m365-mac|office2024-windows (test/host/profiles.ts).
+  const profile = hostProfile(new URLSearchParams(location.search).get("host"));
+  element("host-name").textContent = profile.label;
   const workbook = new Workbook();
   const saved = loadSaved(localStorage);
   if (saved) restoreInto(workbook, saved);
   keepSaved(workbook, localStorage, window);
-  const calculator = new Calculator(workbook, config.namespace, metadata.functions);
+  const calculator = new Calculator(workbook, config.namespace, metadata.functions, profile);
+  // Excel on the web runs custom functions when a workbook opens; desktop Excel shows the saved values.
+  if (saved && profile.recalculatesOnOpen) calculator.calculateAll();
 
   const bridge: HostPageBridge = {
     workbook,
     calculator,
-    calculateAll: () => calculator.calculateAll(),
+    profile,
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
+    calculate: (type) => calculator.calculate(type),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   };
   Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });
