@@ -10,6 +10,7 @@
  */
 import { NUMBER_FORMAT_BY_KIND, inferColumnKind, type ColumnKind } from "../../excel/columnKinds";
 import { flattenRecord } from "../../excel/records";
+import { hostSupports } from "../../excel/requirementSets";
 import { shapeTable, type CellValue } from "../../excel/tableData";
 import { outputValue } from "./values";
 
@@ -30,19 +31,9 @@ const DATA_TYPES_REQUIREMENT = ["CustomFunctionsRuntime", "1.4"] as const;
 /** From ExcelApi 1.19 a Double carries its number format, and FormattedNumber is deprecated. */
 const DOUBLE_FORMAT_REQUIREMENT = ["ExcelApi", "1.19"] as const;
 
-function hostSupports(set: readonly [string, string]): boolean {
-  if (typeof Office === "undefined") return false;
-  try {
-    return Office.context.requirements.isSetSupported(...set);
-  } catch {
-    // Office.context is not there until Office is initialised; until then, plain values.
-    return false;
-  }
-}
-
 /** Asked on each result: the runtime loads before Office is ready, and a test may change the answer. */
 export function hostHoldsDataTypes(): boolean {
-  return hostSupports(DATA_TYPES_REQUIREMENT);
+  return hostSupports(...DATA_TYPES_REQUIREMENT);
 }
 
 type FormattedCellValue = Excel.FormattedNumberCellValue | Excel.DoubleCellValue;
@@ -51,7 +42,7 @@ export type ResultCell = CellValue | FormattedCellValue | Excel.EntityCellValue;
 
 function formattedNumber(value: number, kind: ColumnKind): FormattedCellValue {
   const numberFormat = NUMBER_FORMAT_BY_KIND[kind];
-  return hostSupports(DOUBLE_FORMAT_REQUIREMENT)
+  return hostSupports(...DOUBLE_FORMAT_REQUIREMENT)
     ? { type: "Double", basicValue: value, numberFormat }
     : { type: "FormattedNumber", basicValue: value, numberFormat };
 }
