@@ -1,5 +1,5 @@
 import { recalculateWorkbook } from "../../src/excel/recalculate";
-import { MockExcel } from "./support/mockExcel";
+import { underwritingWorkbook } from "./support/rentWorkbook";
 
 describe("recalculateWorkbook", () => {
   const globals = globalThis as { Excel?: unknown };
@@ -7,13 +7,16 @@ describe("recalculateWorkbook", () => {
     delete globals.Excel;
   });
 
-  it("asks Excel for a full recalculation in one request", async () => {
-    const excel = new MockExcel();
+  it("enters this workbook's RENT formulas again, and asks no full calculation of every open workbook", async () => {
+    const excel = underwritingWorkbook();
     globals.Excel = { run: excel.excel.run, CalculationType: { full: "Full" } };
 
     await recalculateWorkbook();
 
-    expect(excel.calculations).toEqual(["Full"]);
-    expect(excel.requests).toHaveLength(1);
+    expect(excel.calculations).toEqual([]);
+    const rewritten = excel.requests
+      .flatMap((r) => r.operations)
+      .filter((op) => op.startsWith("range.formulas"));
+    expect(rewritten).toHaveLength(4);
   });
 });
