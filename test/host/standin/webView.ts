@@ -32,8 +32,7 @@ function recordBlobDownloads(frame: Window, host: HostBridge): void {
  * WebKit's IndexedDB does not keep a non-extractable CryptoKey usable: what comes back cannot decrypt. The
  * stand-in stores an empty object in its place, so the failure shows where the add-in reads the key back.
  */
-function breakCryptoKeyStorage(frame: Window): void {
-  const store = (frame as unknown as { IDBObjectStore: typeof IDBObjectStore }).IDBObjectStore;
+export function breakCryptoKeyStorage(store: typeof IDBObjectStore): void {
   const put = store.prototype.put;
   store.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
     return put.call(this, value instanceof CryptoKey ? {} : value, key);
@@ -43,5 +42,7 @@ function breakCryptoKeyStorage(frame: Window): void {
 export function installWebView(frame: Window, host: HostBridge): void {
   recordWindowOpen(frame, host);
   recordBlobDownloads(frame, host);
-  if (!host.profile.storesCryptoKeys) breakCryptoKeyStorage(frame);
+  if (!host.profile.storesCryptoKeys) {
+    breakCryptoKeyStorage((frame as unknown as { IDBObjectStore: typeof IDBObjectStore }).IDBObjectStore);
+  }
 }
