@@ -63,7 +63,6 @@ function standInMembers(): string[] {
     workbook: undefined as never,
     profile: HOST_PROFILES["m365-windows"],
     outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
-    calculate: () => undefined,
     registerFunction: () => undefined,
   };
   const classes: StandInClass[] = [

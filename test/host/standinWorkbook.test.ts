@@ -53,7 +53,6 @@ function host(profileName: HostProfileName = "m365-windows") {
     workbook,
     profile,
     outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
-    calculate: (type) => calculator.calculate(type),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   };
   const excel = excelNamespace(bridge);

@@ -113,7 +113,7 @@ export class Calculator {
     }, 0);
   }
 
-  /** The `application.calculate` types the add-in asked for, in order. */
+  /** The calculations asked for (Calculate now is Full), in order. */
   readonly calculations: CalculationType[] = [];
 
   /**

@@ -53,7 +53,6 @@ async function start(): Promise<void> {
     calculator,
     profile,
     outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
-    calculate: (type) => calculator.calculate(type),
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   };
   Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });
@@ -70,7 +69,7 @@ async function start(): Promise<void> {
       status.textContent = calculating === 0 ? "Ready" : `Calculating ${calculating} formula(s)…`;
     });
   });
-  element("calculate-button").addEventListener("click", () => calculator.calculateAll());
+  element("calculate-button").addEventListener("click", () => calculator.calculate("Full"));
   element("new-workbook-button").addEventListener("click", () => {
     localStorage.removeItem(STORAGE_KEY);
     location.reload();

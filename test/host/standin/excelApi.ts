@@ -7,7 +7,7 @@
  */
 import type { CellRect } from "../../../src/excel/a1";
 import { rectAddress } from "../../../src/excel/a1";
-import { supportsSet, type CalculationType as CalculationTypeName } from "../profiles";
+import { supportsSet } from "../profiles";
 import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
 import type { Cell, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
@@ -506,38 +506,18 @@ class StandInWorksheetCollection {
   }
 }
 
-class StandInApplication {
-  static readonly officeName = "Excel.Application";
-  readonly #batch: Batch;
-
-  constructor(batch: Batch) {
-    this.#batch = batch;
-  }
-
-  /** What the type re-runs is the host's to decide (profiles.ts): only Full and FullRebuild re-run every formula. */
-  calculate(calculationType: CalculationTypeName): void {
-    this.#batch.queue(() => this.#batch.host.calculate(calculationType));
-  }
-}
-
 class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
   readonly #worksheets: StandInWorksheetCollection;
-  readonly #application: StandInApplication;
 
   constructor(batch: Batch) {
     this.#batch = batch;
     this.#worksheets = new StandInWorksheetCollection(batch);
-    this.#application = new StandInApplication(batch);
   }
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
-  }
-
-  get application(): StandInApplication {
-    return this.#application;
   }
 
   getSelectedRange(): StandInRange {
@@ -573,9 +553,6 @@ export class StandInRequestContext {
   }
 }
 
-/** `Excel.CalculationType`: the values the add-in asks for. */
-export const CalculationType = { full: "Full" } as const;
-
 /** The global `Excel` namespace of the stand-in. */
 export function excelNamespace(host: HostBridge) {
   return {
@@ -586,7 +563,6 @@ export function excelNamespace(host: HostBridge) {
       await context.sync();
       return result;
     },
-    CalculationType,
   };
 }
 
@@ -594,7 +570,6 @@ export function excelNamespace(host: HostBridge) {
 export const EXCEL_STAND_INS = [
   StandInRequestContext,
   StandInWorkbook,
-  StandInApplication,
   StandInWorksheetCollection,
   StandInWorksheet,
   StandInTableCollection,

@@ -1,4 +1,4 @@
-import type { CalculationType, HostProfile } from "../profiles";
+import type { HostProfile } from "../profiles";
 import type { Workbook } from "../workbook/workbook";
 
 export type CustomFunctionImplementation = (...args: unknown[]) => unknown;
@@ -22,8 +22,6 @@ export interface HostBridge {
   /** The Excel this page plays (test/host/profiles.ts). */
   readonly profile: HostProfile;
   readonly outside: HostOutside;
-  /** `application.calculate(type)`: what it re-runs depends on the type (profiles.ts, CALCULATION_RERUNS_ALL). */
-  calculate(type: CalculationType): void;
   /** `CustomFunctions.associate`: the implementation of a function id of functions.json. */
   registerFunction(id: string, implementation: CustomFunctionImplementation): void;
 }
