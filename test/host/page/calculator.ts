@@ -8,7 +8,7 @@
 import type { CellRect } from "../../../src/excel/a1";
 import { StandInInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
-import type { Cell, CellValue, Workbook, WorkbookChange } from "../workbook/workbook";
+import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { cellFromValue, isDataType, passedValue } from "../workbook/cellValues";
 import { CALCULATION_RERUNS_ALL, holdsDataTypes, type CalculationType, type HostProfile } from "../profiles";
