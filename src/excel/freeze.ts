@@ -10,6 +10,7 @@ import {
 } from "./frozenFormulaStore";
 import { asLiteralText } from "./literalText";
 import { jsonByteLength } from "./requestPayload";
+import { hostSupports } from "./requirementSets";
 import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
 
 export interface FreezeOptions {
@@ -24,6 +25,21 @@ export interface FreezeResult {
 }
 
 const BUSY = "#BUSY!";
+
+/**
+ * Range.valuesAsJson (ExcelApi 1.16) reads a cell as Excel holds it: an entity card, a number with the format
+ * it carries (a rent, a date). Range.values reads only the basic value: "#VALUE!" for an entity, a bare number
+ * for a formatted one. Hosts without 1.16 have no data types in cells, so values lose nothing there.
+ */
+const VALUES_AS_JSON = ["ExcelApi", "1.16"] as const;
+type ValuesProperty = "values" | "valuesAsJson";
+
+function isBusy(value: unknown): boolean {
+  if (value === BUSY) return true;
+  return (
+    typeof value === "object" && value !== null && (value as { basicValue?: unknown }).basicValue === BUSY
+  );
+}
 
 export interface RestoreResult {
   readonly restored: readonly FrozenFormula[];
@@ -77,6 +93,7 @@ async function resultsOf(
 async function withShownValues(
   context: Excel.RequestContext,
   results: readonly FormulaResult[],
+  property: ValuesProperty,
 ): Promise<ShownResult[]> {
   const shown: ShownResult[] = [];
   let pending: { result: FormulaResult; range: Excel.Range }[] = [];
@@ -84,10 +101,14 @@ async function withShownValues(
   const readPending = async () => {
     await context.sync();
     for (const { result, range } of pending) {
-      // A shown text such as "=x" or "-" must come back as that text, not as a formula.
-      const values = range.values.map((row) =>
-        row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)),
-      );
+      // A shown text such as "=x" or "-" must come back as that text, not as a formula (valuesAsJson writes a
+      // String as text already).
+      const values =
+        property === "valuesAsJson"
+          ? (range.valuesAsJson as unknown[][])
+          : range.values.map((row) =>
+              row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)),
+            );
       shown.push({ ...result, shown: values });
     }
     pending = [];
@@ -95,7 +116,7 @@ async function withShownValues(
   };
   for (const result of results) {
     const range = cellRange(context, result.cell.sheetName, result.rect);
-    range.load("values");
+    range.load(property);
     pending.push({ result, range });
     pendingCells += result.rect.rowCount * result.rect.columnCount;
     if (pendingCells >= FORMULA_READ_BLOCK_CELLS) await readPending();
@@ -106,7 +127,7 @@ async function withShownValues(
 
 /**
  * Replaces the RENT formulas in the scope with the values they show (spills included), so the workbook reads
- * the same for someone without the add-in. The formulas are kept in the workbook first, then overwritten:
+ * the same for someone without the add-in: entity cards stay cards, rents and dates keep the formats they carry. The formulas are kept in the workbook first, then overwritten:
  * `restoreRentFormulas` puts them back.
  */
 export async function freezeRentFormulas(
@@ -116,10 +137,11 @@ export async function freezeRentFormulas(
 ): Promise<FreezeResult> {
   const cells = await findRentFormulaCells(context, scope);
   if (cells.length === 0) return { frozen: [], stillCalculating: [] };
-  const shown = await withShownValues(context, await resultsOf(context, cells));
-  const isBusy = (result: ShownResult) => result.shown.some((row) => row.includes(BUSY));
-  const results = shown.filter((result) => !isBusy(result));
-  const stillCalculating = shown.filter(isBusy).map((result) => result.cell);
+  const property: ValuesProperty = hostSupports(...VALUES_AS_JSON) ? "valuesAsJson" : "values";
+  const shown = await withShownValues(context, await resultsOf(context, cells), property);
+  const calculating = (result: ShownResult) => result.shown.some((row) => row.some(isBusy));
+  const results = shown.filter((result) => !calculating(result));
+  const stillCalculating = shown.filter(calculating).map((result) => result.cell);
   const frozen = results.map(({ cell, rect }) => ({
     sheetName: cell.sheetName,
     address: cell.address,
@@ -133,7 +155,9 @@ export async function freezeRentFormulas(
   const batch = new BudgetedBatch(context, options.requestBudgetBytes);
   for (const { cell, rect, shown } of results) {
     await batch.add(jsonByteLength(shown) + 64, () => {
-      cellRange(context, cell.sheetName, rect).values = shown;
+      const range = cellRange(context, cell.sheetName, rect);
+      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
+      else range.values = shown;
     });
   }
   await batch.flush();

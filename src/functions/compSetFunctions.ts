@@ -10,7 +10,9 @@ import { selectColumns, spillFromTable } from "./shape/spill";
 
 const UNIT_STYLES = ["affordable", "standard", "penthouse", "renovated"] as const;
 
-const readListText = (value: unknown, argument: string) => readList(value, argument, readNumber).join(",");
+// Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
+const readListText = (value: unknown, argument: string) =>
+  readList(value, argument, readNumber, isBlank).join(",");
 const readOptionalDate = (value: unknown, argument: string) =>
   isBlank(value) ? undefined : readDate(value, argument);
 

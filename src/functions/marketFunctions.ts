@@ -5,12 +5,14 @@ import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
   isBlank,
+  isEmptyArgument,
   plainValue,
   readChoice,
   readId,
   readInteger,
   readList,
   readNumber,
+  readOptionalId,
   readText,
 } from "./args/scalars";
 import { didYouMean } from "./args/suggest";
@@ -109,7 +111,7 @@ export async function market(
     // Each market once, all at the same time: names are searched (cached), records join one batched call.
     // A blank cell in a range of markets (room left for more) gives a blank row, not an error.
     const unique = [...new Set(boundaries.flat().map(plainValue))].filter(
-      (given) => !block.keysAreBlock || !isBlank(given),
+      (given) => !block.keysAreBlock || !isEmptyArgument(given),
     );
     const settled = await Promise.allSettled(
       unique.map(async (given) => {
@@ -127,7 +129,7 @@ export async function market(
     };
     if (block.wholeRecord) return wholeMarkets(boundaries, recordOf);
     return fillBlock(boundaries, block, (given, name) => {
-      if (block.keysAreBlock && isBlank(given)) return "";
+      if (block.keysAreBlock && isEmptyArgument(given)) return "";
       const record = recordOf(given);
       checkMetric(name, record);
       return fieldCell(record[name as keyof MarketAttributes], name);
@@ -189,7 +191,7 @@ export async function markets(
         geo_type: geoType,
         states: states.length > 0 ? states : undefined,
         geo_boundary_ids: boundaryIds.length > 0 ? boundaryIds : undefined,
-        msa_geo_boundary_id: isBlank(msaId) ? undefined : readId(msaId, "msa_id"),
+        msa_geo_boundary_id: readOptionalId(msaId, "msa_id"),
       },
       property_filters: readPropertyFilters(option),
       sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
@@ -240,7 +242,7 @@ export async function narrative(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const id = readId(boundaryId, "boundary_id");
-    const wanted = isBlank(section)
+    const wanted = isEmptyArgument(section)
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
     const { data, call } = cellContext(cellSignal);

@@ -73,11 +73,6 @@ export function showProgress(bar: HTMLProgressElement, done: number, total: numb
   bar.value = Math.min(done, total);
 }
 
-/** Opens a link in the person's browser (Office hosts open a task pane's new windows there). */
-export function openInBrowser(link: string): void {
-  window.open(link, "_blank", "noopener");
-}
-
 /** Replaces a list's items with one per line of text. */
 export function fillList(list: HTMLElement, lines: readonly string[]): void {
   list.replaceChildren(

@@ -133,6 +133,23 @@ async function readBody(response: Response, options: DownloadOptions): Promise<U
   return whole;
 }
 
+/**
+ * The signed link of a succeeded job's export file, without reading the file: for hosts where the pane cannot
+ * save a file itself and opens the link in the person's browser instead. Undefined when the browser hid it.
+ */
+export async function locateJobFile(
+  client: ServiceClient,
+  jobId: string,
+  options: DownloadOptions = {},
+): Promise<string | undefined> {
+  const located = await locate(client, jobId, options);
+  if (located.kind === "link") return located.link;
+  if (located.kind === "unreadable") return undefined;
+  // The redirect was followed: only its address is wanted, not the file.
+  await located.response.body?.cancel();
+  return located.response.url || undefined;
+}
+
 export interface DownloadedFile {
   bytes: Uint8Array;
   /** The file name the download host gave, if any. */

@@ -3,7 +3,7 @@ import { EXCEL_MAX_ROWS } from "../excel/sheetLimits";
 import type { WriteProgress } from "../excel/tableWriter";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
-import { downloadJobResults, type DownloadedFile, type DownloadOptions } from "./jobDownload";
+import { downloadJobResults, locateJobFile, type DownloadedFile, type DownloadOptions } from "./jobDownload";
 import {
   formatOfPickedFile,
   prepareExportFile,
@@ -95,6 +95,14 @@ export class JobsController {
   download(job: BatchJob, options: Omit<DownloadOptions, "fetch"> = {}): Promise<DownloadedFile> {
     return downloadJobResults(this.session.requireSignedIn().client, job.job_id, {
       ...options,
+      fetch: this.fetchImpl,
+    });
+  }
+
+  /** The signed link of the job's file, for the person's browser to save ("Save file" in desktop Excel). */
+  fileLink(job: BatchJob, signal?: AbortSignal): Promise<string | undefined> {
+    return locateJobFile(this.session.requireSignedIn().client, job.job_id, {
+      signal,
       fetch: this.fetchImpl,
     });
   }

@@ -1,6 +1,7 @@
 import type { Session, SignedIn } from "../session/session";
 import { DownloadBlockedError } from "./downloadBlockedError";
-import { element, fieldText, openInBrowser, showProgress, whileBusy, type StatusLine } from "./dom";
+import { openInBrowser, opensBrowserWindows, saveBytes } from "./browserWindow";
+import { element, fieldText, showProgress, whileBusy, type StatusLine } from "./dom";
 import type { DownloadProgress } from "./jobDownload";
 import { TooManyRowsForSheetError, type LoadResult, type PreparedExport } from "./jobLoader";
 import { jobSheetName, type BatchJob, type JobsController } from "./jobsController";
@@ -55,19 +56,6 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Hands downloaded bytes to the browser's own "save" (an object URL on a temporary link). */
-function saveBytes(bytes: Uint8Array<ArrayBuffer>, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([bytes]));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /** What a finished load says: the sheet, or the first and last of the sheets a long file was split across. */
 function describeLoaded(loaded: LoadResult, source?: string): string {
   const from = source === undefined ? "" : ` from ${source}`;
@@ -118,10 +106,13 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
   const oversizeOffer = element("oversize-offer");
   const splitButton = element<HTMLButtonElement>("oversize-split-button");
   let tooLong: PreparedExport | undefined;
+  /** The job the too-long file came from (none for a file the person loaded from disk). */
+  let tooLongJob: BatchJob | undefined;
 
   /** A file longer than a worksheet: nothing is written until the person picks "Split" or "Save file". */
-  const offerSplit = (prepared: PreparedExport) => {
+  const offerSplit = (prepared: PreparedExport, job: BatchJob | undefined) => {
     tooLong = prepared;
+    tooLongJob = job;
     element("oversize-message").textContent = new TooManyRowsForSheetError(prepared).message;
     splitButton.textContent = `Split across ${prepared.sheetsNeeded} sheets`;
     oversizeOffer.hidden = false;
@@ -129,9 +120,14 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
   };
 
   /** Writes a read file to the workbook, unless it is too long for a sheet and splitting was not chosen. */
-  const writeOrOffer = async (prepared: PreparedExport, signal?: AbortSignal, source?: string) => {
+  const writeOrOffer = async (
+    prepared: PreparedExport,
+    job: BatchJob | undefined,
+    signal?: AbortSignal,
+    source?: string,
+  ) => {
     if (prepared.sheetsNeeded > 1) {
-      offerSplit(prepared);
+      offerSplit(prepared, job);
       return;
     }
     const loaded = await controller.write(prepared, { signal, onWriteProgress: onWrite });
@@ -159,13 +155,27 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     whileBusy(self, status, () =>
       transferring(job, async (signal) => {
         const prepared = await controller.prepare(job, { signal, onDownloadProgress: onDownload });
-        await writeOrOffer(prepared, signal);
+        await writeOrOffer(prepared, job, signal);
       }),
     );
+
+  /** Desktop Excel saves no file from the pane: the person's browser opens the file's link and saves it. */
+  const saveInBrowser = async (job: BatchJob, signal?: AbortSignal) => {
+    const link = await controller.fileLink(job, signal);
+    if (!link) throw new DownloadBlockedError(undefined);
+    openInBrowser(link);
+    status.show(
+      "Your browser opened the export file's link to save it. Choose Load from file to put it in a sheet.",
+    );
+  };
 
   const save = (job: BatchJob, self: HTMLButtonElement) =>
     whileBusy(self, status, () =>
       transferring(job, async (signal) => {
+        if (opensBrowserWindows()) {
+          await saveInBrowser(job, signal);
+          return;
+        }
         const file = await controller.download(job, { signal, onProgress: onDownload });
         const fileName = file.fileName ?? `${jobSheetName(job)}.${job.output_format}`;
         saveBytes(new Uint8Array(file.bytes), fileName);
@@ -191,13 +201,23 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     );
   });
 
-  element<HTMLButtonElement>("oversize-save-button").addEventListener("click", () => {
-    if (!tooLong) return;
-    // The bytes were downloaded for the load already: saving them costs no request.
-    saveBytes(new Uint8Array(tooLong.bytes), tooLong.fileName);
-    oversizeOffer.hidden = true;
-    status.show(`Saved ${tooLong.fileName}.`);
-    tooLong = undefined;
+  const oversizeSave = element<HTMLButtonElement>("oversize-save-button");
+  oversizeSave.addEventListener("click", () => {
+    const prepared = tooLong;
+    if (!prepared) return;
+    void whileBusy(oversizeSave, status, async () => {
+      if (opensBrowserWindows()) {
+        // A file loaded from disk is saved already; a job's file is saved by the browser from its link.
+        if (tooLongJob) await saveInBrowser(tooLongJob);
+        else status.show(`${prepared.fileName} is the file you loaded; it stays where you saved it.`);
+      } else {
+        // The bytes were downloaded for the load already: saving them costs no request.
+        saveBytes(new Uint8Array(prepared.bytes), prepared.fileName);
+        status.show(`Saved ${prepared.fileName}.`);
+      }
+      oversizeOffer.hidden = true;
+      tooLong = undefined;
+    });
   });
 
   const itemFor = (job: BatchJob): HTMLLIElement => {
@@ -344,7 +364,7 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
       .arrayBuffer()
       .then((buffer) => controller.prepareFile(new Uint8Array(buffer), file.name, fallbackJob))
       .then(async (prepared) => {
-        await writeOrOffer(prepared, undefined, file.name);
+        await writeOrOffer(prepared, undefined, undefined, file.name);
         element("download-fallback").hidden = true;
       })
       .catch((error: unknown) => status.error(error))

@@ -45,6 +45,13 @@ export class SecretVault implements CredentialVault {
     const ciphertext = await this.subtle.encrypt({ name: "AES-GCM", iv }, key, plaintext);
     const sealed: SealedCredentials = { iv, ciphertext };
     await set(CREDENTIALS_ENTRY, sealed, this.store);
+    // WebKit's IndexedDB (Excel on Mac) may store a non-extractable key that cannot decrypt once read back:
+    // the next start would then find nothing, silently. Read it back now and say so while the person is here.
+    if ((await this.recall()) === undefined) {
+      throw new PaneInputError(
+        "Signed in, but this Excel cannot remember the secret: its web view does not keep the encryption key. Sign in without Remember; you will sign in again after Excel restarts.",
+      );
+    }
   }
 
   /** The kept credentials, or undefined when none are kept or they cannot be opened any more. */

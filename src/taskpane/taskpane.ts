@@ -18,6 +18,7 @@ import { wireUsagePanel } from "./usagePanel";
 import { TemplatesController } from "./templatesController";
 import { wireTemplatesPanel } from "./templatesPanel";
 import { openCredentialVault } from "./secretVault";
+import { partitioned } from "./partitionedStorage";
 import { MemoryStorage, SettingsStore, type KeyValueStorage } from "./settingsStore";
 import { readSignInForm, wireSignInPanel } from "./signInPanel";
 import { SignInController } from "./signInController";
@@ -40,7 +41,7 @@ function start(inExcel: boolean): void {
   followOfficeTheme();
   const usage = new UsageTracker();
   const status = new StatusLine(element("status"), (error) => usage.note(error));
-  const settings = new SettingsStore(runtimeStorage());
+  const settings = new SettingsStore(partitioned(runtimeStorage()));
   const runExcel = inExcel ? runInExcel : outsideExcel;
   const recalculateInExcel = async (recalculate: () => Promise<number>) => {
     if (!inExcel) return;

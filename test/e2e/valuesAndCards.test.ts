@@ -1,6 +1,6 @@
 /**
- * Values that carry their meaning, in Chromium over the stand-in (which, like Excel from ExcelApi 1.16, holds
- * data types from custom functions): spilled rents show as currency, percents as percents, dates as dates;
+ * Values that carry their meaning, in Chromium over the stand-in (its default profile, Microsoft 365 on
+ * Windows, holds data types from custom functions: CustomFunctionsRuntime 1.4): spilled rents show as currency, percents as percents, dates as dates;
  * RENT.PROPERTY(id) and RENT.MARKET(boundary) show an entity whose card holds the sandbox's record, and a
  * formula reads its fields with `=A1.asking_rent`.
  */

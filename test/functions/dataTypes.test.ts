@@ -1,13 +1,16 @@
 /**
- * Values that carry their meaning: where the host holds data types (ExcelApi 1.16), rents, percents and dates
- * come back as formatted numbers and a whole record as an entity card; elsewhere the same calls give plain
- * values. The host's answer is Office.context.requirements.isSetSupported, installed here per test.
+ * Values that carry their meaning: where the host holds data types in custom functions (CustomFunctionsRuntime
+ * 1.4), rents, percents and dates come back as numbers carrying their format and a whole record as an entity
+ * card; elsewhere (Office 2024 / LTSC, which report ExcelApi 1.17 but not CustomFunctionsRuntime 1.4) the same
+ * calls give plain values. The host's answer is Office.context.requirements.isSetSupported, installed here per
+ * test from the host profiles of the stand-in (test/host/profiles.ts, sources in docs/hosts.md).
  */
 import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
 import { isoToSerial } from "../../src/excel/excelDates";
 import { forecast } from "../../src/functions/forecastFunctions";
 import { market } from "../../src/functions/marketFunctions";
 import { properties, property } from "../../src/functions/propertyFunctions";
+import { HOST_PROFILES, supportsSet, type HostProfile } from "../host/profiles";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -19,12 +22,21 @@ let record: Attributes;
 let msaId: number;
 let marketRecord: Attributes;
 
-/** A host that supports ExcelApi up to 1.<minor>. */
-function hostWithExcelApi(minor: number): void {
-  const isSetSupported = (name: string, version?: string) =>
-    name === "ExcelApi" && Number((version ?? "1.1").split(".")[1]) <= minor;
+/** Office.context.requirements as the host of a profile answers. */
+function hostAs(profile: HostProfile): void {
+  const isSetSupported = (name: string, version?: string) => supportsSet(profile, name, version);
   Object.assign(globalThis, { Office: { context: { requirements: { isSetSupported } } } });
 }
+
+/** Microsoft 365 on Windows from Version 2208 to 2503: data types, but before ExcelApi 1.19. */
+const M365_BEFORE_1_19: HostProfile = {
+  ...HOST_PROFILES["m365-windows"],
+  requirementSets: {
+    ...HOST_PROFILES["m365-windows"].requirementSets,
+    ExcelApi: "1.18",
+    CustomFunctionsRuntime: "1.4",
+  },
+};
 
 afterEach(() => {
   delete (globalThis as { Office?: unknown }).Office;
@@ -84,8 +96,20 @@ function cellOf(value: unknown): unknown {
 /** An entity property's plain value. */
 const basic = (property: { basicValue: unknown }) => property.basicValue;
 
-describe("on a host with data types (ExcelApi 1.16)", () => {
-  beforeEach(() => hostWithExcelApi(16));
+describe("on a host with data types from ExcelApi 1.19 (Microsoft 365 today)", () => {
+  beforeEach(() => hostAs(HOST_PROFILES["m365-windows"]));
+
+  it("returns a Double carrying its number format, FormattedNumber being deprecated there", async () => {
+    const [row] = await property([[id]], [["asking_rent", "property_id"]], fakeInvocation());
+    expect(row).toEqual([
+      { type: "Double", basicValue: record.asking_rent, numberFormat: NUMBER_FORMAT_BY_KIND.currency },
+      id,
+    ]);
+  });
+});
+
+describe("on a host with data types before ExcelApi 1.19 (FormattedNumber)", () => {
+  beforeEach(() => hostAs(M365_BEFORE_1_19));
 
   it("formats rents as currency, percents as percents and dates as dates; ids stay plain", async () => {
     const fields = [["asking_rent", "leased_percent", "collected_at", "property_id"]];
@@ -188,8 +212,14 @@ describe("on a host with data types (ExcelApi 1.16)", () => {
   });
 });
 
-describe("on a host without data types", () => {
-  beforeEach(() => hostWithExcelApi(15));
+describe.each([
+  ["Office 2024 / LTSC (ExcelApi 1.17, no CustomFunctionsRuntime 1.4)", HOST_PROFILES["office2024-windows"]],
+  [
+    "a host before ExcelApi 1.16",
+    { ...HOST_PROFILES["office2024-windows"], requirementSets: { ExcelApi: "1.15" } },
+  ],
+])("on %s", (_name, profile) => {
+  beforeEach(() => hostAs(profile));
 
   it("returns plain values", async () => {
     await expect(property([[id]], [["asking_rent", "collected_at"]], fakeInvocation())).resolves.toEqual([

@@ -11,9 +11,11 @@ import { analyseAddInSource } from "./addInSourceAnalysis";
 import { addInBuild } from "./addinBuild";
 import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
 import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
+import { HOST_PROFILES } from "./profiles";
 import type { HostBridge } from "./standin/hostBridge";
 import {
   StandInContext,
+  StandInUI,
   StandInOfficeTheme,
   StandInReadyInfo,
   StandInRequirementSetSupport,
@@ -59,6 +61,8 @@ function namespaceMembers(prefix: string, namespace: object): string[] {
 function standInMembers(): string[] {
   const host: HostBridge = {
     workbook: undefined as never,
+    profile: HOST_PROFILES["m365-windows"],
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
     registerFunction: () => undefined,
   };
   const classes: StandInClass[] = [
@@ -68,10 +72,11 @@ function standInMembers(): string[] {
     StandInContext,
     StandInRequirementSetSupport,
     StandInOfficeTheme,
+    StandInUI,
     CustomFunctionsError,
   ];
   return [
-    ...namespaceMembers("Office", officeNamespace),
+    ...namespaceMembers("Office", officeNamespace(host)),
     ...namespaceMembers("Excel", excelNamespace(host)),
     ...namespaceMembers("CustomFunctions", customFunctionsNamespace(host)),
     ...classes.flatMap(classMembers),

@@ -9,7 +9,10 @@ import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/excel/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
 import { Calculator } from "./page/calculator";
+import { HOST_PROFILES, type HostProfileName } from "./profiles";
 import { excelNamespace, type StandInRequestContext } from "./standin/excelApi";
+import type { HostBridge } from "./standin/hostBridge";
+import { officeNamespace } from "./standin/office";
 import { Workbook, cellKey } from "./workbook/workbook";
 
 const UNITS = [
@@ -18,16 +21,43 @@ const UNITS = [
   ["U2", 1525],
 ];
 
-function host() {
+/** A rent and a date as a function returns them where the host holds data types (ExcelApi 1.19 and later). */
+const RENTS = [
+  [{ type: "Double", basicValue: 1890, numberFormat: "$#,##0.00" }],
+  [{ type: "Double", basicValue: 46053, numberFormat: "yyyy-mm-dd" }],
+];
+const CARD = {
+  type: "Entity",
+  text: "The Dylan",
+  properties: { asking_rent: { type: "Double", basicValue: 1890, numberFormat: "$#,##0.00" } },
+  layouts: { card: { title: { property: "property_name" } } },
+};
+
+function host(profileName: HostProfileName = "m365-windows") {
+  const profile = HOST_PROFILES[profileName];
   const workbook = new Workbook();
-  const calculator = new Calculator(workbook, "RENT", [
-    { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
-  ]);
-  calculator.registerFunction("UNITS", async () => UNITS);
-  const excel = excelNamespace({
+  const calculator = new Calculator(
     workbook,
+    "RENT",
+    [
+      { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
+      { id: "RENTS", name: "RENTS", parameters: [] },
+      { id: "CARD", name: "CARD", parameters: [] },
+    ],
+    profile,
+  );
+  calculator.registerFunction("UNITS", async () => UNITS);
+  calculator.registerFunction("RENTS", async () => RENTS);
+  calculator.registerFunction("CARD", async () => CARD);
+  const bridge: HostBridge = {
+    workbook,
+    profile,
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
-  });
+  };
+  const excel = excelNamespace(bridge);
+  // The add-in asks Office.context.requirements which APIs the host has.
+  Object.assign(globalThis, { Office: officeNamespace(bridge) });
   const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>
     excel.run((context: StandInRequestContext) => batch(context as unknown as Excel.RequestContext));
   const calculated = async () => {
@@ -35,8 +65,19 @@ function host() {
   };
   const shown = (sheet: string, row: number, column: number) =>
     workbook.sheet(sheet).cell(row, column)?.value;
-  return { workbook, calculator, run, calculated, shown };
+  return {
+    workbook,
+    calculator,
+    run,
+    calculated,
+    shown,
+    register: calculator.registerFunction.bind(calculator),
+  };
 }
+
+afterEach(() => {
+  delete (globalThis as { Office?: unknown }).Office;
+});
 
 describe("the stand-in under the add-in's workbook code", () => {
   it("exports a table to a new sheet: values, number formats, a table, a frozen header, the sheet shown", async () => {
@@ -87,6 +128,30 @@ describe("the stand-in under the add-in's workbook code", () => {
     expect(calculator.invocationCounts.get("UNITS")).toBe(2);
   });
 
+  it("freezes a card to a card and rents and dates with their formats, where the host has data types (Microsoft 365)", async () => {
+    const { workbook, run, calculated } = host("m365-windows");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARD()");
+    workbook.enter("Sheet1", 0, 2, "=RENT.RENTS()");
+    await calculated();
+
+    const frozen = await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
+    expect(frozen.frozen).toHaveLength(2);
+    const sheet = workbook.sheet("Sheet1");
+    expect(sheet.cell(0, 0)).toMatchObject({ value: "The Dylan", entity: { text: "The Dylan" } });
+    expect(sheet.cell(0, 0)?.formula).toBeUndefined();
+    expect(sheet.cell(0, 2)).toMatchObject({ value: 1890, valueFormat: "$#,##0.00" });
+    expect(sheet.cell(1, 2)).toMatchObject({ value: 46053, valueFormat: "yyyy-mm-dd" });
+  });
+
+  it("freezes plain values where the host has no data types in functions (Office 2024)", async () => {
+    const { workbook, run, calculated } = host("office2024-windows");
+    workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
+    await calculated();
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
+    expect(workbook.sheet("Sheet1").cell(2, 1)).toMatchObject({ value: 1525 });
+    expect(workbook.sheet("Sheet1").cell(0, 0)?.formula).toBeUndefined();
+  });
+
   it("refreshes by entering each RENT formula again, which invokes it again", async () => {
     const { workbook, calculator, run, calculated } = host();
     workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
@@ -115,9 +180,12 @@ describe("the stand-in under the add-in's workbook code", () => {
 describe("the host's calculation", () => {
   it("cancels a running call when its input changes, and shows only the newer answer", async () => {
     const workbook = new Workbook();
-    const calculator = new Calculator(workbook, "RENT", [
-      { id: "ECHO", name: "ECHO", parameters: [{ name: "value" }] },
-    ]);
+    const calculator = new Calculator(
+      workbook,
+      "RENT",
+      [{ id: "ECHO", name: "ECHO", parameters: [{ name: "value" }] }],
+      HOST_PROFILES["m365-windows"],
+    );
     const cancelled: unknown[] = [];
     const pending = new Map<unknown, (answer: unknown) => void>();
     calculator.registerFunction("ECHO", (value, invocation) => {

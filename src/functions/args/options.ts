@@ -4,27 +4,30 @@
  * that names it and lists the allowed ones, so a typo never silently drops a filter.
  */
 import { ArgumentError } from "../cellErrors";
-import { describe, isBlank } from "./scalars";
+import { describe, isBlank, isEmptyArgument } from "./scalars";
 
 export type OptionValues = Map<string, unknown>;
 
 function fromRange(rows: unknown[][], argument: string): [string, unknown][] {
-  return rows
-    .filter((row) => !row.every(isBlank))
-    .map((row) => {
-      if (row.length !== 2) {
-        throw new ArgumentError(
-          `${argument} must be a two-column range (name, value) or text "name=value; ...".`,
-        );
-      }
-      const [name, value] = row;
-      if (typeof name !== "string" || name.trim() === "") {
-        throw new ArgumentError(
-          `${argument}: every row needs an option name in its first column, not ${describe(name)}.`,
-        );
-      }
-      return [name, value];
-    });
+  return (
+    rows
+      // A blank row (room left for more options) arrives as [0, 0] from desktop Excel: no option is named 0.
+      .filter((row) => !row.every(isEmptyArgument))
+      .map((row) => {
+        if (row.length !== 2) {
+          throw new ArgumentError(
+            `${argument} must be a two-column range (name, value) or text "name=value; ...".`,
+          );
+        }
+        const [name, value] = row;
+        if (typeof name !== "string" || name.trim() === "") {
+          throw new ArgumentError(
+            `${argument}: every row needs an option name in its first column, not ${describe(isEmptyArgument(name) ? "" : name)}.`,
+          );
+        }
+        return [name, value];
+      })
+  );
 }
 
 function fromText(text: string, argument: string): [string, unknown][] {

@@ -1,6 +1,7 @@
 /**
- * Readers for single formula arguments. Excel passes an omitted optional argument as null (or undefined),
- * and an empty cell reference as "" or 0 depending on the host, so "nothing there" is null, undefined or "".
+ * Readers for single formula arguments. Excel passes an omitted optional argument as null (or undefined), and
+ * an empty cell as null on the web but 0 in desktop Excel (office-js #4702, #5262): so "nothing there" is null,
+ * undefined or "", and also 0 where 0 cannot be meant (a name or an id; see isEmptyArgument).
  */
 import { ArgumentError } from "../cellErrors";
 
@@ -20,6 +21,19 @@ export function isBlank(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
 }
 
+/**
+ * Nothing given, for an argument that names something (a field, an option) or is an id: no name and no id is
+ * 0, so 0 is what desktop Excel passes for an empty cell there. Numbers (0 bedrooms, a 0 limit) keep isBlank.
+ */
+export function isEmptyArgument(value: unknown): boolean {
+  return isBlank(value) || plainValue(value) === 0;
+}
+
+/** A name (of a field, metric, column): text; an empty cell reads as empty, not as the name "0". */
+export function readName(value: unknown, argument: string): string {
+  return readText(isEmptyArgument(value) ? "" : value, argument);
+}
+
 /** A positive whole number such as a property, comp set or boundary id (numeric text is accepted). */
 export function readId(value: unknown, argument: string): number {
   value = plainValue(value);
@@ -36,7 +50,7 @@ export function readId(value: unknown, argument: string): number {
 }
 
 export function readOptionalId(value: unknown, argument: string): number | undefined {
-  return isBlank(value) ? undefined : readId(value, argument);
+  return isEmptyArgument(value) ? undefined : readId(value, argument);
 }
 
 export function readNumber(value: unknown, argument: string): number {
@@ -98,17 +112,19 @@ export function readChoice<T extends string>(value: unknown, argument: string, a
 
 /**
  * A list given as a range (any shape; blanks skipped), as text separated by commas or semicolons, or both.
- * Each item is read by `readItem`.
+ * Each item is read by `readItem`. Blank is `isEmptyArgument` (names, ids) unless the list is of numbers
+ * where 0 means 0 (then pass `isBlank`).
  */
 export function readList<T>(
   value: unknown,
   argument: string,
   readItem: (item: unknown, argument: string) => T,
+  isEmpty: (item: unknown) => boolean = isEmptyArgument,
 ): T[] {
   // Excel passes a matrix parameter as a grid even for one typed value: "1,2" arrives as [["1,2"]].
   const cells = (Array.isArray(value) ? (value as unknown[]).flat(2) : [value]).map(plainValue);
   const items = cells.flatMap((cell) => (typeof cell === "string" ? cell.split(/[,;]/) : [cell]));
-  return items.filter((item) => !isBlank(item)).map((item) => readItem(item, argument));
+  return items.filter((item) => !isEmpty(item)).map((item) => readItem(item, argument));
 }
 
 export function describe(value: unknown): string {

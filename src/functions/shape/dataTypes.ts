@@ -1,14 +1,16 @@
 /**
- * Values that carry their meaning. Where the host holds data types in custom functions' results (ExcelApi 1.16,
- * enabled by `allowCustomDataForDataTypeAny` in functions.json, which custom-functions-metadata-plugin writes),
- * a rent comes back as a formatted number that shows "$1,890.00" and still adds up as 1890, and a whole record
- * comes back as an entity card whose fields a formula reads (`=A1.asking_rent`). Elsewhere cells get the plain
- * values, so older hosts see exactly what they always saw.
+ * Values that carry their meaning. Where the host holds data types in custom functions' results
+ * (CustomFunctionsRuntime 1.4, enabled by `allowCustomDataForDataTypeAny` in functions.json, which
+ * custom-functions-metadata-plugin writes), a rent comes back as a number carrying its format that shows
+ * "$1,890.00" and still adds up as 1890, and a whole record comes back as an entity card whose fields a formula
+ * reads (`=A1.asking_rent`). Elsewhere cells get the plain values: Office 2024 and LTSC report ExcelApi 1.16
+ * and more but not CustomFunctionsRuntime 1.4, and would show #VALUE! for a data type.
  *
  * The formats come from the one field catalogue the exported sheets use (src/excel/columnKinds.ts).
  */
 import { NUMBER_FORMAT_BY_KIND, inferColumnKind, type ColumnKind } from "../../excel/columnKinds";
 import { flattenRecord } from "../../excel/records";
+import { hostSupports } from "../../excel/requirementSets";
 import { shapeTable, type CellValue } from "../../excel/tableData";
 import { outputValue } from "./values";
 
@@ -24,24 +26,25 @@ const FORMATTED_KINDS: ReadonlySet<ColumnKind> = new Set([
   "timestamp",
 ]);
 
-/** The requirement set that brought data types to custom functions. */
-const DATA_TYPES_REQUIREMENT = ["ExcelApi", "1.16"] as const;
+/** The requirement set that brought data types to custom functions (Custom Functions requirement sets). */
+const DATA_TYPES_REQUIREMENT = ["CustomFunctionsRuntime", "1.4"] as const;
+/** From ExcelApi 1.19 a Double carries its number format, and FormattedNumber is deprecated. */
+const DOUBLE_FORMAT_REQUIREMENT = ["ExcelApi", "1.19"] as const;
 
 /** Asked on each result: the runtime loads before Office is ready, and a test may change the answer. */
 export function hostHoldsDataTypes(): boolean {
-  if (typeof Office === "undefined") return false;
-  try {
-    return Office.context.requirements.isSetSupported(...DATA_TYPES_REQUIREMENT);
-  } catch {
-    // Office.context is not there until Office is initialised; until then, plain values.
-    return false;
-  }
+  return hostSupports(...DATA_TYPES_REQUIREMENT);
 }
 
-export type ResultCell = CellValue | Excel.FormattedNumberCellValue | Excel.EntityCellValue;
+type FormattedCellValue = Excel.FormattedNumberCellValue | Excel.DoubleCellValue;
 
-function formattedNumber(value: number, kind: ColumnKind): Excel.FormattedNumberCellValue {
-  return { type: "FormattedNumber", basicValue: value, numberFormat: NUMBER_FORMAT_BY_KIND[kind] };
+export type ResultCell = CellValue | FormattedCellValue | Excel.EntityCellValue;
+
+function formattedNumber(value: number, kind: ColumnKind): FormattedCellValue {
+  const numberFormat = NUMBER_FORMAT_BY_KIND[kind];
+  return hostSupports(...DOUBLE_FORMAT_REQUIREMENT)
+    ? { type: "Double", basicValue: value, numberFormat }
+    : { type: "FormattedNumber", basicValue: value, numberFormat };
 }
 
 /** One cell of a result: a formatted number when the host takes them and the kind has a format worth showing. */

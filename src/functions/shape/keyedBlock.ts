@@ -4,7 +4,7 @@
  * an underwriter lays out a comparison. One thing and one field give one value whose error is the cell's own;
  * in a block each cell carries its own error, so one bad id does not blank the rest.
  */
-import { isBlank, readList, readText } from "../args/scalars";
+import { isEmptyArgument, readList, readName, readText } from "../args/scalars";
 import { ArgumentError, toCellError } from "../cellErrors";
 
 /** A range (or a matrix parameter's grid) as a grid; a single value is a 1x1 grid. */
@@ -32,11 +32,11 @@ export interface KeyedBlock {
 const cellCount = (cells: unknown[][]) => cells.length * (cells[0]?.length ?? 0);
 
 /** Reads the shape of a call, refusing the one layout that has no reading: both given as 2-D ranges. */
-/** True when every cell of the grid is blank; a loop, as every cell of a recalculation asks. */
+/** True when every cell of the grid is empty (0 from desktop Excel too); a loop, as every cell of a recalculation asks. */
 function allBlank(cells: unknown[][]): boolean {
   for (let r = 0; r < cells.length; r += 1) {
     const row = cells[r] as unknown[];
-    for (let c = 0; c < row.length; c += 1) if (!isBlank(row[c])) return false;
+    for (let c = 0; c < row.length; c += 1) if (!isEmptyArgument(row[c])) return false;
   }
   return true;
 }
@@ -66,7 +66,7 @@ export function keyedBlock(keys: unknown[][], fields: unknown[][], keyName: stri
       `With several ${keyName}s and several fields, give the ${keyName}s down a column and the fields across a row.`,
     );
   }
-  const names = wholeRecord ? [] : readGrid(fields, readText, "field");
+  const names = wholeRecord ? [] : readGrid(fields, readName, "field");
   return { wholeRecord, keysAreBlock, fieldsAreBlock, fields: names };
 }
 

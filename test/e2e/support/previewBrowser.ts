@@ -7,6 +7,7 @@ import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
+import type { HostProfileName } from "../../host/profiles";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
 import { launchChromium } from "../../support/chromium";
@@ -32,9 +33,14 @@ export interface PreviewBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * The preview in Chromium. `host` names the Excel the page plays (test/host/profiles.ts); without it, the
+ * preview's default profile.
+ */
 export async function openPreviewBrowser(
   sandbox: Partial<SandboxOptions> = {},
   viewport = { width: 1400, height: 860 },
+  host?: HostProfileName,
 ): Promise<PreviewBrowser> {
   // The tests' own raw requests must not eat into the pane's rate limit.
   const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
@@ -43,7 +49,7 @@ export async function openPreviewBrowser(
     browser = await launchChromium();
     const page = await browser.newPage({ viewport });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
-    await page.goto(preview.url);
+    await page.goto(host ? `${preview.url}?host=${host}` : preview.url);
     const pane = page.frameLocator("#taskpane-frame");
     await pane.locator("#sign-in-button").waitFor();
     const opened = browser;

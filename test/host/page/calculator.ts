@@ -9,8 +9,10 @@
 import type { CellRect } from "../../../src/excel/a1";
 import { StandInInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
-import type { Cell, CellValue, Workbook, WorkbookChange } from "../workbook/workbook";
+import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
+import { cellFromValue, isDataType, passedValue } from "../workbook/cellValues";
+import { CALCULATION_RERUNS_ALL, holdsDataTypes, type CalculationType, type HostProfile } from "../profiles";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
 
 export interface FunctionMetadata {
@@ -43,78 +45,31 @@ function rectsIntersect(a: CellRect, b: CellRect): boolean {
 }
 
 /**
- * A data type a function returned (the add-in's functions.json allows them, as Excel 1.16 does): a formatted
- * number shows its value under its format, an entity its text with its fields behind it, and the basic types
- * ("Double", "String", "Boolean") their value.
+ * A value the add-in returned as the cell shows it. A data type (an object with a `type`) is what custom
+ * functions may return from CustomFunctionsRuntime 1.4 (with `allowCustomDataForDataTypeAny`); a host without
+ * it shows #VALUE! for one.
  */
-function shownDataType(value: { type: string } & Record<string, unknown>): Cell | undefined {
-  const { type, basicValue } = value;
-  if (
-    type === "FormattedNumber" &&
-    typeof basicValue === "number" &&
-    typeof value.numberFormat === "string"
-  ) {
-    return { value: basicValue, valueFormat: value.numberFormat };
+function shownCell(value: unknown, profile: HostProfile): Cell {
+  if (isDataType(value) && !holdsDataTypes(profile)) {
+    return {
+      value: "#VALUE!",
+      errorMessage: `${profile.label} has no data types in custom functions (CustomFunctionsRuntime 1.4).`,
+    };
   }
-  if (type === "Entity" && typeof value.text === "string") {
-    const properties = (value.properties ?? {}) as Record<string, unknown>;
-    const fields: Record<string, Cell> = {};
-    for (const [name, property] of Object.entries(properties)) fields[name] = shownCell(property);
-    const title = (value.layouts as { card?: { title?: { property?: unknown } } } | undefined)?.card?.title;
-    const titleField = typeof title?.property === "string" ? title.property : undefined;
-    return { value: value.text, entity: { text: value.text, fields, titleField } };
-  }
-  const basic = { Double: "number", String: "string", Boolean: "boolean" }[type];
-  if (basic !== undefined && typeof basicValue === basic) return { value: basicValue as CellValue };
-  return undefined;
+  return cellFromValue(value);
 }
 
-/** A value the add-in returned, or an error object it put in a cell, as the cell shows it. */
-function shownCell(value: unknown): Cell {
-  if (value === null || value === undefined) return { value: "" };
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return { value };
-  if (typeof value === "object" && typeof (value as { code?: unknown }).code === "string") {
-    const { code, message } = value as { code: string; message?: string };
-    return { value: code, errorMessage: message || undefined };
-  }
-  if (typeof value === "object" && typeof (value as { type?: unknown }).type === "string") {
-    const shown = shownDataType(value as { type: string });
-    if (shown) return shown;
-  }
-  return { value: "#VALUE!", errorMessage: `A function returned ${Object.prototype.toString.call(value)}.` };
-}
-
-/** What a function receives for a cell: a data type as the object Excel passes for an `any` parameter. */
-function passedValue(cell: Cell): unknown {
-  if (cell.valueFormat !== undefined && typeof cell.value === "number") {
-    return { type: "FormattedNumber", basicValue: cell.value, numberFormat: cell.valueFormat };
-  }
-  if (cell.entity) {
-    const properties = Object.fromEntries(
-      Object.entries(cell.entity.fields).map(([name, field]) => [name, passedProperty(field)]),
-    );
-    return { type: "Entity", text: cell.entity.text, properties };
-  }
-  return cell.value;
-}
-
-function passedProperty(cell: Cell): unknown {
-  const passed = passedValue(cell);
-  if (typeof passed === "object") return passed;
-  const type = { number: "Double", string: "String", boolean: "Boolean" }[typeof passed as "number"];
-  return { type, basicValue: passed };
-}
-
-function shownResult(value: unknown): Result {
+function shownResult(value: unknown, profile: HostProfile): Result {
+  const shown = (cell: unknown) => shownCell(cell, profile);
   if (Array.isArray(value)) {
     if (value.length === 0) return errorResult("#CALC!", "The function returned an empty array.");
-    return value.map((row: unknown) => (Array.isArray(row) ? row.map(shownCell) : [shownCell(row)]));
+    return value.map((row: unknown) => (Array.isArray(row) ? row.map(shown) : [shown(row)]));
   }
-  return [[shownCell(value)]];
+  return [[shown(value)]];
 }
 
 function failure(error: unknown): Result {
-  const cell = shownCell(error);
+  const cell = cellFromValue(error);
   if (ERROR_VALUES.has(String(cell.value))) return [[cell]];
   return errorResult("#VALUE!", error instanceof Error ? error.message : String(error));
 }
@@ -139,6 +94,7 @@ export class Calculator {
     private readonly workbook: Workbook,
     private readonly namespace: string,
     metadata: FunctionMetadata[],
+    private readonly profile: HostProfile,
   ) {
     for (const fn of metadata) this.metadataByName.set(`${namespace}.${fn.name}`.toUpperCase(), fn);
     workbook.onChange((change) => this.onWorkbookChange(change));
@@ -158,7 +114,19 @@ export class Calculator {
     }, 0);
   }
 
-  /** **Calculate now**, a full calculation: every formula of every sheet runs again. */
+  /** The calculations asked for (Calculate now is Full), in order. */
+  readonly calculations: CalculationType[] = [];
+
+  /**
+   * `application.calculate(type)`. Recalculate re-runs only dirty cells, and a non-volatile custom function's
+   * cell is not dirty; Full and FullRebuild mark every cell of every open workbook dirty (Excel.CalculationType).
+   */
+  calculate(type: CalculationType): void {
+    this.calculations.push(type);
+    if (CALCULATION_RERUNS_ALL[type]) this.calculateAll();
+  }
+
+  /** Calculate now (and Full): every formula of every sheet runs again. */
   calculateAll(): void {
     for (const sheet of this.workbook.sheets) {
       for (const [key, cell] of sheet.cells) {
@@ -297,7 +265,7 @@ export class Calculator {
       Array.from({ length: rect.columnCount }, (_, c) => {
         const cell = sheet.cell(rect.row + r, rect.column + c);
         if (cell?.value === BUSY) throw new WaitingForInput();
-        if (!cell) return { value: "" };
+        if (!cell || (cell.value === "" && cell.formula === undefined)) return { value: "", blank: true };
         const { value, errorMessage, valueFormat, entity } = cell;
         return { value, errorMessage, valueFormat, entity };
       }),
@@ -344,9 +312,9 @@ export class Calculator {
       if (!arg || arg.omitted) {
         passed.push(null);
       } else if (parameter.dimensionality === "matrix") {
-        passed.push(arg.result.map((row) => row.map(passedValue)));
+        passed.push(arg.result.map((row) => row.map((cell) => this.argumentOf(cell))));
       } else if (arg.result.length === 1 && arg.result[0]?.length === 1) {
-        passed.push(passedValue(arg.result[0][0] as Cell));
+        passed.push(this.argumentOf(arg.result[0][0] as Cell));
       } else {
         return errorResult(
           "#VALUE!",
@@ -358,10 +326,15 @@ export class Calculator {
     run.invocations.push(invocation);
     this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
     try {
-      return shownResult(await implementation(...passed, invocation));
+      return shownResult(await implementation(...passed, invocation), this.profile);
     } catch (error) {
       return failure(error);
     }
+  }
+
+  /** An empty cell reaches a function as the host passes it: null on the web, 0 on desktop (office-js #4702). */
+  private argumentOf(cell: Cell): unknown {
+    return cell.blank ? this.profile.emptyCellArgument : passedValue(cell);
   }
 
   private date(args: Result[]): Result {

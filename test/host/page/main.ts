@@ -3,6 +3,7 @@
  * the bridge the stand-in (inside the pane's frame) uses, draws the grid, and then loads the add-in's own
  * taskpane.html in the frame beside it.
  */
+import { hostProfile } from "../profiles";
 import { HOST_BRIDGE_GLOBAL, type HostBridge } from "../standin/hostBridge";
 import { keepSaved, loadSaved, restoreInto, STORAGE_KEY } from "../workbook/persistence";
 import { Workbook } from "../workbook/workbook";
@@ -36,15 +37,22 @@ async function start(): Promise<void> {
   const config = await json<HostConfig>("/host/config.json");
   const metadata = await json<{ functions: FunctionMetadata[] }>(config.functionsMetadataUrl);
 
+  // The Excel this page plays: ?host=web|m365-windows|m365-mac|office2024-windows (test/host/profiles.ts).
+  const profile = hostProfile(new URLSearchParams(location.search).get("host"));
+  element("host-name").textContent = profile.label;
   const workbook = new Workbook();
   const saved = loadSaved(localStorage);
   if (saved) restoreInto(workbook, saved);
   keepSaved(workbook, localStorage, window);
-  const calculator = new Calculator(workbook, config.namespace, metadata.functions);
+  const calculator = new Calculator(workbook, config.namespace, metadata.functions, profile);
+  // Excel on the web runs custom functions when a workbook opens; desktop Excel shows the saved values.
+  if (saved && profile.recalculatesOnOpen) calculator.calculateAll();
 
   const bridge: HostPageBridge = {
     workbook,
     calculator,
+    profile,
+    outside: { browserWindows: [], windowOpens: [], blobDownloads: [] },
     registerFunction: (id, implementation) => calculator.registerFunction(id, implementation),
   };
   Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });
@@ -61,7 +69,7 @@ async function start(): Promise<void> {
       status.textContent = calculating === 0 ? "Ready" : `Calculating ${calculating} formula(s)…`;
     });
   });
-  element("calculate-button").addEventListener("click", () => calculator.calculateAll());
+  element("calculate-button").addEventListener("click", () => calculator.calculate("Full"));
   element("new-workbook-button").addEventListener("click", () => {
     localStorage.removeItem(STORAGE_KEY);
     location.reload();

@@ -7,6 +7,8 @@
  */
 import type { CellRect } from "../../../src/excel/a1";
 import { rectAddress } from "../../../src/excel/a1";
+import { supportsSet } from "../profiles";
+import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
 import type { Cell, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
@@ -120,6 +122,7 @@ function resolveSheet(worksheet: StandInWorksheet): Sheet {
 
 const RANGE_PROPERTIES = [
   "values",
+  "valuesAsJson",
   "formulas",
   "numberFormat",
   "rowIndex",
@@ -130,7 +133,7 @@ const RANGE_PROPERTIES = [
 
 /** What a range's grid properties read from each cell (an empty cell reads "" and General). */
 const CELL_READERS = {
-  values: (cell: Cell | undefined) => cell?.value ?? "",
+  values: (cell: Cell | undefined) => basicValueOf(cell),
   formulas: (cell: Cell | undefined) => cell?.formula ?? cell?.value ?? "",
   numberFormat: (cell: Cell | undefined) => cell?.numberFormat ?? "General",
 };
@@ -157,12 +160,33 @@ class StandInRange {
     return rect;
   }
 
+  /** valuesAsJson is ExcelApi 1.16: a host without it fails the sync, as Excel does for an API it lacks. */
+  #requireValuesAsJson(): void {
+    if (!supportsSet(this.#batch.host.profile, "ExcelApi", "1.16")) {
+      throw new WorkbookError(
+        "InvalidOperation",
+        `${this.#batch.host.profile.label} has no Range.valuesAsJson (ExcelApi 1.16).`,
+      );
+    }
+  }
+
   #write(property: string, input: unknown): void {
     this.#batch.queue(() => {
       const rect = this.#rect();
       const read = gridReader(property, rect, input);
       const sheet = resolveSheet(this.#sheet);
-      if (property === "numberFormat") {
+      if (property === "valuesAsJson") {
+        this.#requireValuesAsJson();
+        this.#batch.workbook.writeCells(sheet.name, rect, (r, c) => {
+          const json: unknown = read(r, c);
+          const cell =
+            typeof json === "object" && json !== null && typeof (json as { type?: unknown }).type === "string"
+              ? cellFromJson(json as { type: string })
+              : undefined;
+          if (!cell) throw new WorkbookError("InvalidArgument", `Not a cell value: ${JSON.stringify(json)}.`);
+          return cell;
+        });
+      } else if (property === "numberFormat") {
         this.#batch.workbook.setNumberFormats(sheet.name, rect, (r, c) => {
           const format = cellInput(read(r, c));
           return format === null ? null : String(format);
@@ -190,7 +214,12 @@ class StandInRange {
           this.#loaded.set(name, scalars[name as keyof typeof scalars]);
           continue;
         }
-        const read = CELL_READERS[name as keyof typeof CELL_READERS];
+        if (name === "valuesAsJson") this.#requireValuesAsJson();
+        const doubleCarriesFormat = supportsSet(this.#batch.host.profile, "ExcelApi", "1.19");
+        const read =
+          name === "valuesAsJson"
+            ? (cell: Cell | undefined) => cellToJson(cell, doubleCarriesFormat)
+            : CELL_READERS[name as keyof typeof CELL_READERS];
         this.#loaded.set(
           name,
           Array.from({ length: rect.rowCount }, (_, r) =>
@@ -213,6 +242,13 @@ class StandInRange {
   }
   set values(input: unknown[][]) {
     this.#write("values", input);
+  }
+
+  get valuesAsJson(): unknown[][] {
+    return ownGrid(this.#loaded.get<unknown[][]>("valuesAsJson"));
+  }
+  set valuesAsJson(input: unknown[][]) {
+    this.#write("valuesAsJson", input);
   }
 
   get formulas(): unknown[][] {

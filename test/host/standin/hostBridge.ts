@@ -1,6 +1,17 @@
+import type { HostProfile } from "../profiles";
 import type { Workbook } from "../workbook/workbook";
 
 export type CustomFunctionImplementation = (...args: unknown[]) => unknown;
+
+/** What the add-in tried that reaches past the workbook: windows, downloads. The tests read it. */
+export interface HostOutside {
+  /** URLs given to `Office.context.ui.openBrowserWindow` (the person's browser opened them). */
+  readonly browserWindows: string[];
+  /** URLs given to `window.open`, and whether the host let a window open. */
+  readonly windowOpens: { url: string; opened: boolean }[];
+  /** Files saved through `<a download href="blob:...">`, and whether the host saved them. */
+  readonly blobDownloads: { fileName: string; saved: boolean }[];
+}
 
 /**
  * What the host page (playing Excel) offers the stand-in inside the add-in's frame. The workbook and the
@@ -8,6 +19,9 @@ export type CustomFunctionImplementation = (...args: unknown[]) => unknown;
  */
 export interface HostBridge {
   readonly workbook: Workbook;
+  /** The Excel this page plays (test/host/profiles.ts). */
+  readonly profile: HostProfile;
+  readonly outside: HostOutside;
   /** `CustomFunctions.associate`: the implementation of a function id of functions.json. */
   registerFunction(id: string, implementation: CustomFunctionImplementation): void;
 }

@@ -1,11 +1,13 @@
 /**
  * Loaded in the add-in's frame in place of Office.js (the preview server rewrites the script tag). It finds
- * the host page in the parent window and installs the globals the add-in's bundles expect.
+ * the host page in the parent window and installs the globals the add-in's bundles expect, and the web view
+ * of the host's profile.
  */
 import { customFunctionsNamespace } from "./customFunctions";
 import { excelNamespace } from "./excelApi";
 import { HOST_BRIDGE_GLOBAL, type HostBridge } from "./hostBridge";
 import { officeNamespace } from "./office";
+import { installWebView } from "./webView";
 
 const host = (window.parent as unknown as Record<string, HostBridge | undefined>)[HOST_BRIDGE_GLOBAL];
 if (!host) {
@@ -14,8 +16,9 @@ if (!host) {
   );
 }
 
+installWebView(window, host);
 Object.assign(window, {
-  Office: officeNamespace,
+  Office: officeNamespace(host),
   Excel: excelNamespace(host),
   CustomFunctions: customFunctionsNamespace(host),
 });

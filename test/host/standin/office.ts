@@ -1,7 +1,10 @@
 /**
- * The `Office` global of the stand-in: the add-in waits for `onReady`, checks that the host is Excel, and asks
- * which requirement sets the host supports, and reads the Office theme.
+ * The `Office` global of the stand-in: the add-in waits for `onReady`, checks that the host is Excel, asks
+ * which requirement sets the host supports, reads the Office theme and the storage partition key, and opens
+ * links in the person's browser. What the host reports comes from its profile (test/host/profiles.ts).
  */
+import { supportsSet, type HostProfile } from "../profiles";
+import type { HostBridge } from "./hostBridge";
 
 const HostType = { Excel: "Excel" } as const;
 
@@ -14,17 +17,17 @@ export class StandInReadyInfo {
   }
 }
 
-/** The newest ExcelApi set whose part the add-in uses the stand-in plays: 1.16, data types in custom functions. */
-const EXCEL_API_MINOR = 16;
-
-/** Compares "1.16" with the stand-in's set numerically, as Office does (1.9 is older than 1.16). */
+/** The requirement sets of the host's profile, compared as Office does (1.9 is older than 1.16). */
 export class StandInRequirementSetSupport {
   static readonly officeName = "Office.RequirementSetSupport";
+  readonly #profile: HostProfile;
+
+  constructor(profile: HostProfile) {
+    this.#profile = profile;
+  }
 
   isSetSupported(name: string, minVersion?: string | number): boolean {
-    if (name.toLowerCase() !== "excelapi") return false;
-    const [major = "1", minor = "0"] = String(minVersion ?? "1.1").split(".");
-    return Number(major) < 1 || (Number(major) === 1 && Number(minor) <= EXCEL_API_MINOR);
+    return supportsSet(this.#profile, name, minVersion);
   }
 }
 
@@ -40,10 +43,35 @@ export class StandInOfficeTheme {
   }
 }
 
+/** `Office.context.ui`: the add-in uses only `openBrowserWindow` (OpenBrowserWindowApi 1.1, desktop only). */
+export class StandInUI {
+  static readonly officeName = "Office.UI";
+  readonly #host: HostBridge;
+
+  constructor(host: HostBridge) {
+    this.#host = host;
+  }
+
+  openBrowserWindow(url: string): void {
+    if (!supportsSet(this.#host.profile, "OpenBrowserWindowApi", "1.1")) {
+      throw new Error(`${this.#host.profile.label} does not support openBrowserWindow.`);
+    }
+    this.#host.outside.browserWindows.push(url);
+  }
+}
+
 /** `Office.context`: what the add-in reads of its host beyond the workbook. */
 export class StandInContext {
   static readonly officeName = "Office.Context";
-  readonly #requirements = new StandInRequirementSetSupport();
+  readonly #host: HostBridge;
+  readonly #requirements: StandInRequirementSetSupport;
+  readonly #ui: StandInUI;
+
+  constructor(host: HostBridge) {
+    this.#host = host;
+    this.#requirements = new StandInRequirementSetSupport(host.profile);
+    this.#ui = new StandInUI(host);
+  }
 
   get requirements(): StandInRequirementSetSupport {
     return this.#requirements;
@@ -52,18 +80,31 @@ export class StandInContext {
   get officeTheme(): StandInOfficeTheme {
     return new StandInOfficeTheme();
   }
+
+  get ui(): StandInUI {
+    return this.#ui;
+  }
+
+  /** Defined where the host partitions browser storage (Excel on the web); undefined in Windows' web views. */
+  get partitionKey(): string | undefined {
+    return this.#host.profile.partitionKey;
+  }
 }
 
-export const officeNamespace = {
-  context: new StandInContext(),
-  /** Ready once the page has loaded, as Office.js is once its host answers. */
-  async onReady(callback?: (info: StandInReadyInfo) => unknown): Promise<StandInReadyInfo> {
-    if (document.readyState === "loading") {
-      await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
-    }
-    const info = new StandInReadyInfo();
-    callback?.(info);
-    return info;
-  },
-  HostType,
-};
+export function officeNamespace(host: HostBridge) {
+  return {
+    context: new StandInContext(host),
+    /** Ready once the page has loaded, as Office.js is once its host answers. */
+    async onReady(callback?: (info: StandInReadyInfo) => unknown): Promise<StandInReadyInfo> {
+      if (document.readyState === "loading") {
+        await new Promise((resolve) =>
+          document.addEventListener("DOMContentLoaded", resolve, { once: true }),
+        );
+      }
+      const info = new StandInReadyInfo();
+      callback?.(info);
+      return info;
+    },
+    HostType,
+  };
+}

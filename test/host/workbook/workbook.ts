@@ -31,6 +31,8 @@ export interface Cell {
   numberFormat?: string;
   /** The anchor "row,column" of the formula whose array spilled into this cell. */
   spilledFrom?: string;
+  /** A reference to a cell with nothing in it (only while a formula reads its arguments; never stored). */
+  blank?: boolean;
 }
 
 export interface TableRecord {
@@ -251,6 +253,32 @@ export class Workbook {
       for (let c = 0; c < rect.columnCount; c++) {
         const input = inputAt(r, c);
         if (input !== null) this.put(sheet, rect.row + r, rect.column + c, input, anchorsChanged);
+      }
+    }
+    if (anchorsChanged.size > 0)
+      this.notify({ kind: "formulas", sheet: sheet.name, anchors: [...anchorsChanged] });
+    this.notify({ kind: "cells", sheet: sheet.name, rect });
+  }
+
+  /**
+   * Writes cells as Range.valuesAsJson does: each a value with the format it carries or an entity, replacing
+   * what was there (a formula included); the cell's own number format stays.
+   */
+  writeCells(sheetName: string, rect: CellRect, cellAt: (r: number, c: number) => Cell): void {
+    const sheet = this.sheet(sheetName);
+    const anchorsChanged = new Set<string>();
+    for (let r = 0; r < rect.rowCount; r++) {
+      for (let c = 0; c < rect.columnCount; c++) {
+        const key = cellKey(rect.row + r, rect.column + c);
+        const previous = sheet.cells.get(key);
+        if (previous?.formula !== undefined) {
+          this.clearSpill(sheet, key);
+          anchorsChanged.add(key);
+        }
+        const { value, valueFormat, entity } = cellAt(r, c);
+        const numberFormat = sheet.cells.get(key)?.numberFormat;
+        if (value === "" && numberFormat === undefined) sheet.cells.delete(key);
+        else sheet.cells.set(key, { value, valueFormat, entity, numberFormat });
       }
     }
     if (anchorsChanged.size > 0)
