@@ -157,7 +157,8 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       if (job.status !== "submitted") continue;
       this.generating.add(job.jobId);
       this.emit("started", job.jobId, this.generating.size);
-      const readyAtMs = this.clock.now() + jobDurationMs(job, this.settings.timeScale);
+      // Live times are end to end: from submission, start delay and queueing included.
+      const readyAtMs = Date.parse(job.createdAt) + jobDurationMs(job, this.settings.timeScale);
       // The next job is tracked before this one leaves `running`, so flush() never sees a gap.
       this.track(
         this.generate(job, readyAtMs).finally(() => {

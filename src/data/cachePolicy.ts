@@ -11,7 +11,11 @@ export type CacheKind =
   | "market_survey"
   | "units"
   | "floor_plans"
-  | "narrative";
+  | "narrative"
+  /** One property's export row of one finished day (RENT.HISTORY). */
+  | "history"
+  /** A bulk export job RENT.HISTORY submitted and still waits for: its id outlives the pane. */
+  | "history_job";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -34,4 +38,8 @@ export const DEFAULT_TTL_MS: Record<CacheKind, number> = {
   units: 6 * HOUR,
   floor_plans: 6 * HOUR,
   narrative: 7 * DAY,
+  // A finished day's figures do not change: kept for good (until cleared or evicted for space).
+  history: Number.POSITIVE_INFINITY,
+  // A job older than this is past any bound RENT.HISTORY waits for one.
+  history_job: DAY,
 };
