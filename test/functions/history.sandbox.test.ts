@@ -13,6 +13,8 @@ import { UNPACED } from "../support/signedInSandbox";
 // same clock, and its "sleep" between polls moves it: a ten-minute job runs in a few real milliseconds.
 const NOW = "2026-03-15T12:00:00.000Z";
 const TEN_IDS = Array.from({ length: 10 }, (_, index) => 100001 + index);
+const FIRST_FIVE = TEN_IDS.slice(0, 5);
+const LAST_FIVE = TEN_IDS.slice(5);
 const PRO = DEMO_CLIENTS.find((client) => client.clientId === "demo-pro")!;
 
 let sandbox: RunningSandbox;
@@ -86,6 +88,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({
     port: 0,
     now: NOW,
+    propertyCount: 2000,
     jobTimeScale: 1,
     rateLimit: 1_000_000,
     tokenLifetimeSeconds: 30 * 86_400,
@@ -100,10 +103,10 @@ describe("RENT.HISTORY", () => {
     await signIn(`history-${++databaseCounter}`);
     const before = sandbox.counters.snapshot();
     const started = sandbox.clock.now();
-    // Two cells of one recalculation, different fields, the same properties and days: one job.
-    const rents = streamingCell([TEN_IDS], [["avg_rent"]], "2025-02-01", "2026-02-28", "month", "last");
+    // Two cells of one recalculation, five properties each, different fields, the same days: one job of ten.
+    const rents = streamingCell([FIRST_FIVE], [["avg_rent"]], "2025-02-01", "2026-02-28", "month", "last");
     const occupancy = streamingCell(
-      [TEN_IDS],
+      [LAST_FIVE],
       "advertised_occupancy_pct, leases_last_30d",
       "2025-02-01",
       "2026-02-28",
@@ -114,6 +117,8 @@ describe("RENT.HISTORY", () => {
 
     const cold = requestsSince(before);
     expect(cold[JOBS]).toBe(1);
+    const job = sandbox.context.jobs.listFor(PRO.clientId)[0];
+    expect([job?.propertyIds.length, job?.startDate, job?.endDate]).toEqual([10, "2025-02-01", "2026-02-28"]);
     expect(cold[RESULTS]).toBe(1);
     // ...and the file from the download origin (signed link, no token).
     expect(Object.keys(cold).sort()).toEqual([DOWNLOAD, JOBS, POLL, RESULTS].sort());
@@ -122,34 +127,39 @@ describe("RENT.HISTORY", () => {
     expect(rents.shown).toContainEqual([["export running, about 7 min"]]);
     expect(sandbox.clock.now() - started).toBeGreaterThanOrEqual(5 * 60_000);
 
-    // 10 properties x 13 months, each month dated by its last day, values as the sandbox's export has them.
+    // 5 properties x 13 months, each month dated by its last day, values as the sandbox's export has them.
     expect(table![0]).toEqual(["date", "id", "avg_rent"]);
-    expect(table!).toHaveLength(1 + 10 * 13);
+    expect(table!).toHaveLength(1 + 5 * 13);
     const dataset = sandbox.dataset();
-    const property = dataset.propertyById.get(100003) as PropertyCore;
     const today = dayNumber(sandbox.clock.today());
-    const rowOf = (iso: string) =>
-      exportRowsFor(dataset, "property", property, dayNumber(iso), today, "fraction")[0] as Record<
-        string,
-        unknown
-      >;
+    const rowOf = (iso: string, id = 100003) =>
+      exportRowsFor(
+        dataset,
+        "property",
+        dataset.propertyById.get(id) as PropertyCore,
+        dayNumber(iso),
+        today,
+        "fraction",
+      )[0] as Record<string, unknown>;
     const rowsOf100003 = (table!.slice(1) as unknown[][]).filter((row) => row[1] === 100003);
     expect(rowsOf100003).toHaveLength(13);
     expect(rowsOf100003[0]).toEqual([expect.any(Number), 100003, rowOf("2025-02-28").avg_rent ?? ""]);
     expect(rowsOf100003[12]?.[2]).toBe(rowOf("2026-02-28").avg_rent ?? "");
     // Averages over the month's days, percents in points.
     const march = Array.from({ length: 31 }, (_, day) =>
-      rowOf(`2025-03-${String(day + 1).padStart(2, "0")}`),
+      rowOf(`2025-03-${String(day + 1).padStart(2, "0")}`, 100008),
     );
     const marchOccupancy = march.map((row) => row.advertised_occupancy_pct as number);
-    const occupancyOf100003 = (occupancyTable!.slice(1) as unknown[][]).filter((row) => row[1] === 100003);
-    expect(occupancyOf100003[1]?.[2]).toBeCloseTo((marchOccupancy.reduce((a, b) => a + b, 0) / 31) * 100, 6);
+    const occupancyOf100008 = (occupancyTable!.slice(1) as unknown[][]).filter((row) => row[1] === 100008);
+    expect(occupancyOf100008[1]?.[2]).toBeCloseTo((marchOccupancy.reduce((a, b) => a + b, 0) / 31) * 100, 6);
 
-    // Warm: the same formulas again answer at once from the cache, without a request.
+    // Warm: all ten properties answer at once from the cache, without a request.
     const warmBefore = sandbox.counters.snapshot();
     const again = streamingCell([TEN_IDS], [["avg_rent"]], "2025-02-01", "2026-02-28", "month", "last");
     expect(again.shown).toHaveLength(1);
-    expect(again.shown[0]).toEqual(table);
+    const warm = again.shown[0] as unknown[][];
+    expect(warm).toHaveLength(1 + 10 * 13);
+    expect(warm.slice(0, 1 + 5 * 13)).toEqual(table);
     expect(requestsSince(warmBefore)).toEqual({});
 
     // Extending the range asks only for the new days.

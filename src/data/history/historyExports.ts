@@ -49,6 +49,19 @@ const DEFAULTS = {
   boundFactor: 3,
 } as const;
 
+/** One property's days of one month fetched so far, by ISO day: the row, or null where the export had none. */
+type MonthEntry = Record<string, HistoryRow | null>;
+
+/** The range's days as ISO dates. */
+function isoDaysOf(range: DayRange): string[] {
+  return Array.from({ length: range.last - range.first + 1 }, (_, index) => isoOfDay(range.first + index));
+}
+
+/** The months ("2026-01") a range touches. */
+function monthsOf(range: DayRange): string[] {
+  return [...new Set(isoDaysOf(range).map((iso) => iso.slice(0, 7)))];
+}
+
 /** A job submitted for RENT.HISTORY, kept in the cache so a reloaded pane follows it instead of submitting again. */
 interface PendingJob extends DayRange {
   jobId: string;
@@ -115,13 +128,14 @@ export class HistoryExports {
     return dayOfInstant(this.now());
   }
 
-  private dayKey(id: number, day: number): string {
+  /** A property's month: one cache entry holding the days of it fetched so far. */
+  private monthKey(id: number, month: string): string {
     return requestKey({
       kind: "history",
       caller: this.caller,
       accountId: undefined,
       endpoint: ENDPOINT,
-      params: { report_type: REPORT, id, day: isoOfDay(day) },
+      params: { report_type: REPORT, id, month },
     });
   }
 
@@ -137,17 +151,13 @@ export class HistoryExports {
 
   /** The rows when memory holds every day of every property (a recalculation): no wait, no request. */
   known(need: HistoryNeed): HistoryRows | undefined {
-    const rows: HistoryRows = new Map();
-    for (const id of need.ids) {
-      const days: (HistoryRow | null)[] = [];
-      for (let day = need.first; day <= need.last; day++) {
-        const cached = this.data.cache.peekFresh<HistoryRow | null>(this.dayKey(id, day));
-        if (!cached) return undefined;
-        days.push(cached.value);
+    const months = new Map<string, MonthEntry | undefined>();
+    for (const id of need.ids)
+      for (const month of monthsOf(need)) {
+        const key = this.monthKey(id, month);
+        months.set(key, this.data.cache.peekFresh<MonthEntry>(key)?.value);
       }
-      rows.set(id, days);
-    }
-    return rows;
+    return this.assemble(need, months, true);
   }
 
   /**
@@ -158,7 +168,7 @@ export class HistoryExports {
     need: HistoryNeed,
     options: { signal?: AbortSignal; onProgress?: (progress: HistoryProgress) => void } = {},
   ): Promise<HistoryRows> {
-    const missing = await this.missing(need);
+    const missing = this.missing(need, await this.months(need));
     if (missing) {
       const jobs = await this.join(missing);
       const report = () => options.onProgress?.(this.progressOf(jobs));
@@ -170,37 +180,58 @@ export class HistoryExports {
         for (const job of jobs) job.listeners.delete(report);
       }
     }
-    const found = await this.data.cache.getMany<HistoryRow | null>(
-      need.ids.flatMap((id) => this.daysOf(need).map((day) => this.dayKey(id, day))),
-    );
+    return this.assemble(need, await this.months(need), false) as HistoryRows;
+  }
+
+  /** A property's cache key per month of the range. */
+  private monthKeysOf(id: number, range: DayRange): Map<string, string> {
+    return new Map(monthsOf(range).map((month) => [month, this.monthKey(id, month)]));
+  }
+
+  /** The stored months of the need's properties, by key (absent: never fetched). */
+  private async months(need: HistoryNeed): Promise<Map<string, MonthEntry | undefined>> {
+    const keys = need.ids.flatMap((id) => monthsOf(need).map((month) => this.monthKey(id, month)));
+    const found = await this.data.cache.getMany<MonthEntry>(keys);
+    return new Map(keys.map((key) => [key, found.get(key)?.value]));
+  }
+
+  /** Per property, the day's row or null; a day never fetched is null, or makes it undefined when `complete`. */
+  private assemble(
+    need: HistoryNeed,
+    months: Map<string, MonthEntry | undefined>,
+    complete: boolean,
+  ): HistoryRows | undefined {
     const rows: HistoryRows = new Map();
-    for (const id of need.ids)
-      rows.set(
-        id,
-        this.daysOf(need).map((day) => found.get(this.dayKey(id, day))?.value ?? null),
-      );
+    const isoDays = isoDaysOf(need);
+    for (const id of need.ids) {
+      const keys = this.monthKeysOf(id, need);
+      const days: (HistoryRow | null)[] = [];
+      for (const iso of isoDays) {
+        const row = months.get(keys.get(iso.slice(0, 7)) as string)?.[iso];
+        if (row === undefined && complete) return undefined;
+        days.push(row ?? null);
+      }
+      rows.set(id, days);
+    }
     return rows;
   }
 
-  private daysOf(range: DayRange): number[] {
-    return Array.from({ length: range.last - range.first + 1 }, (_, index) => range.first + index);
-  }
-
   /** The properties lacking a day, over the span from their first to their last missing day; undefined: none. */
-  private async missing(need: HistoryNeed): Promise<HistoryNeed | undefined> {
-    const days = this.daysOf(need);
-    const found = await this.data.cache.getMany(
-      need.ids.flatMap((id) => days.map((day) => this.dayKey(id, day))),
-    );
+  private missing(need: HistoryNeed, months: Map<string, MonthEntry | undefined>): HistoryNeed | undefined {
     const ids: number[] = [];
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
+    const isoDays = isoDaysOf(need);
     for (const id of need.ids) {
-      const absent = days.filter((day) => !found.get(this.dayKey(id, day))?.fresh);
-      if (absent.length === 0) continue;
-      ids.push(id);
-      first = Math.min(first, absent[0] as number);
-      last = Math.max(last, absent[absent.length - 1] as number);
+      const keys = this.monthKeysOf(id, need);
+      let lacking = false;
+      isoDays.forEach((iso, index) => {
+        if (months.get(keys.get(iso.slice(0, 7)) as string)?.[iso] !== undefined) return;
+        lacking = true;
+        first = Math.min(first, need.first + index);
+        last = Math.max(last, need.first + index);
+      });
+      if (lacking) ids.push(id);
     }
     return ids.length === 0 ? undefined : { ids, first, last };
   }
@@ -343,31 +374,46 @@ export class HistoryExports {
     await forget();
   }
 
-  /** Keeps every finished day of the job, a row or null for every property, so no day is asked for twice. */
-  private async store(job: PendingJob, file: ArrayBuffer): Promise<void> {
-    const parsed = await parseExportFile(file, "csv");
-    const rows = percentsInPoints(parsed.columns, parsed.rows);
-    const dateAt = parsed.columns.indexOf("report_generation_date");
-    const idAt = parsed.columns.indexOf("id");
-    if (dateAt < 0 || idAt < 0)
-      throw new ApiError("unexpected_answer", "The export file has no report_generation_date or id column.");
-    const byKey = new Map<string, HistoryRow>();
-    for (const row of rows) {
-      const id = Number(row[idAt]);
-      const day = dayOfIso(String(row[dateAt]));
-      byKey.set(
-        this.dayKey(id, day),
-        Object.fromEntries(parsed.columns.map((name, index) => [name, row[index]])),
-      );
-    }
-    const finished = Math.min(job.last, this.today() - 1);
-    const entries: { key: string; value: HistoryRow | null }[] = [];
-    for (const id of job.ids)
-      for (let day = job.first; day <= finished; day++) {
-        const key = this.dayKey(id, day);
-        entries.push({ key, value: byKey.get(key) ?? null });
+  /**
+   * Keeps every finished day of the job, a row or null for every property, so no day is asked for twice. Months
+   * are merged with what they held, one store at a time (two jobs may bring days of the same month).
+   */
+  private store(job: PendingJob, file: ArrayBuffer): Promise<void> {
+    const stored = this.saving.then(async () => {
+      const parsed = await parseExportFile(file, "csv");
+      const rows = percentsInPoints(parsed.columns, parsed.rows);
+      const dateAt = parsed.columns.indexOf("report_generation_date");
+      const idAt = parsed.columns.indexOf("id");
+      if (dateAt < 0 || idAt < 0)
+        throw new ApiError(
+          "unexpected_answer",
+          "The export file has no report_generation_date or id column.",
+        );
+      const finished = { first: job.first, last: Math.min(job.last, this.today() - 1) };
+      const months = await this.months({ ...finished, ids: job.ids });
+      const merged = new Map<string, MonthEntry>();
+      const monthOf = (id: number, iso: string) => {
+        const key = this.monthKey(id, iso.slice(0, 7));
+        let month = merged.get(key);
+        if (!month) merged.set(key, (month = { ...months.get(key) }));
+        return month;
+      };
+      // Every finished day of every property first: a day the file lacks is known to have no row.
+      for (const id of job.ids)
+        for (let day = finished.first; day <= finished.last; day++)
+          monthOf(id, isoOfDay(day))[isoOfDay(day)] = null;
+      for (const row of rows) {
+        const iso = String(row[dateAt]).slice(0, 10);
+        const day = dayOfIso(iso);
+        if (day < finished.first || day > finished.last) continue;
+        monthOf(Number(row[idAt]), iso)[iso] = Object.fromEntries(
+          parsed.columns.map((name, index) => [name, row[index]]),
+        );
       }
-    await this.data.cache.setMany(entries);
+      await this.data.cache.setMany([...merged].map(([key, value]) => ({ key, value })));
+    });
+    this.saving = stored.catch(() => undefined);
+    return stored;
   }
 
   /** The jobs a pane left running, still within their bound. */
