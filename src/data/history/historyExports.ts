@@ -6,7 +6,7 @@ import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
 import { requestKey } from "../cacheKey";
 import type { DataLayer } from "../dataLayer";
 import { pollUntil } from "../pollUntil";
-import { dayOfInstant, dayOfIso, isoOfDay, splitRange, type DayRange } from "./historyDays";
+import { dayOfInstant, isoOfDay, splitRange, type DayRange } from "./historyDays";
 import { expectedJobMs, waitInWords } from "./exportJobWait";
 
 /** One property's row of the property export for one day, percents in points; null: the export had none. */
@@ -392,23 +392,23 @@ export class HistoryExports {
       const finished = { first: job.first, last: Math.min(job.last, this.today() - 1) };
       const months = await this.months({ ...finished, ids: job.ids });
       const merged = new Map<string, MonthEntry>();
-      const monthOf = (id: number, iso: string) => {
-        const key = this.monthKey(id, iso.slice(0, 7));
+      const keysById = new Map(job.ids.map((id) => [id, this.monthKeysOf(id, finished)]));
+      const monthOf = (id: number, iso: string): MonthEntry | undefined => {
+        const key = keysById.get(id)?.get(iso.slice(0, 7));
+        if (key === undefined) return undefined;
         let month = merged.get(key);
         if (!month) merged.set(key, (month = { ...months.get(key) }));
         return month;
       };
       // Every finished day of every property first: a day the file lacks is known to have no row.
-      for (const id of job.ids)
-        for (let day = finished.first; day <= finished.last; day++)
-          monthOf(id, isoOfDay(day))[isoOfDay(day)] = null;
+      const isoDays = isoDaysOf(finished);
+      for (const id of job.ids) for (const iso of isoDays) (monthOf(id, iso) as MonthEntry)[iso] = null;
       for (const row of rows) {
         const iso = String(row[dateAt]).slice(0, 10);
-        const day = dayOfIso(iso);
-        if (day < finished.first || day > finished.last) continue;
-        monthOf(Number(row[idAt]), iso)[iso] = Object.fromEntries(
-          parsed.columns.map((name, index) => [name, row[index]]),
-        );
+        const month = monthOf(Number(row[idAt]), iso);
+        // A day outside the finished range has no month here (or no place in it): not kept.
+        if (month && iso in month)
+          month[iso] = Object.fromEntries(parsed.columns.map((name, index) => [name, row[index]]));
       }
       await this.data.cache.setMany([...merged].map(([key, value]) => ({ key, value })));
     });
