@@ -199,6 +199,14 @@ describe("RENT.HISTORY", () => {
     expect(requests[JOBS]).toBe(1);
     expect(requests[RESULTS]).toBe(1);
     expect(column(table, "id")).toContain(100022);
+
+    // Excel restarted after the job: the days come from IndexedDB at once, and the finished job is not looked at.
+    session.signOut();
+    await signIn(databaseName);
+    const afterRestart = sandbox.counters.snapshot();
+    const restarted = streamingCell([[100021, 100022]], "avg_ner", "2025-06-01", "2025-08-31", "week");
+    expect(restarted.shown).toEqual([table]);
+    expect(requestsSince(afterRestart)).toEqual({});
   });
 
   it("a job that never ends fails its cells with the reason after the bound, and is cancelled at the service", async () => {
