@@ -579,6 +579,19 @@ export class DataLayer {
     this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);
   }
 
+  /**
+   * Requests waiting in the pacing or on the wire, how long ago the last went out and the last was answered
+   * (RequestGate.backlog).
+   */
+  pacingBacklog(): { pending: number; sinceLastGrantMs: number; sinceLastAnswerMs: number } {
+    const { pending, lastGrantAtMs, lastReleaseAtMs } = this.gate.backlog;
+    return {
+      pending,
+      sinceLastGrantMs: this.now() - lastGrantAtMs,
+      sinceLastAnswerMs: this.now() - lastReleaseAtMs,
+    };
+  }
+
   /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
   onRateLimitPause(listener: () => void): () => void {
     return this.gate.onPause(listener);

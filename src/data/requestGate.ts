@@ -64,6 +64,8 @@ export class RequestGate {
   private pausedUntilMs = 0;
   private pause: Promise<void> | undefined;
   private pumping = false;
+  private lastGrantAtMs = Number.NEGATIVE_INFINITY;
+  private lastReleaseAtMs = Number.NEGATIVE_INFINITY;
   /** How many times the gate held everyone back after a 429 (for stats and tests). */
   pauses = 0;
 
@@ -79,6 +81,19 @@ export class RequestGate {
   /** The pacing in force. */
   get limit(): GateLimit {
     return { ...this.pacing, learned: this.learned };
+  }
+
+  /**
+   * Requests waiting for their turn or on the wire, and when the last one was let through: while there are
+   * some and one went out lately, the pacing is moving a backlog along, and a cell waiting behind it is not
+   * stuck (src/functions/cellCall.ts). Each request on the wire has its own time bound (requestExecutor.ts).
+   */
+  get backlog(): { pending: number; lastGrantAtMs: number; lastReleaseAtMs: number } {
+    return {
+      pending: this.queue.length + this.inFlight,
+      lastGrantAtMs: this.lastGrantAtMs,
+      lastReleaseAtMs: this.lastReleaseAtMs,
+    };
   }
 
   /** Until when (epoch ms) requests are refused at once; undefined when they are not. */
@@ -197,11 +212,13 @@ export class RequestGate {
         }
         const waiter = this.queue.shift() as Waiter;
         this.inFlight += 1;
+        this.lastGrantAtMs = this.now();
         let released = false;
         waiter.grant(() => {
           if (released) return;
           released = true;
           this.inFlight -= 1;
+          this.lastReleaseAtMs = this.now();
           void this.pump();
         });
       }
