@@ -79,7 +79,7 @@ interface FollowedJob {
 
 /** The needs that arrived within one batch window, each with the way to hand it its jobs. */
 interface Batch {
-  needs: { need: HistoryNeed; resolve: (jobs: FollowedJob[]) => void }[];
+  needs: { need: HistoryNeed; resolve: (jobs: FollowedJob[]) => void; reject: (error: unknown) => void }[];
 }
 
 const ENDPOINT = "/bulk_api/jobs";
@@ -238,23 +238,24 @@ export class HistoryExports {
 
   /** Joins the batch of needs of this moment; resolves with the jobs that will bring this need's days. */
   private join(need: HistoryNeed): Promise<FollowedJob[]> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       if (!this.batch) {
         const batch: Batch = { needs: [] };
         this.batch = batch;
         setTimeout(() => {
           this.batch = undefined;
-          void this.dispatch(batch.needs);
+          // A batch that cannot even be sorted into jobs fails its cells rather than leaving them waiting.
+          this.dispatch(batch.needs).catch((error: unknown) => {
+            for (const waiting of batch.needs) waiting.reject(error);
+          });
         }, this.settings.batchWindowMs);
       }
-      this.batch.needs.push({ need, resolve });
+      this.batch.needs.push({ need, resolve, reject });
     });
   }
 
   /** One job per date range, ids united, cut only where the contract's limits require. */
-  private async dispatch(
-    needs: { need: HistoryNeed; resolve: (jobs: FollowedJob[]) => void }[],
-  ): Promise<void> {
+  private async dispatch(needs: Batch["needs"]): Promise<void> {
     const byRange = new Map<string, { range: DayRange; ids: Set<number> }>();
     for (const { need } of needs) {
       const key = `${need.first}:${need.last}`;
