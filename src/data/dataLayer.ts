@@ -126,6 +126,8 @@ export interface DataLayerStats {
     limit: GateLimit;
     /** Until when (epoch ms) every request fails at once because the service asked for a long wait. */
     rateLimitedUntilMs?: number;
+    /** The pull under way: requests sent since the gate was idle, still waiting, and the wait left for them. */
+    backlog?: { sent: number; waiting: number; expectedWaitMs: number };
   };
   /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
@@ -611,6 +613,11 @@ export class DataLayer {
         coalesced: this.runner.coalesced,
         limit: this.gate.limit,
         rateLimitedUntilMs: this.gate.refusingUntilMs,
+        backlog: {
+          sent: this.gate.backlog.sentSinceIdle,
+          waiting: this.gate.backlog.waiting,
+          expectedWaitMs: this.gate.backlog.expectedWaitMs,
+        },
       },
       bulkExportUsage: Object.fromEntries(this.bulkExportUsage),
     };
