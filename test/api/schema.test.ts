@@ -64,7 +64,9 @@ describe("contract limits the client batches by", () => {
       contract.components.schemas.BoundaryForecastRequest.properties.aggregations.maxItems,
     );
     const createJob = contract.paths["/bulk_api/jobs"].post;
-    expect(MAX_JOB_PROPERTY_IDS).toBe(contract.components.schemas.CreateBulkJobRequest.properties.property_ids.maxItems);
+    expect(MAX_JOB_PROPERTY_IDS).toBe(
+      contract.components.schemas.CreateBulkJobRequest.properties.property_ids.maxItems,
+    );
     expect(MAX_JOB_RANGE_DAYS).toBe(createJob["x-max-range-days"]);
     expect(MAX_JOB_RANGE_DAYS).toBe(SANDBOX_MAX_JOB_RANGE_DAYS);
     expect(OBSERVED_JOB_DURATIONS).toEqual(createJob["x-expected-duration"].observed);
