@@ -5,6 +5,8 @@
 export class SandboxClock {
   private offsetMs = 0;
   private frozenAtMs: number | null = null;
+  /** Called whenever time is set, advanced or released (a held export job may have come due). */
+  private readonly listeners = new Set<() => void>();
 
   constructor(start?: number | string | Date) {
     if (start !== undefined) this.set(start);
@@ -30,17 +32,35 @@ export class SandboxClock {
           : instant;
     if (!Number.isFinite(ms)) throw new Error(`Invalid clock instant: ${String(instant)}`);
     this.frozenAtMs = ms;
+    this.changed();
   }
 
   advance(ms: number): void {
     if (this.frozenAtMs === null) this.offsetMs += ms;
     else this.frozenAtMs += ms;
+    this.changed();
   }
 
   /** Back to real time (with no offset). */
   useRealTime(): void {
     this.frozenAtMs = null;
     this.offsetMs = 0;
+    this.changed();
+  }
+
+  /** Whether time stands still until set or advanced (a real-time timer would never see it move). */
+  isFrozen(): boolean {
+    return this.frozenAtMs !== null;
+  }
+
+  /** Calls `listener` after every set, advance or release of the clock; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** Today's date in UTC as YYYY-MM-DD. */

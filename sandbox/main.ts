@@ -35,6 +35,10 @@ async function main(): Promise<void> {
     `rate limit ${options.rateLimit} requests / ${options.rateLimitWindowSeconds} s per token; ` +
       `bulk export quota ${options.bulkExportQuota} properties per account; admin routes ${options.admin ? "on" : "off"}`,
   );
+  console.log(
+    `export jobs take ${options.jobTimeScale === 1 ? "the live service's time" : `${options.jobTimeScale} x the live service's time`}` +
+      (options.jobStallReportType ? `; ${options.jobStallReportType} jobs never end` : ""),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

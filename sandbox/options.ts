@@ -1,4 +1,5 @@
 import type { RateLimitMode } from "./auth/rateLimiter";
+import type { ReportType } from "./jobs/jobStore";
 import type { FaultSettings } from "./faults/faultSettings";
 import { NO_FAULTS } from "./faults/faultSettings";
 import type { BodyFieldRename } from "./http/renamedBodyFields";
@@ -42,6 +43,14 @@ export interface SandboxOptions {
   jobMaxRows: number;
   /** Export jobs generating at once; later ones wait (still `submitted`) for a free slot. */
   jobConcurrency: number;
+  /**
+   * Share of the live service's end-to-end job time (by size, the contract's `x-expected-duration`) a job
+   * takes on the sandbox clock: 1 = live-like (30 s for one property-month, minutes for more), 0 = done as soon
+   * as its file is written. 0 here, for tests and benchmarks; the CLI (`npm run sandbox`, `npm start`) uses 1.
+   */
+  jobTimeScale: number;
+  /** Jobs of this report type are accepted and never end (stay `submitted`), as one live job did. */
+  jobStallReportType?: ReportType;
   /** Where export files are written; a fresh temporary directory when absent. */
   exportDirectory?: string;
   /** Key of the HMAC-SHA256 signature sent with job callbacks. */
@@ -81,6 +90,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   jobStartDelayMs: 200,
   jobMaxRows: 2_000_000,
   jobConcurrency: 2,
+  jobTimeScale: 0,
   webhookSecret: "sandbox-webhook-secret",
   webhookMaxAttempts: 5,
   webhookRetryBaseDelayMs: 1000,

@@ -85,6 +85,8 @@ function createContext(options: SandboxOptions): SandboxContext {
       startDelayMs: options.jobStartDelayMs,
       maxRows: options.jobMaxRows,
       maxRunningJobs: options.jobConcurrency,
+      timeScale: options.jobTimeScale,
+      stallReportType: options.jobStallReportType,
       percentScale: shapeOf(options.variant).percentScale,
       exportDirectory: options.exportDirectory,
       webhook: {

@@ -3,9 +3,13 @@ import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
 import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
 import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
+import { REPORT_TYPES } from "../jobs/jobStore";
 import { SANDBOX_VARIANTS } from "../variant";
 
 export const CLI_DEFAULT_PORT = 4010;
+
+/** From the command line jobs take the live service's time: someone trying the add-in meets real waits. */
+export const CLI_DEFAULT_JOB_TIME_SCALE = 1;
 
 export const USAGE = `Usage: tsx sandbox/main.ts [options]
 
@@ -33,6 +37,10 @@ Jobs
   --job-delay <ms>        delay before the worker starts a submitted job (default 200)
   --job-max-rows <n>      exports with more rows fail with an error_message (default 2000000)
   --job-concurrency <n>   export jobs generating at once; the rest wait their turn (default 2)
+  --job-time-scale <x>    share of the live service's job time a job takes: 1 = live-like (about 30 s
+                          for one property-month, 5-10 min for ten properties over 13 months; default),
+                          0.01 = a hundredth, 0 = done as soon as its file is written
+  --job-stall <type>      jobs of this report type (property, units, floorplans) never end
   --export-dir <path>     where export files are written (default: a temporary directory)
   --webhook-secret <s>    key of the callback signature (default sandbox-webhook-secret)
 Faults
@@ -83,6 +91,8 @@ export function parseArguments(argv: string[]): CliArguments {
       "job-delay": text,
       "job-max-rows": text,
       "job-concurrency": text,
+      "job-time-scale": text,
+      "job-stall": text,
       "export-dir": text,
       "webhook-secret": text,
       latency: text,
@@ -122,6 +132,9 @@ export function parseArguments(argv: string[]): CliArguments {
     return value as T;
   };
   const port = integer("port") ?? CLI_DEFAULT_PORT;
+  const timeScale = values["job-time-scale"];
+  if (timeScale !== undefined && !(Number(timeScale) >= 0 && timeScale.trim() !== ""))
+    throw new Error("--job-time-scale must be a number >= 0");
   return {
     help: values.help === true,
     printManualTokens: values["manual-tokens"] === true,
@@ -145,6 +158,8 @@ export function parseArguments(argv: string[]): CliArguments {
       jobStartDelayMs: integer("job-delay"),
       jobMaxRows: integer("job-max-rows", 1),
       jobConcurrency: integer("job-concurrency", 1),
+      jobTimeScale: timeScale === undefined ? CLI_DEFAULT_JOB_TIME_SCALE : Number(timeScale),
+      jobStallReportType: oneOf("job-stall", REPORT_TYPES),
       exportDirectory: values["export-dir"],
       webhookSecret: values["webhook-secret"],
       faults: {

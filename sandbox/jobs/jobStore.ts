@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { SandboxClock } from "../clock";
 
-export type ReportType = "floorplans" | "property" | "units";
+export const REPORT_TYPES = ["floorplans", "property", "units"] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
 export type OutputFormat = "csv" | "jsonl" | "parquet";
 export type JobStatus = "submitted" | "cancelled" | "failed" | "succeeded";
 

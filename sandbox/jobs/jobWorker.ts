@@ -11,7 +11,8 @@ import { CooperativeSlice } from "./cooperativeSlice";
 import { exportRowCount } from "./exportRowCount";
 import { EXPORT_ROW_SCHEMAS, exportRowsFor, type ExportRow } from "./exportRows";
 import { EXPORT_BATCH_ROWS, FILE_EXTENSIONS, openExportFile, type ExportFileWriter } from "./exportWriter";
-import { jobResource, type BulkJob, type JobStore } from "./jobStore";
+import { jobDurationMs } from "./jobDuration";
+import { jobResource, type BulkJob, type JobStore, type ReportType } from "./jobStore";
 import { deliverWebhook, type WebhookSettings } from "./webhook";
 
 export interface WebhookDelivery {
@@ -30,7 +31,24 @@ export interface JobWorkerSettings {
   webhook: WebhookSettings;
   /** How the property report writes its percentages (the sandbox's variant). */
   percentScale: ShapeVariant["percentScale"];
+  /**
+   * Share of a live job's end-to-end time (`jobDuration.ts`) a job takes, on the sandbox clock: 1 = as long
+   * as on the live service, 0 = done as soon as its file is written.
+   */
+  timeScale: number;
+  /** Jobs of this report type are accepted and never end (stay `submitted`), as one live job did. */
+  stallReportType: ReportType | undefined;
 }
+
+/** A job whose file is written, held `submitted` until the sandbox clock reaches the live-like end time. */
+interface HeldJob {
+  job: BulkJob;
+  readyAtMs: number;
+  directory: string;
+}
+
+/** setTimeout's longest delay; a longer hold re-arms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What the worker reports as jobs start and stop generating (tests and benchmarks listen). */
 export interface JobWorkerEvents {
@@ -61,6 +79,10 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
   private directory: Promise<string> | undefined;
   private ownsDirectory = false;
   private closed = false;
+  /** Written jobs waiting for their live-like end time, by id. */
+  private readonly held = new Map<string, HeldJob>();
+  private heldTimer: NodeJS.Timeout | undefined;
+  private readonly stopWatchingClock: () => void;
   /** Every callback delivery, finished or given up, in order. */
   readonly deliveries: WebhookDelivery[] = [];
 
@@ -71,9 +93,23 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
     private readonly settings: JobWorkerSettings,
   ) {
     super();
+    // A frozen clock moves only when set or advanced: that is when a held job may come due.
+    this.stopWatchingClock = clock.onChange(() => this.releaseDueJobs());
+  }
+
+  /** Changes how long jobs take and which kind stalls, for jobs that start from now on. */
+  configure(changes: Partial<Pick<JobWorkerSettings, "timeScale" | "stallReportType">>): void {
+    Object.assign(this.settings, changes);
+  }
+
+  /** Jobs whose file is written and that wait for their end time (the sandbox clock). */
+  get heldJobs(): number {
+    return this.held.size;
   }
 
   schedule(job: BulkJob): void {
+    // A stalled kind is accepted like any job and then never picked up: it stays `submitted` until cancelled.
+    if (job.reportType === this.settings.stallReportType) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.enqueue(job);
@@ -83,7 +119,8 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
 
   /**
    * Queues every job still in its start delay now and resolves when all work is done, callbacks
-   * included (tests use a long start delay and this).
+   * included (tests use a long start delay and this). Jobs held for their live-like end time stay held:
+   * they end when the sandbox clock reaches it.
    */
   async flush(): Promise<void> {
     for (const [timer, job] of this.timers) {
@@ -96,6 +133,9 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopWatchingClock();
+    clearTimeout(this.heldTimer);
+    this.held.clear();
     for (const timer of this.timers.keys()) clearTimeout(timer);
     this.timers.clear();
     this.queue = [];
@@ -117,9 +157,11 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       if (job.status !== "submitted") continue;
       this.generating.add(job.jobId);
       this.emit("started", job.jobId, this.generating.size);
+      // Live times are end to end: from submission, start delay and queueing included.
+      const readyAtMs = Date.parse(job.createdAt) + jobDurationMs(job, this.settings.timeScale);
       // The next job is tracked before this one leaves `running`, so flush() never sees a gap.
       this.track(
-        this.generate(job).finally(() => {
+        this.generate(job, readyAtMs).finally(() => {
           this.generating.delete(job.jobId);
           this.emit("ended", job.jobId);
           this.startWaitingJobs();
@@ -148,7 +190,7 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
     return job.status !== "submitted" || this.closed;
   }
 
-  private async generate(job: BulkJob): Promise<void> {
+  private async generate(job: BulkJob, readyAtMs: number): Promise<void> {
     const dataset = this.dataset();
     const today = dayNumber(this.clock.today());
     const first = dayNumber(job.startDate);
@@ -206,11 +248,38 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       await file.write(batch);
       await file.close();
       if (this.stopped(job)) return await discard();
-      this.finish(job, "succeeded", null);
+      this.hold({ job, readyAtMs, directory });
     } catch (error) {
       await discard();
       this.finish(job, "failed", `Export failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Keeps a written job `submitted` until the sandbox clock reaches its end time. */
+  private hold(held: HeldJob): void {
+    this.held.set(held.job.jobId, held);
+    this.releaseDueJobs();
+  }
+
+  /** Ends the held jobs that are due (or were cancelled meanwhile), then sleeps until the next is due. */
+  private releaseDueJobs(): void {
+    if (this.closed) return;
+    const now = this.clock.now();
+    for (const [jobId, held] of this.held) {
+      if (held.job.status !== "submitted") {
+        this.held.delete(jobId);
+        this.store.update(held.job, { file: null });
+        this.track(rm(held.directory, { recursive: true, force: true }));
+      } else if (held.readyAtMs <= now) {
+        this.held.delete(jobId);
+        this.finish(held.job, "succeeded", null);
+      }
+    }
+    clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
+    if (this.held.size === 0 || this.clock.isFrozen()) return;
+    const next = Math.min(...[...this.held.values()].map((held) => held.readyAtMs));
+    this.heldTimer = setTimeout(() => this.releaseDueJobs(), Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
   }
 
   /** Settles the job at once; its callback is delivered in the background (it may retry for seconds). */

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { MAX_JOB_RANGE_DAYS } from "../contract/limits";
 import { dayNumber } from "../data/propertyRecord";
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from "../jobs/downloadSigner";
 import { jobResource, type BulkJob, type NewJob } from "../jobs/jobStore";
@@ -7,11 +8,12 @@ import { sendError, sendForbidden, sendNotFound } from "../http/errors";
 import { paginate } from "../http/pagination";
 
 /**
- * How far back historical exports reach, and the longest range one job may cover (both ends included). A
- * 13-month range (about 395 days) was accepted live; 400 days covers any 13 calendar months.
+ * How far back historical exports reach, and the longest range one job may cover (both ends included, the
+ * contract's `x-max-range-days`). A 13-month range (about 395 days) was accepted live; 400 days covers any 13
+ * calendar months.
  */
 export const HISTORY_DAYS = 730;
-export const MAX_RANGE_DAYS = 400;
+export const MAX_RANGE_DAYS = MAX_JOB_RANGE_DAYS;
 
 interface CreateJobBody {
   report_type: NewJob["reportType"];

@@ -12,3 +12,18 @@ export const MAX_EXPLORE_MARKETS = 100;
 
 /** Aggregations per forecast call (`maxItems` of `aggregations`). */
 export const MAX_FORECAST_AGGREGATIONS = 50;
+
+/** Property ids per bulk export job (`maxItems` of `property_ids` in CreateBulkJobRequest). */
+export const MAX_JOB_PROPERTY_IDS = 1000;
+
+/** Days one bulk export job covers at most, both ends included (`x-max-range-days` of createBulkJob). */
+export const MAX_JOB_RANGE_DAYS = 400;
+
+/**
+ * Live jobs' recorded size (properties x days) and end-to-end seconds (`x-expected-duration.observed` of
+ * createBulkJob): what the add-in expects a job to take, and the sandbox makes its jobs take.
+ */
+export const OBSERVED_JOB_DURATIONS = [
+  { property_days: 31, seconds: 30 },
+  { property_days: 3950, seconds: 450 },
+] as const;

@@ -30,7 +30,11 @@ export type CacheKind =
   | "market_survey"
   | "units"
   | "floor_plans"
-  | "narrative";
+  | "narrative"
+  /** One property's export row of one finished day (RENT.HISTORY). */
+  | "history"
+  /** A bulk export job RENT.HISTORY submitted and still waits for: its id outlives the pane. */
+  | "history_job";
 
 /** The batchers that carry many cells' questions as one request (src/data). */
 export type BatchKind = "bulk_details" | "market_metrics" | "forecast";

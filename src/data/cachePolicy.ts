@@ -23,4 +23,8 @@ export const DEFAULT_TTL_MS: Record<CacheKind, number> = {
   units: 6 * HOUR,
   floor_plans: 6 * HOUR,
   narrative: 7 * DAY,
+  // A finished day's figures do not change: kept for good (until cleared or evicted for space).
+  history: Number.POSITIVE_INFINITY,
+  // A job older than this is past any bound RENT.HISTORY waits for one.
+  history_job: DAY,
 };

@@ -127,6 +127,8 @@ export interface DataLayerStats {
     limit: GateLimit;
     /** Until when (epoch ms) every request fails at once because the service asked for a long wait. */
     rateLimitedUntilMs?: number;
+    /** The pull under way: requests sent since the gate was idle, still waiting, and the wait left for them. */
+    backlog?: { sent: number; waiting: number; expectedWaitMs: number };
   };
   /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
@@ -585,6 +587,19 @@ export class DataLayer {
     this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);
   }
 
+  /**
+   * Requests waiting in the pacing or on the wire, how long ago the last went out and the last was answered
+   * (RequestGate.backlog).
+   */
+  pacingBacklog(): { pending: number; sinceLastGrantMs: number; sinceLastAnswerMs: number } {
+    const { pending, lastGrantAtMs, lastReleaseAtMs } = this.gate.backlog;
+    return {
+      pending,
+      sinceLastGrantMs: this.now() - lastGrantAtMs,
+      sinceLastAnswerMs: this.now() - lastReleaseAtMs,
+    };
+  }
+
   /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
   onRateLimitPause(listener: () => void): () => void {
     return this.gate.onPause(listener);
@@ -613,6 +628,11 @@ export class DataLayer {
         coalesced: this.runner.coalesced,
         limit: this.gate.limit,
         rateLimitedUntilMs: this.gate.refusingUntilMs,
+        backlog: {
+          sent: this.gate.backlog.sentSinceIdle,
+          waiting: this.gate.backlog.waiting,
+          expectedWaitMs: this.gate.backlog.expectedWaitMs,
+        },
       },
       bulkExportUsage: Object.fromEntries(this.bulkExportUsage),
     };

@@ -25,6 +25,19 @@ export const DEFAULT_LONGEST_WAIT_MS = 30_000;
 
 const RETRY_AFTER_RESOLUTION_MS = 1000;
 
+/** What the gate is working through: the pane's "pending requests", and whether a waiting cell is in line. */
+export interface GateBacklog {
+  /** Waiting for a turn or on the wire. */
+  pending: number;
+  waiting: number;
+  /** Let through since the gate was last idle: with `waiting`, "done of total" of the current pull. */
+  sentSinceIdle: number;
+  /** Until the last waiting request's turn at the pacing in force. */
+  expectedWaitMs: number;
+  lastGrantAtMs: number;
+  lastReleaseAtMs: number;
+}
+
 /** Gives back the slot of a request once its answer (or failure) has arrived. */
 export type ReleaseSlot = () => void;
 
@@ -64,6 +77,10 @@ export class RequestGate {
   private pausedUntilMs = 0;
   private pause: Promise<void> | undefined;
   private pumping = false;
+  private lastGrantAtMs = Number.NEGATIVE_INFINITY;
+  private lastReleaseAtMs = Number.NEGATIVE_INFINITY;
+  /** Requests let through since the gate was last idle (nothing waiting, nothing on the wire). */
+  private sentSinceIdle = 0;
   /** How many times the gate held everyone back after a 429 (for stats and tests). */
   pauses = 0;
 
@@ -79,6 +96,24 @@ export class RequestGate {
   /** The pacing in force. */
   get limit(): GateLimit {
     return { ...this.pacing, learned: this.learned };
+  }
+
+  /**
+   * Requests waiting for their turn or on the wire, and when the last one was let through: while there are
+   * some and one went out lately, the pacing is moving a backlog along, and a cell waiting behind it is not
+   * stuck (src/functions/cellCall.ts). Each request on the wire has its own time bound (requestExecutor.ts).
+   */
+  get backlog(): GateBacklog {
+    const pausedForMs = Math.max(0, this.pausedUntilMs - this.now());
+    return {
+      pending: this.queue.length + this.inFlight,
+      waiting: this.queue.length,
+      sentSinceIdle: this.sentSinceIdle,
+      // The waiting requests' turns at the pacing in force, after any pause the service asked for.
+      expectedWaitMs: this.queue.length === 0 ? 0 : pausedForMs + this.bucket.waitFor(this.queue.length),
+      lastGrantAtMs: this.lastGrantAtMs,
+      lastReleaseAtMs: this.lastReleaseAtMs,
+    };
   }
 
   /** Until when (epoch ms) requests are refused at once; undefined when they are not. */
@@ -111,6 +146,8 @@ export class RequestGate {
           }
         });
       }
+      // A request arriving at an idle gate starts a new pull to count.
+      if (this.queue.length === 0 && this.inFlight === 0) this.sentSinceIdle = 0;
       this.queue.push(waiter);
       void this.pump();
     });
@@ -196,12 +233,15 @@ export class RequestGate {
           continue;
         }
         const waiter = this.queue.shift() as Waiter;
+        this.sentSinceIdle += 1;
         this.inFlight += 1;
+        this.lastGrantAtMs = this.now();
         let released = false;
         waiter.grant(() => {
           if (released) return;
           released = true;
           this.inFlight -= 1;
+          this.lastReleaseAtMs = this.now();
           void this.pump();
         });
       }

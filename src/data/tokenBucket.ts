@@ -53,6 +53,12 @@ export class TokenBucket {
     return Math.ceil((1 - this.tokens) / this.ratePerMs);
   }
 
+  /** How long until `count` more tokens are in hand (0 when they are now), without taking any. */
+  waitFor(count: number): number {
+    this.refill();
+    return count <= this.tokens ? 0 : Math.ceil((count - this.tokens) / this.ratePerMs);
+  }
+
   private refill(): void {
     const now = this.now();
     this.tokens = Math.min(this.options.burst, this.tokens + (now - this.updatedAtMs) * this.ratePerMs);

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import { session } from "../session/session";
 import { toCellError } from "./cellErrors";
 
 /** Longest a cell may wait for the service before it shows #N/A instead of #BUSY!. */
@@ -9,6 +10,31 @@ let cellTimeoutMs = DEFAULT_CELL_TIMEOUT_MS;
 export function setCellTimeout(ms: number): void {
   cellTimeoutMs = ms;
 }
+
+/**
+ * Whether the sign-in's requests are moving through the pacing: some wait their turn (or are on the wire, each
+ * under its own bound) and one went out within the last bound, or one was answered within it. A block of 10,000 ids needs 50 requests, which the live limit (100 per 5 minutes, one per 6 s
+ * after a burst) spreads over minutes: its cell is not stuck, it is in line, so its bound starts again.
+ */
+function sessionPacingMoves(): boolean {
+  const backlog = session.current?.data.pacingBacklog();
+  if (!backlog) return false;
+  // An answer that arrived within the bound may still be on its way to this cell: one more bound for it.
+  return (
+    (backlog.pending > 0 && backlog.sinceLastGrantMs < cellTimeoutMs) ||
+    backlog.sinceLastAnswerMs < cellTimeoutMs
+  );
+}
+
+let pacingMoves: () => boolean = sessionPacingMoves;
+
+/** For tests: what tells a cell at its bound that the requests are still moving (the sign-in's pacing by default). */
+export function setPacingProgressCheck(check: (() => boolean) | undefined): void {
+  pacingMoves = check ?? sessionPacingMoves;
+}
+
+/** However long the pacing moves, a cell ends within this (a bug must not leave it #BUSY! for good). */
+const LONGEST_CELL_WAIT_MS = 30 * 60_000;
 
 /** What a cell's work waits with: `signal` fires when Excel cancels the call or when the time bound passes. */
 export interface CellSignal {
@@ -29,14 +55,21 @@ class CellWait implements CellSignal {
     if (!this.controller) {
       const controller = new AbortController();
       this.controller = controller;
-      this.timer = setTimeout(() => {
+      const started = Date.now();
+      const bound = () => {
+        // Still in line behind requests the pacing lets through: not stuck, so wait another bound.
+        if (pacingMoves() && Date.now() - started < LONGEST_CELL_WAIT_MS) {
+          this.timer = setTimeout(bound, cellTimeoutMs);
+          return;
+        }
         const error = new ApiError(
           "timeout",
-          `No answer within ${Math.round(cellTimeoutMs / 1000)} s. Recalculate to retry.`,
+          `No answer within ${Math.round((Date.now() - started) / 1000)} s. Recalculate to retry.`,
         );
         controller.abort(error);
         this.expire?.(error);
-      }, cellTimeoutMs);
+      };
+      this.timer = setTimeout(bound, cellTimeoutMs);
     }
     return this.controller.signal;
   }

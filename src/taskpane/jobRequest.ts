@@ -1,3 +1,4 @@
+import { MAX_JOB_PROPERTY_IDS } from "../api/contractLimits";
 import type { CreateJobBody } from "../data/dataLayer";
 import { PaneInputError } from "./paneInputError";
 
@@ -5,7 +6,7 @@ export type ReportType = NonNullable<CreateJobBody["report_type"]>;
 export type OutputFormat = NonNullable<CreateJobBody["output_format"]>;
 
 /** The contract's limit on property ids per job. */
-export const MAX_JOB_PROPERTY_IDS = 1000;
+export { MAX_JOB_PROPERTY_IDS };
 
 /** The bulk export form as typed. */
 export interface JobForm {

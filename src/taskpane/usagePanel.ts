@@ -2,13 +2,20 @@ import type { Session } from "../session/session";
 import { element, fillList, whileBusy, type StatusLine } from "./dom";
 import type { UsageTracker } from "./usageTracker";
 
-/** The quota and rate-limit figures, updated on demand and after each sign-in change. */
+const PENDING_REFRESH_MS = 5_000;
+
+/** The quota and rate-limit figures, updated on demand, after each sign-in change, and while requests wait. */
 export function wireUsagePanel(session: Session, tracker: UsageTracker, status: StatusLine): void {
+  let followUp: ReturnType<typeof setTimeout> | undefined;
   const show = async () => {
     const state = session.current;
     element("usage-section").hidden = state === undefined;
     if (!state) return;
-    fillList(element("usage-lines"), tracker.lines(await state.data.stats(), state.accountId));
+    const stats = await state.data.stats();
+    fillList(element("usage-lines"), tracker.lines(stats, state.accountId));
+    // While a pull is working through the pacing, its "done of total" moves: show it again shortly.
+    clearTimeout(followUp);
+    if ((stats.requests.backlog?.waiting ?? 0) > 0) followUp = setTimeout(showOrSay, PENDING_REFRESH_MS);
   };
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);

@@ -42,6 +42,14 @@ export class UsageTracker {
         ? "Rate limit: no waits so far."
         : `Rate limit: requests waited ${stats.requests.rateLimitWaits} times for the service's limit.`,
     ];
+    const backlog = stats.requests.backlog;
+    if (backlog && backlog.waiting > 0) {
+      const minutes = Math.ceil(backlog.expectedWaitMs / 60_000);
+      const wait = backlog.expectedWaitMs < 60_000 ? "under a minute" : `about ${minutes} min`;
+      lines.push(
+        `Pending requests: ${backlog.sent} of ${backlog.sent + backlog.waiting} sent; ${wait} left at the current limit.`,
+      );
+    }
     // The same words as the cells' #N/A: every request fails at once until then.
     if (rateLimitedUntilMs !== undefined)
       lines.push(rateLimitedUntil(rateLimitedUntilMs, this.now()).message);

@@ -11,8 +11,14 @@ import {
   MAX_BULK_DETAILS_IDS,
   MAX_EXPLORE_MARKETS,
   MAX_FORECAST_AGGREGATIONS,
+  MAX_JOB_PROPERTY_IDS,
+  MAX_JOB_RANGE_DAYS,
+  OBSERVED_JOB_DURATIONS,
 } from "../../src/api/contractLimits";
-import { MAX_BULK_DETAILS_IDS as SANDBOX_MAX_IDS } from "../../sandbox/contract/limits";
+import {
+  MAX_BULK_DETAILS_IDS as SANDBOX_MAX_IDS,
+  MAX_JOB_RANGE_DAYS as SANDBOX_MAX_JOB_RANGE_DAYS,
+} from "../../sandbox/contract/limits";
 
 const root = join(__dirname, "..", "..");
 
@@ -57,5 +63,12 @@ describe("contract limits the client batches by", () => {
     expect(MAX_FORECAST_AGGREGATIONS).toBe(
       contract.components.schemas.BoundaryForecastRequest.properties.aggregations.maxItems,
     );
+    const createJob = contract.paths["/bulk_api/jobs"].post;
+    expect(MAX_JOB_PROPERTY_IDS).toBe(
+      contract.components.schemas.CreateBulkJobRequest.properties.property_ids.maxItems,
+    );
+    expect(MAX_JOB_RANGE_DAYS).toBe(createJob["x-max-range-days"]);
+    expect(MAX_JOB_RANGE_DAYS).toBe(SANDBOX_MAX_JOB_RANGE_DAYS);
+    expect(OBSERVED_JOB_DURATIONS).toEqual(createJob["x-expected-duration"].observed);
   });
 });

@@ -2,7 +2,7 @@
  * Workbook benchmark (issue 8): the reference underwriting workbook evaluated through the real functions
  * layer against the sandbox with 50 ms of injected latency.
  *
- *   npx tsx test/bench/workbook.bench.ts [--json] [--cells 24000]
+ *   npx tsx test/bench/workbook.bench.ts [--json] [--cells 24000] [--history]
  *
  * Runs, in one sandbox: the naive one-call-per-cell client (first, so that the sandbox's lazily compiled
  * validators and dataset are warm before ours is timed); ours cold (a new sign-in over an empty IndexedDB);
@@ -13,6 +13,9 @@
  *
  * Request counts are data API requests counted at the sandbox while the workbook evaluates: the sign-in
  * before it (one token request, one accounts request) is excluded and shown on its own line.
+ *
+ * Then the history workbook (historyWorkbook.ts): RENT.HISTORY over ten properties and 13 months, cold and
+ * warm, against export jobs that take the live service's time; `--history` runs it alone.
  *
  * `--cells N` scales the reference workbook to about N cells (the same mix, more of each) and measures
  * ours cold and warm only: requests against the floor, time per cell, and this process's peak memory. At
@@ -26,6 +29,7 @@ import type { PacingOptions } from "../../src/data/tokenBucket";
 import { session } from "../../src/session/session";
 import { ENDPOINTS, requestFloor, type RequestFloor } from "./floor";
 import { runNaiveClient } from "./naiveClient";
+import { measureHistoryWorkbook, printHistoryReport } from "./historyWorkbook";
 import { referenceWorkbook, WORKBOOK_CLIENT, type Workbook } from "./referenceWorkbook";
 import {
   dataRequests,
@@ -324,9 +328,16 @@ async function main(): Promise<void> {
     else console.table(figures);
     return;
   }
-  const report = await measure();
-  if (process.argv.includes("--json")) console.log(JSON.stringify(report.figures, null, 2));
-  else printReport(report);
+  // The history workbook runs after the reference workbook, or alone with --history.
+  const historyOnly = process.argv.includes("--history");
+  const report = historyOnly ? undefined : await measure();
+  const history = await measureHistoryWorkbook(LATENCY_MS);
+  if (process.argv.includes("--json"))
+    console.log(JSON.stringify({ ...report?.figures, ...history.figures }, null, 2));
+  else {
+    if (report) printReport(report);
+    printHistoryReport(history);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -113,6 +113,27 @@ describe("RequestGate", () => {
   });
 });
 
+describe("the gate's backlog (the pane's pending requests)", () => {
+  it("counts what was sent of the pull and what waits, and the wait left at the pacing in force", async () => {
+    const now = 0;
+    // A sleep that never ends: the pacing holds the rest in line, as it would for the next 6 s.
+    const gate = new RequestGate({
+      pacing: { limit: 10, windowMs: 10_000, burst: 2 },
+      maxInFlight: 100,
+      now: () => now,
+      sleep: () => new Promise<void>(() => undefined),
+    });
+    expect(gate.backlog).toMatchObject({ pending: 0, waiting: 0, expectedWaitMs: 0 });
+    const granted: number[] = [];
+    for (let index = 0; index < 5; index++) void gate.acquire().then(() => granted.push(index));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(granted).toEqual([0, 1]);
+    // Two of five sent; three wait for refills of one token per 1,250 ms ((10 - 2) per 10 s).
+    expect(gate.backlog).toMatchObject({ pending: 5, waiting: 3, sentSinceIdle: 2, expectedWaitMs: 3_750 });
+  });
+});
+
 describe("the gate's defaults", () => {
   it("pace at the documented live limit: never more than 100 requests in any 300 s, fixed or rolling", async () => {
     expect(LIVE_PACING).toMatchObject({ limit: 100, windowMs: 300_000 });

@@ -2,13 +2,14 @@
  * `npm run preview`: the add-in in a browser, without Excel. Serves the host page with the add-in beside a
  * grid, and a sandbox on port 4010 (the pane's default service URL) unless told otherwise.
  *
- *   npm run preview -- [--port 3100] [--sandbox-port 4010]
+ *   npm run preview -- [--port 3100] [--sandbox-port 4010] [--job-time-scale 1]
  *
  * The sandbox's download origin sits at the sandbox port + 1 (4011), where the add-in's Content-Security-
  * Policy expects it, and the sandbox also answers the dev server's origin (https://localhost:3000), so the
  * same sandbox serves the add-in sideloaded from `npm start`.
  */
 import { parseArgs } from "node:util";
+import { CLI_DEFAULT_JOB_TIME_SCALE } from "../../sandbox/cli/parseArguments";
 import { startPreview } from "./previewServer";
 
 async function main(): Promise<void> {
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     options: {
       port: { type: "string", default: "3100" },
       "sandbox-port": { type: "string", default: "4010" },
+      // Export jobs take the live service's time, as from the sandbox's own command line (sandbox/README.md).
+      "job-time-scale": { type: "string", default: String(CLI_DEFAULT_JOB_TIME_SCALE) },
     },
   });
   const preview = await startPreview({
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     sandbox: {
       port: Number(values["sandbox-port"]),
       downloadPort: Number(values["sandbox-port"]) === 0 ? 0 : Number(values["sandbox-port"]) + 1,
+      jobTimeScale: Number(values["job-time-scale"]),
     },
   });
   console.log(`Rent Market preview: ${preview.url}`);

@@ -8,6 +8,7 @@ interface StatsOverrides {
   usage?: Record<number, number>;
   limit?: DataLayerStats["requests"]["limit"];
   rateLimitedUntilMs?: number;
+  backlog?: DataLayerStats["requests"]["backlog"];
 }
 
 const DOCUMENTED = { limit: 100, windowMs: 300_000, burst: 50, learned: false };
@@ -36,6 +37,7 @@ function stats(overrides: StatsOverrides = {}): DataLayerStats {
       coalesced: 0,
       limit: overrides.limit ?? DOCUMENTED,
       rateLimitedUntilMs: overrides.rateLimitedUntilMs,
+      backlog: overrides.backlog,
     },
     bulkExportUsage: overrides.usage ?? {},
   };
@@ -49,6 +51,14 @@ describe("the Usage section", () => {
       DOCUMENTED_LINE,
       "Rate limit: no waits so far.",
     ]);
+  });
+
+  it("shows a pull's pending requests, done of total, and the wait left at the current limit", () => {
+    const tracker = new UsageTracker(() => 0);
+    const lines = tracker.lines(stats({ backlog: { sent: 50, waiting: 25, expectedWaitMs: 150_000 } }), 100);
+    expect(lines).toContain("Pending requests: 50 of 75 sent; about 3 min left at the current limit.");
+    const none = tracker.lines(stats({ backlog: { sent: 3, waiting: 0, expectedWaitMs: 0 } }), 100);
+    expect(none.some((line) => line.startsWith("Pending requests"))).toBe(false);
   });
 
   it("shows the last rate limit and quota answers the pane met, and how long ago", () => {

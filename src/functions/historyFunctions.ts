@@ -1,0 +1,133 @@
+import { shapeTable } from "../excel/tableData";
+import { dayOfIso } from "../data/history/historyDays";
+import { session } from "../session/session";
+import { readDate } from "./args/excelDates";
+import { didYouMean } from "./args/suggest";
+import { isBlank, readChoice, readId, readList, readText } from "./args/scalars";
+import { ArgumentError, toCellError } from "./cellErrors";
+import { historyExportsOf } from "./historyExportsOf";
+import {
+  AGGREGATIONS,
+  HISTORY_FIELDS,
+  INTERVALS,
+  historyTable,
+  type Aggregation,
+  type Interval,
+} from "./shape/historyTable";
+import { spillFromTable } from "./shape/spill";
+
+/** Properties one formula may ask for: a thousand, one job's worth of ids. */
+const MAX_PROPERTIES = 1000;
+
+interface HistoryArguments {
+  ids: number[];
+  fields: string[];
+  first: number;
+  last: number;
+  interval: Interval;
+  aggregation: Aggregation;
+}
+
+function readField(value: unknown, argument: string): string {
+  const text = readText(value, argument);
+  const field = HISTORY_FIELDS.find((known) => known === text.toLowerCase());
+  if (!field)
+    throw new ArgumentError(
+      `${argument}: the property export has no column "${text}".${didYouMean(text, HISTORY_FIELDS)}`,
+    );
+  return field;
+}
+
+function readArguments(
+  properties: unknown,
+  fields: unknown,
+  start: unknown,
+  end: unknown,
+  interval: unknown,
+  aggregation: unknown,
+  today: number,
+): HistoryArguments {
+  const ids = [...new Set(readList(properties, "properties", readId))];
+  if (ids.length === 0) throw new ArgumentError("properties: give at least one property id.");
+  if (ids.length > MAX_PROPERTIES)
+    throw new ArgumentError(
+      `properties: at most ${MAX_PROPERTIES} ids per formula; ${ids.length} were given.`,
+    );
+  const wanted = readList(fields, "fields", readField);
+  if (wanted.length === 0) throw new ArgumentError(`fields: name at least one column, such as avg_rent.`);
+  const first = dayOfIso(readDate(start, "start"));
+  const last = dayOfIso(readDate(end, "end"));
+  if (first > last) throw new ArgumentError("start must not be after end.");
+  if (last >= today)
+    throw new ArgumentError(
+      "end must be before today: history covers finished days (RENT.PROPERTY has today's figures).",
+    );
+  return {
+    ids,
+    fields: [...new Set(wanted)],
+    first,
+    last,
+    interval: isBlank(interval) ? "day" : readChoice(interval, "interval", INTERVALS),
+    aggregation: isBlank(aggregation) ? "last" : readChoice(aggregation, "aggregation", AGGREGATIONS),
+  };
+}
+
+/**
+ * A property figure over time, like BDH: every column of the property export, one row per property and day,
+ * week, month or quarter. Served by bulk export jobs, which take minutes: the cell shows the wait ("export
+ * running, about 4 min"), then the table spills. Finished days are kept for good, so the next time costs nothing.
+ * @customfunction HISTORY
+ * @helpurl https://localhost:3000/help.html#rent-history
+ * @streaming
+ * @param properties Property ids: a range, or text like "100001, 100002".
+ * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
+ * @param start First day (a date).
+ * @param end Last day (a date before today).
+ * @param [interval] One row per day (default), week, month or quarter.
+ * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
+ * @param invocation Custom function invocation.
+ */
+export function history(
+  properties: unknown[][],
+  fields: unknown[][],
+  start: unknown,
+  end: unknown,
+  interval: unknown,
+  aggregation: unknown,
+  invocation: CustomFunctions.StreamingInvocation<unknown[][]>,
+): void {
+  const controller = new AbortController();
+  invocation.onCanceled = () => controller.abort();
+  const fail = (error: unknown) => {
+    if (!controller.signal.aborted) invocation.setResult(toCellError(error));
+  };
+  try {
+    const signedIn = session.requireSignedIn();
+    const exports = historyExportsOf(signedIn);
+    const asked = readArguments(properties, fields, start, end, interval, aggregation, exports.today());
+    const need = { ids: asked.ids, first: asked.first, last: asked.last };
+    const spill = (rows: NonNullable<ReturnType<typeof exports.known>>) => {
+      const table = historyTable(rows, need, asked.fields, asked.interval, asked.aggregation);
+      return spillFromTable(
+        shapeTable(table.columns, table.rows),
+        "No history for these properties and days.",
+      );
+    };
+    const known = exports.known(need);
+    if (known) return invocation.setResult(spill(known));
+    invocation.setResult([["export submitting"]]);
+    exports
+      .rows(need, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (!controller.signal.aborted) invocation.setResult([[progress.text]]);
+        },
+      })
+      .then((rows) => {
+        if (!controller.signal.aborted) invocation.setResult(spill(rows));
+      })
+      .catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
