@@ -122,8 +122,16 @@ export function errorFromStatus(status: number, headers: Headers, raw: string): 
     // The thing exists but is not in a state that has it yet (e.g. results of a job still running).
     return new ApiError("not_found", `Not available yet${said}.`, details);
   }
-  if (status >= 500)
-    return new ApiError("server", `The service had a problem (HTTP ${status}). Try again later.`, details);
+  if (status >= 500) {
+    // Only words the server wrote as a JSON message (a team relay's "its own credentials were refused"), never
+    // an HTML error page, go into the cell.
+    const explained = payload && serviceMessage ? ` (${serviceMessage})` : "";
+    return new ApiError(
+      "server",
+      `The service had a problem (HTTP ${status})${explained}. Try again later.`,
+      details,
+    );
+  }
   return new ApiError("server", `Unexpected answer from the service (HTTP ${status})${said}.`, details);
 }
 

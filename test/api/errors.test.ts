@@ -15,6 +15,22 @@ describe("errorFromResponse", () => {
     expect(error.details.status).toBe(400);
   });
 
+  it("says in a 5xx what a relay wrote as a JSON message, never an HTML page", async () => {
+    const relay = await errorFromResponse(
+      response(
+        502,
+        JSON.stringify({
+          error: "Bad Gateway",
+          message: "The service refused the team relay's own client id or secret. Ask your relay admin.",
+        }),
+      ),
+    );
+    expect(relay.kind).toBe("server");
+    expect(relay.message).toContain("refused the team relay's own client id or secret");
+    const page = await errorFromResponse(response(503, "<html><body>Maintenance</body></html>"));
+    expect(page.message).toBe("The service had a problem (HTTP 503). Try again later.");
+  });
+
   it("joins an errors array", async () => {
     const error = await errorFromResponse(
       response(400, JSON.stringify({ errors: ["a is wrong", "b is wrong"] })),
