@@ -6,3 +6,11 @@
 export function drained(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Waits, turn by turn of the event loop, until `condition` holds: for something another party does (a request
+ * reaching a fetch the test holds), instead of sleeping a guessed while. The test's timeout bounds it.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await drained();
+}
