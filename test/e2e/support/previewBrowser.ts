@@ -2,14 +2,20 @@
  * One e2e test file's world: the preview (host page + the real add-in build + a sandbox on free ports) and a
  * headless Chromium (Debian's, driven by playwright-core) on it, with what a person does there: sign in
  * through the pane, type formulas into cells, read what the cells show.
+ *
+ * Under jest, the files a worker runs share one Chromium and one preview per set of sandbox options (started
+ * by the first file, closed when the worker ends: test/support/workerScope.ts); each file gets a browser
+ * context of its own (its own storage: IndexedDB, the remembered secret, the saved workbook) and the
+ * sandbox's request counters and faults reset. Elsewhere (`npm run screenshots`) each world is its own.
  */
-import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
 import { launchChromium } from "../../support/chromium";
+import { sharedForWorker } from "../../support/sharedForWorker";
 
 /** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
 export const SETUP_TIMEOUT_MS = 180_000;
@@ -36,30 +42,40 @@ export async function openPreviewBrowser(
   sandbox: Partial<SandboxOptions> = {},
   viewport = { width: 1400, height: 860 },
 ): Promise<PreviewBrowser> {
+  const shared = sharedForWorker();
   // The tests' own raw requests must not eat into the pane's rate limit.
-  const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
-  let browser: Browser | undefined;
+  const sandboxOptions = { rateLimit: 1_000_000, ...sandbox };
+  const preview = await shared.get(
+    `preview ${JSON.stringify(sandboxOptions)}`,
+    () => startPreview({ sandbox: sandboxOptions }),
+    (running) => running.close(),
+  );
+  // What an earlier file of this worker did to the sandbox is not this file's to count or suffer.
+  preview.sandbox.counters.reset();
+  preview.sandbox.faults.reset();
+  let context: BrowserContext | undefined;
   try {
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport });
+    const browser = await shared.get("chromium", launchChromium, (opened) => opened.close());
+    context = await browser.newContext({ viewport });
+    const page = await context.newPage();
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
     await page.goto(preview.url);
     const pane = page.frameLocator("#taskpane-frame");
     await pane.locator("#sign-in-button").waitFor();
-    const opened = browser;
+    const opened = context;
     return {
       preview,
-      browser: opened,
+      browser,
       page,
       pane,
       close: async () => {
         await opened.close();
-        await preview.close();
+        await shared.release();
       },
     };
   } catch (error) {
-    await browser?.close();
-    await preview.close();
+    await context?.close();
+    await shared.release();
     throw error;
   }
 }
