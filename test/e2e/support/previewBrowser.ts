@@ -14,7 +14,7 @@ import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
-import { launchChromium } from "../../support/chromium";
+import { workerChromium } from "../../support/chromium";
 import { sharedForWorker } from "../../support/sharedForWorker";
 
 /** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
@@ -53,9 +53,11 @@ export async function openPreviewBrowser(
   // What an earlier file of this worker did to the sandbox is not this file's to count or suffer.
   preview.sandbox.counters.reset();
   preview.sandbox.faults.reset();
+  let chromium: Awaited<ReturnType<typeof workerChromium>> | undefined;
   let context: BrowserContext | undefined;
   try {
-    const browser = await shared.get("chromium", launchChromium, (opened) => opened.close());
+    chromium = await workerChromium();
+    const { browser, release } = chromium;
     context = await browser.newContext({ viewport });
     const page = await context.newPage();
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
@@ -70,11 +72,13 @@ export async function openPreviewBrowser(
       pane,
       close: async () => {
         await opened.close();
+        await release();
         await shared.release();
       },
     };
   } catch (error) {
     await context?.close();
+    await chromium?.release();
     await shared.release();
     throw error;
   }
