@@ -1,15 +1,13 @@
 import { readFileSync } from "node:fs";
-import { defaultTokenUrl, normaliseConfig, type ServiceConfig } from "../src/api/config";
+import { defaultTokenUrl, normaliseConfig } from "../src/api/config";
 import { LIVE_PACING } from "../src/data/tokenBucket";
-import { DEMO_CLIENTS } from "../sandbox/data/clients";
-import { startSandbox } from "../sandbox/server";
 import { USAGE, parseRelayArguments, type RelayCommand } from "./cli/relayArguments";
 import { DEFAULT_STORE_FILE } from "./options";
-import { openStore, startRelay } from "./server";
+import { startRelay } from "./server";
+import { openRelayStore } from "./store/openStore";
+import { stopOnSignals } from "./stopOnSignals";
 import type { UpstreamCredentials } from "./upstream/upstream";
 import { addUser, describeUsers, revokeUser } from "./users/userAdmin";
-
-const DEMO_CLIENT_ID = "demo-proplus";
 
 function credentialsFromEnvironment(): UpstreamCredentials {
   const clientId = process.env.RELAY_CLIENT_ID;
@@ -24,7 +22,11 @@ function credentialsFromEnvironment(): UpstreamCredentials {
 }
 
 async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
-  const store = await openStore(command, (message) => console.warn(message));
+  // No claim: users are managed beside a running relay, on the same store.
+  const store = await openRelayStore(command.store, {
+    warn: (message) => console.warn(message),
+    claim: false,
+  });
   try {
     if (command.kind === "users-add") {
       const key = await addUser(store.users, command.name, command.accounts, command.admin);
@@ -43,28 +45,19 @@ async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "sta
 }
 
 async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise<void> {
-  let upstream: ServiceConfig;
-  let credentials: UpstreamCredentials;
-  let stopSandbox = async () => undefined as void;
-  if (command.serviceUrl) {
-    upstream = normaliseConfig({
-      serviceUrl: command.serviceUrl,
-      tokenUrl: command.tokenUrl ?? defaultTokenUrl(command.serviceUrl),
-    });
-    credentials = credentialsFromEnvironment();
-  } else {
-    const sandbox = await startSandbox({ port: 0 });
-    stopSandbox = () => sandbox.close();
-    upstream = { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` };
-    const demo = DEMO_CLIENTS.find((client) => client.clientId === DEMO_CLIENT_ID);
-    credentials = { clientId: DEMO_CLIENT_ID, clientSecret: demo?.clientSecret ?? "" };
-    console.log(`sandbox (upstream, as ${DEMO_CLIENT_ID}): ${sandbox.url}`);
-  }
+  if (!command.serviceUrl)
+    throw new Error(
+      "Give the service's --service-url (and RELAY_CLIENT_ID and its secret). To try the relay out against a local sandbox, run `npm run relay:demo`.",
+    );
+  const upstream = normaliseConfig({
+    serviceUrl: command.serviceUrl,
+    tokenUrl: command.tokenUrl ?? defaultTokenUrl(command.serviceUrl),
+  });
   const relay = await startRelay({
     host: command.host,
     port: command.port,
     upstream,
-    credentials,
+    credentials: credentialsFromEnvironment(),
     store: command.store,
     distDirectory: command.dist,
     pacing: LIVE_PACING,
@@ -74,37 +67,15 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
   });
   console.log(`relay: ${relay.url}  (add-in at /taskpane.html, API at /api/v1, status page at /relay/)`);
   console.log(`store: ${relay.store.description}`);
-  if (!command.serviceUrl) {
-    // Fresh demo keys each run: the ones printed by an earlier run stop working.
-    await revokeUser(relay.store.users, "admin");
-    await revokeUser(relay.store.users, "demo");
-    const adminKey = await addUser(relay.store.users, "admin", [], true);
-    const demoKey = await addUser(relay.store.users, "demo", [100, 103], false);
-    console.log(`admin key (status page): ${adminKey}`);
-    console.log(`demo user key (accounts 100, 103; "Team relay" sign-in in the pane): ${demoKey}`);
-  }
-  const stop = (signal: string) => {
-    console.log(`${signal}: stopping the relay`);
-    relay
-      .close()
-      .then(stopSandbox)
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  stopOnSignals(() => relay.close());
 }
 
 /** `npm run relay`: starts the relay, or manages its users. */
 async function main(): Promise<void> {
   let command: RelayCommand;
   try {
-    command = parseRelayArguments(process.argv.slice(2), DEFAULT_STORE_FILE);
+    // RELAY_STORE names the store once for the server and the `users` commands (the container sets it).
+    command = parseRelayArguments(process.argv.slice(2), process.env.RELAY_STORE || DEFAULT_STORE_FILE);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);

@@ -22,6 +22,8 @@ export interface RelayOptions {
   logLevel: string;
   /** The clock that places the status page's figures in windows (tests hold it still). */
   now?: () => number;
+  /** The clock of lifetimes: cached answers and download links expire by it (tests move it). */
+  clock?: () => number;
 }
 
 export const DEFAULT_STORE_FILE = "relay/relay.sqlite";

@@ -3,14 +3,15 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ResponseCache } from "../src/data/responseCache";
-import { isRedisUrl, type RelayOptions } from "./options";
+import type { RelayOptions } from "./options";
 import { registerApiRoutes } from "./routes/apiRoutes";
+import { redactDownloadPath } from "./routes/jobRoutes";
 import { CachedReads } from "./routes/cachedReads";
+import { registerOpsRoutes, storePassword } from "./status/opsRoutes";
 import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
-import { openRedisStore } from "./store/redisStore";
-import { openSqliteStore } from "./store/sqliteStore";
+import { openRelayStore } from "./store/openStore";
 import { ReportedLimit, TeamGate } from "./upstream/teamGate";
 import { Upstream } from "./upstream/upstream";
 import { createUpstreamFetch } from "./upstream/upstreamFetch";
@@ -39,12 +40,10 @@ export const REDACTED_PATHS = [
 ];
 
 export async function openStore(
-  options: Pick<RelayOptions, "store">,
+  options: Pick<RelayOptions, "store" | "clock">,
   warn: (message: string) => void,
 ): Promise<RelayStore> {
-  return isRedisUrl(options.store)
-    ? openRedisStore({ url: options.store, warn })
-    : openSqliteStore(options.store);
+  return openRelayStore(options.store, { warn, claim: true, now: options.clock });
 }
 
 /**
@@ -61,6 +60,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
             level: options.logLevel,
             stream: options.log,
             redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+            // A download link works for its owner only, but it is still nobody's business in a log file.
+            serializers: {
+              req: (request: { method: string; url: string; id?: string }) => ({
+                id: request.id,
+                method: request.method,
+                url: redactDownloadPath(request.url),
+              }),
+            },
           },
     bodyLimit: 5 * 1024 * 1024,
   });
@@ -74,8 +81,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     budget: store.budget,
     flights: store.flights,
     stats,
+    fetch: stats.metrics.observe((input, init) => fetch(input, init)),
   });
-  const cache = new ResponseCache({ store: store.cache });
+  const cache = new ResponseCache({ store: store.cache, now: options.clock });
   const upstream = new Upstream(
     options.upstream,
     options.credentials,
@@ -83,10 +91,17 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     cache,
     options.batchWindowMs,
   );
-  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId);
+  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId, options.clock);
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
+  registerOpsRoutes(app, {
+    store,
+    metrics: stats.metrics,
+    serviceToken: () => upstream.tokens.token(),
+    waiting: () => gate.waiting(),
+    secrets: [options.credentials.clientSecret, storePassword(options.store) ?? ""],
+  });
   const dist = path.resolve(options.distDirectory);
   if (existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: "/" });
   else

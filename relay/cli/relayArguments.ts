@@ -1,14 +1,16 @@
 import { parseArgs } from "node:util";
 
 export const USAGE = `Usage:
-  npm run relay [-- options]                      start the relay (against a local sandbox unless --service-url)
+  npm run relay -- --service-url URL [options]    start the relay in front of the service
+  npm run relay:demo [-- options]                 start it in front of a local sandbox, with demo keys
   npm run relay -- users add NAME --accounts 100,102 [--admin]
                                                   create a personal key (printed once) for NAME
   npm run relay -- users revoke NAME              revoke every key of NAME at once
   npm run relay -- users list                     names, accounts and admin flags (never keys)
 
 Options:
-  --store PATH|redis://HOST:PORT   where users, cache and counters live (default relay/relay.sqlite)
+  --store PATH|redis://HOST:PORT   where users, cache and counters live (default $RELAY_STORE, else
+                                   relay/relay.sqlite); one relay per SQLite file, several on one Redis
   --port N                         port to listen on (default 8080; 0 picks a free one)
   --host HOST                      interface (default 127.0.0.1; put TLS termination in front)
   --dist DIR                       the built add-in to serve (default dist)

@@ -5,18 +5,6 @@ export type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The accounts a request names (query and body), or "invalid" when one of them is not an account id. */
-export function namedAccounts(query: Json, body: unknown): number[] | "invalid" {
-  const named = [query.account_id, isObject(body) ? body.account_id : undefined].filter(
-    (value) => value !== undefined,
-  );
-  const ids = named.map((value) =>
-    typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value,
-  );
-  if (ids.some((id) => !Number.isSafeInteger(id))) return "invalid";
-  return [...new Set(ids as number[])];
-}
-
 export function mayUse(user: UserRecord, accountId: number): boolean {
   return user.accounts.includes(accountId);
 }

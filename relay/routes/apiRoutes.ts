@@ -1,23 +1,30 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Account } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
+import {
+  RequestRefusal,
+  matchOperation,
+  operationById,
+  upstreamBody,
+  upstreamTarget,
+  type OperationRequest,
+} from "../../src/api/operations";
 import { requestContext } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
 import type { RelayStore, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
-import { compSetIds, isObject, mayUse, namedAccounts, refusal, type Json } from "./accountAccess";
+import { compSetIds, mayUse, refusal } from "./accountAccess";
 import { keyChecker } from "./authenticate";
 import {
   batchableForecast,
   batchableMarkets,
   bulkDetails,
-  bulkDetailsIds,
   forecast,
   marketMetrics,
   type BatchedAnswer,
 } from "./batchedReads";
-import { CachedReads, readKind } from "./cachedReads";
-import { handleJobRequest, registerDownloadRoute } from "./jobRoutes";
+import type { CachedReads } from "./cachedReads";
+import { handleJobOperation, registerDownloadRoute } from "./jobRoutes";
 import { sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 export interface ApiRouteParts {
@@ -27,24 +34,30 @@ export interface ApiRouteParts {
   reads: CachedReads;
 }
 
-const FORECAST_PATH = /^\/v1\/(properties|geo_boundary)\/(\d+)\/forecasts$/;
-const COMP_SET_PATH = /^\/v1\/comp_sets\/(\d+)\//;
-const ACCOUNT_COMP_SETS_PATH = /^\/v1\/accounts\/(\d+)\/comp_sets$/;
+/** Where the service's API sits under the relay's origin: `/api/v1/...` is `{service}/v1/...`. */
+const API_BASE = ["api", "v1"];
 
 /**
- * Segments that would climb out of `/v1` at the service (`..`, or slashes and backslashes hidden in escapes):
- * the relay's token must only ever reach the service's API.
+ * The request target split into the path below the API base (still undecoded: the operation table decodes and
+ * matches it) and the query, or undefined when it is not under the API base. The base is compared decoded
+ * segment by segment, so no spelling of it moves what follows.
  */
-function isPlainPath(path: string): boolean {
-  return path.split("/").every((segment) => {
+function belowApiBase(url: string): { path: string; query: string } | undefined {
+  const at = url.indexOf("?");
+  const rawPath = at < 0 ? url : url.slice(0, at);
+  const query = at < 0 ? "" : url.slice(at + 1);
+  const segments = rawPath.split("/");
+  if (segments[0] !== "") return undefined;
+  for (const [index, expected] of API_BASE.entries()) {
     let decoded: string;
     try {
-      decoded = decodeURIComponent(segment);
+      decoded = decodeURIComponent(segments[index + 1] ?? "");
     } catch {
-      return false;
+      return undefined;
     }
-    return decoded !== "." && decoded !== ".." && !/[/\\]/.test(decoded);
-  });
+    if (decoded !== expected) return undefined;
+  }
+  return { path: `/${segments.slice(API_BASE.length + 1).join("/")}`, query };
 }
 
 function sendBatched(reply: FastifyReply, answer: BatchedAnswer): FastifyReply {
@@ -53,44 +66,31 @@ function sendBatched(reply: FastifyReply, answer: BatchedAnswer): FastifyReply {
 }
 
 /** The accounts the relay's client may act for, cut down to the person's, one page as the contract pages. */
-async function accountsPage(parts: ApiRouteParts, user: UserRecord, query: Json, reply: FastifyReply) {
-  const page = Number(query.page ?? 1);
-  const perPage = Number(query.per_page ?? 50);
-  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
-    return sendRelayError(
-      reply,
-      400,
-      "Invalid parameter",
-      "page must be >= 1 and per_page between 1 and 100",
-    );
-  }
+async function accountsPage(parts: ApiRouteParts, user: UserRecord, request: OperationRequest) {
+  const page = (request.values.page as number | undefined) ?? 1;
+  const perPage = (request.values.per_page as number | undefined) ?? 50;
   const all: Account[] = (await parts.upstream.data.accounts()).value;
   const mine = all.filter((account) => mayUse(user, account.id));
-  return reply
-    .code(200)
-    .type("application/json")
-    .send({
-      data: mine.slice((page - 1) * perPage, page * perPage),
-      pagination: {
-        current_page: page,
-        total_pages: Math.max(1, Math.ceil(mine.length / perPage)),
-        total_count: mine.length,
-        per_page: perPage,
-      },
-    });
+  return {
+    data: mine.slice((page - 1) * perPage, page * perPage),
+    pagination: {
+      current_page: page,
+      total_pages: Math.max(1, Math.ceil(mine.length / perPage)),
+      total_count: mine.length,
+      per_page: perPage,
+    },
+  };
 }
 
 /** Whether one of the person's accounts lists the comp set (each account's list is a cached read). */
 async function mayUseCompSet(parts: ApiRouteParts, user: UserRecord, compSetId: number): Promise<boolean> {
+  const listCompSets = operationById("listCompSets");
   for (const accountId of user.accounts) {
-    const answer = await parts.reads.read(
-      "comp_sets",
+    const answer = await parts.reads.read({
+      operation: listCompSets,
+      values: { account_id: accountId },
       accountId,
-      "GET",
-      `/v1/accounts/${accountId}/comp_sets`,
-      "",
-      undefined,
-    );
+    });
     if (answer.status === 200 && compSetIds(answer.body).includes(compSetId)) return true;
   }
   return false;
@@ -107,118 +107,147 @@ function quotaCounter(parts: ApiRouteParts, accountId: number) {
   };
 }
 
-async function dispatch(
-  parts: ApiRouteParts,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: UserRecord,
-) {
-  const [rawPath, query = ""] = request.url.slice("/api".length).split(/\?(.*)/s, 2) as [string, string?];
-  const path = rawPath.replace(/\/+$/, "");
-  if (!isPlainPath(path)) {
-    return sendRelayError(reply, 400, "Invalid parameter", "The path must name an endpoint of the service.");
-  }
-  const method = request.method;
-  const queryObject = (request.query ?? {}) as Json;
-  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+/** The ids of a bulk details request, in either of the contract's spellings (not both at once). */
+function bulkDetailsIds(request: OperationRequest): number[] | "both" {
+  const listed = request.values.property_ids as string | undefined;
+  const repeated = request.values["property_ids[]"] as number[] | undefined;
+  if (listed !== undefined && repeated !== undefined) return "both";
+  return repeated ?? (listed ?? "").split(",").filter(Boolean).map(Number);
+}
 
-  if (path === "/v1/accounts" && method === "GET") return accountsPage(parts, user, queryObject, reply);
-  if (path.startsWith("/v1/bulk_api/jobs")) {
-    return handleJobRequest(
-      { upstream: parts.upstream, owners: parts.store.jobOwners, downloads: parts.store.downloads },
-      request,
-      reply,
-      user,
-      path,
-      query,
-    );
-  }
-  const compSet = COMP_SET_PATH.exec(path);
-  if (compSet) {
-    if (!(await mayUseCompSet(parts, user, Number(compSet[1])))) {
+/** A read or write of one account's data, the account already checked: batched, cached or forwarded. */
+async function accountOperation(
+  parts: ApiRouteParts,
+  request: OperationRequest,
+  reply: FastifyReply,
+  accountId: number,
+): Promise<FastifyReply> {
+  const { operation } = request;
+  const data = parts.upstream.data;
+  if (operation.batch === "bulk_details") {
+    const ids = bulkDetailsIds(request);
+    if (ids === "both")
       return sendRelayError(
         reply,
-        403,
-        "Forbidden",
-        `Comp set ${compSet[1]} belongs to none of the accounts the team relay gives ${user.name}.`,
+        400,
+        "Invalid parameter",
+        "Give property_ids or property_ids[], not both.",
       );
-    }
-    const kind = readKind(path);
-    if (method === "GET" && kind)
-      return sendUpstream(reply, await parts.reads.read(kind, undefined, method, path, query, body));
-    return sendUpstream(
-      reply,
-      await parts.upstream.forward(method, `${path}${query ? `?${query}` : ""}`, body),
-    );
+    if (ids.length > 0 && ids.every((id) => id > 0))
+      return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids));
   }
-
-  const pathAccount = ACCOUNT_COMP_SETS_PATH.exec(path)?.[1];
-  const named = namedAccounts(queryObject, request.body);
-  if (named === "invalid")
-    return sendRelayError(reply, 400, "Invalid parameter", "account_id must be an integer");
-  const accounts = pathAccount ? [...named, Number(pathAccount)] : named;
-  if (accounts.length === 0) {
-    return sendRelayError(
-      reply,
-      400,
-      "Invalid parameter",
-      "account_id is required: the team relay answers only for accounts it gives you.",
-    );
-  }
-  const forbidden = accounts.find((accountId) => !mayUse(user, accountId));
-  if (forbidden !== undefined) return sendRelayError(reply, 403, "Forbidden", refusal(user, forbidden));
-  const accountId = accounts[0] as number;
-
-  if (path === "/v1/properties/bulk_details" && method === "GET") {
-    const ids = bulkDetailsIds(queryObject);
-    if (ids) return sendBatched(reply, await bulkDetails(parts.upstream.data, parts.stats, accountId, ids));
-  }
-  if (path === "/v1/explore_markets" && method === "POST" && isObject(request.body)) {
+  if (operation.batch === "market_metrics" && request.body) {
     const markets = batchableMarkets(request.body);
-    if (markets)
-      return sendBatched(reply, await marketMetrics(parts.upstream.data, parts.stats, accountId, markets));
+    if (markets) return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets));
   }
-  const forecastPath = FORECAST_PATH.exec(path);
-  if (forecastPath && method === "POST" && isObject(request.body)) {
-    const forecastQuery = batchableForecast(request.body);
-    const target = {
-      kind: forecastPath[1] === "properties" ? "property" : "geo_boundary",
-      id: Number(forecastPath[2]),
-    } as const;
-    if (forecastQuery)
-      return sendBatched(
-        reply,
-        await forecast(parts.upstream.data, parts.stats, accountId, target, forecastQuery),
-      );
+  if (operation.batch === "forecast" && request.body) {
+    const query = batchableForecast(request.body);
+    const target =
+      request.values.property_id !== undefined
+        ? ({ kind: "property", id: request.values.property_id as number } as const)
+        : ({ kind: "geo_boundary", id: request.values.geo_boundary_id as number } as const);
+    if (query) return sendBatched(reply, await forecast(data, parts.stats, accountId, target, query));
   }
-  const kind = readKind(path);
-  if (kind && (method === "GET" || method === "POST")) {
-    const onFetched = path === "/v1/geo_boundaries/properties" ? quotaCounter(parts, accountId) : undefined;
-    return sendUpstream(reply, await parts.reads.read(kind, accountId, method, path, query, body, onFetched));
+  if (operation.cacheKind) {
+    const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
+    return sendUpstream(reply, await parts.reads.read(request, onFetched));
   }
-  return sendUpstream(
-    reply,
-    await parts.upstream.forward(method, `${path}${query ? `?${query}` : ""}`, body),
+  return sendUpstream(reply, await forward(parts, request));
+}
+
+export function forward(parts: Pick<ApiRouteParts, "upstream">, request: OperationRequest) {
+  return parts.upstream.forward(
+    request.operation.method,
+    `/v1${upstreamTarget(request)}`,
+    upstreamBody(request),
   );
 }
 
+async function dispatch(
+  parts: ApiRouteParts,
+  request: OperationRequest,
+  reply: FastifyReply,
+  user: UserRecord,
+): Promise<FastifyReply> {
+  const { reach } = request.operation;
+  switch (reach.kind) {
+    case "own_accounts":
+      return reply
+        .code(200)
+        .type("application/json")
+        .send(await accountsPage(parts, user, request));
+    case "own_jobs":
+    case "job":
+      return handleJobOperation(
+        { upstream: parts.upstream, owners: parts.store.jobOwners, downloads: parts.store.downloads },
+        request,
+        reply,
+        user,
+      );
+    case "comp_set": {
+      const compSetId = request.values.comp_set_id as number;
+      if (!(await mayUseCompSet(parts, user, compSetId)))
+        return sendRelayError(
+          reply,
+          403,
+          "Forbidden",
+          `Comp set ${compSetId} belongs to none of the accounts the team relay gives ${user.name}.`,
+        );
+      if (request.operation.cacheKind) return sendUpstream(reply, await parts.reads.read(request));
+      return sendUpstream(reply, await forward(parts, request));
+    }
+    case "account": {
+      const accountId = request.accountId;
+      if (accountId === undefined)
+        return sendRelayError(
+          reply,
+          400,
+          "Invalid parameter",
+          "account_id is required: the team relay answers only for accounts it gives you.",
+        );
+      if (!mayUse(user, accountId)) return sendRelayError(reply, 403, "Forbidden", refusal(user, accountId));
+      return accountOperation(parts, request, reply, accountId);
+    }
+  }
+}
+
+function sendRefusal(reply: FastifyReply, refusalOf: RequestRefusal): FastifyReply {
+  if (refusalOf.allow) reply.header("Allow", refusalOf.allow.join(", "));
+  const error = { 400: "Invalid parameter", 404: "Not Found", 405: "Method Not Allowed" }[refusalOf.status];
+  return sendRelayError(reply, refusalOf.status, error, refusalOf.message);
+}
+
+async function answer(parts: ApiRouteParts, request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
+  const target = belowApiBase(request.raw.url ?? request.url);
+  if (!target) return sendRelayError(reply, 404, "Not Found", "No operation of the service has this path.");
+  let operationRequest: OperationRequest;
+  try {
+    operationRequest = matchOperation(request.method, target.path, target.query, request.body);
+  } catch (error) {
+    if (error instanceof RequestRefusal) return sendRefusal(reply, error);
+    throw error;
+  }
+  return dispatch(parts, operationRequest, reply, user);
+}
+
 /**
- * The service's API under the relay's origin: `/api/v1/...` is `{base_url}/v1/...`. Every request carries a
- * person's key; what it may reach is decided here, before any cache is consulted.
+ * The service's API under the relay's origin: `/api/v1/...` is `{base_url}/v1/...`. Only the operations of
+ * the contract pass (src/api/operations.ts), each rebuilt from its parsed values; every request carries a
+ * person's key, and what it may reach is decided here, before any cache is consulted.
  */
 export function registerApiRoutes(app: FastifyInstance, parts: ApiRouteParts): void {
   const checkKey = keyChecker(parts.store.users, { admin: false });
-  registerDownloadRoute(app, parts.store.downloads);
+  registerDownloadRoute(app, parts.store.downloads, checkKey);
   app.route({
     method: ["GET", "POST", "DELETE", "PUT", "PATCH"],
-    url: "/api/v1/*",
+    url: "/api/*",
     preHandler: checkKey,
     handler: async (request, reply) => {
       const user = request.relayUser as UserRecord;
       await parts.stats.userRequest(user.name);
       return requestContext.run({ user: user.name }, async () => {
         try {
-          return await dispatch(parts, request, reply, user);
+          return await answer(parts, request, reply, user);
         } catch (error) {
           if (error instanceof ApiError) return sendApiError(reply, error);
           request.log.error({ err: error }, "relay request failed");

@@ -1,7 +1,7 @@
-import type { CacheKind } from "../../src/data/cachePolicy";
 import { requestKey } from "../../src/data/cacheKey";
 import { RequestCoalescer } from "../../src/data/requestCoalescer";
 import type { ResponseCache } from "../../src/data/responseCache";
+import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import type { RelayStats } from "../status/relayStats";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 
@@ -12,36 +12,30 @@ interface CachedAnswer {
   body: string;
 }
 
-const KIND_OF_PATH: [RegExp, CacheKind][] = [
-  [/^\/v1\/accounts\/\d+\/comp_sets$/, "comp_sets"],
-  [/^\/v1\/comp_sets\/\d+\/market_survey$/, "market_survey"],
-  [/^\/v1\/comp_sets\/\d+\/units$/, "units"],
-  [/^\/v1\/comp_sets\/\d+\/floor_plans$/, "floor_plans"],
-  [/^\/v1\/geo_boundaries\/search$/, "geo_search"],
-  [/^\/v1\/geo_boundaries\/properties$/, "property_search"],
-  [/^\/v1\/properties\/lookup$/, "lookup"],
-  [/^\/v1\/properties\/bulk_details$/, "property"],
-  [/^\/v1\/markets\/narratives$/, "narrative"],
-  [/^\/v1\/explore_markets$/, "market"],
-  [/^\/v1\/(properties|geo_boundary)\/\d+\/forecasts$/, "forecast"],
-  [/^\/v1\/accounts$/, "accounts"],
-];
-
-/** The cache kind of a read, which decides its freshness; undefined for what is never cached. */
-export function readKind(path: string): CacheKind | undefined {
-  return KIND_OF_PATH.find(([pattern]) => pattern.test(path))?.[1];
-}
-
-function canonicalQuery(query: string): string {
-  const params = new URLSearchParams(query);
-  params.sort();
-  return params.toString();
+/**
+ * Whether an answer is the operation's answer: a 200 of JSON holding the top-level properties the contract
+ * requires. A maintenance page served with 200, an error or a truncated body is passed on but never kept.
+ */
+export function isCacheableAnswer(request: OperationRequest, answer: UpstreamAnswer): boolean {
+  if (answer.status !== 200) return false;
+  const contentType = answer.headers.get("content-type") ?? "";
+  if (!/^application\/([a-z.+-]+\+)?json\b/i.test(contentType)) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.body.toString("utf8"));
+  } catch {
+    return false;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+  const required = request.operation.answer?.required ?? [];
+  return required.every((name) => (parsed as Record<string, unknown>)[name] !== undefined);
 }
 
 /**
- * Reads the batchers do not cover, cached whole by request (account, path, query, body) and coalesced while
- * in flight. The key names the account, and the relay checks a person's access to that account before it
- * looks, so an answer is only ever served to someone allowed to see it.
+ * Reads the batchers do not cover, cached whole by request (operation, account, rebuilt target and body) and
+ * coalesced while in flight. The key is built from the parsed request, never from its arriving spelling; the
+ * relay checks a person's access to the account or comp set before it looks, so an answer is only ever served
+ * to someone allowed to see it.
  */
 export class CachedReads {
   private readonly coalescer = new RequestCoalescer();
@@ -55,20 +49,20 @@ export class CachedReads {
   ) {}
 
   async read(
-    kind: CacheKind,
-    accountId: number | undefined,
-    method: string,
-    path: string,
-    query: string,
-    body: string | undefined,
+    request: OperationRequest,
     onFetched?: (answer: UpstreamAnswer) => Promise<void>,
   ): Promise<UpstreamAnswer> {
+    const { operation } = request;
+    const kind = operation.cacheKind;
+    if (!kind) throw new Error(`${operation.operationId} is not a cached read`);
+    const target = upstreamTarget(request);
+    const body = upstreamBody(request);
     const key = requestKey({
       kind,
       caller: this.caller,
-      accountId,
-      endpoint: `${method} ${path}`,
-      params: { query: canonicalQuery(query), body: body ?? null },
+      accountId: request.accountId,
+      endpoint: operation.operationId,
+      params: { target, body: body ?? null },
       // A forecast's window starts at the current month: a new month is a new question.
       period: kind === "forecast" ? new Date(this.now()).toISOString().slice(0, 7) : undefined,
     });
@@ -83,8 +77,8 @@ export class CachedReads {
     }
     await this.stats.cacheLookups(0, 1);
     return this.coalescer.run(key, undefined, async () => {
-      const answer = await this.upstream.forward(method, `${path}${query ? `?${query}` : ""}`, body);
-      if (answer.status === 200) {
+      const answer = await this.upstream.forward(operation.method, `/v1${target}`, body);
+      if (isCacheableAnswer(request, answer)) {
         const value: CachedAnswer = {
           status: answer.status,
           contentType: answer.headers.get("content-type") ?? "application/json",

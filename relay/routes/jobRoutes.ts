@@ -1,13 +1,23 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, preHandlerHookHandler } from "fastify";
+import { operationById, type OperationRequest } from "../../src/api/operations";
 import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
-import type { Upstream } from "../upstream/upstream";
-import { isObject } from "./accountAccess";
+import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { sendRelayError, sendUpstream } from "./replies";
 
-/** How long a relay download link stays valid (the service's own link lives 7 days). */
-const DOWNLOAD_LINK_TTL_MS = 15 * 60_000;
+/**
+ * How long a relay download link stays valid. The pane fetches it the moment the results redirect names it,
+ * so two minutes is plenty; the service's own signed URL (valid 7 days) never leaves the relay.
+ */
+export const DOWNLOAD_LINK_TTL_MS = 2 * 60_000;
+
+/** The service pages job lists by at most this many (listBulkJobs' per_page maximum). */
+const UPSTREAM_PAGE = 100;
+/** The relay reads at most this many pages of the team's jobs to page one person's list. */
+const MAX_UPSTREAM_PAGES = 10;
+/** Tries at recording who submitted a job before the relay gives the job up. */
+const OWNER_RECORD_ATTEMPTS = 3;
 
 export interface JobRouteParts {
   upstream: Upstream;
@@ -15,104 +25,211 @@ export interface JobRouteParts {
   downloads: DownloadLinks;
 }
 
-function parse(body: Buffer): unknown {
+type Json = Record<string, unknown>;
+
+function parse(body: Buffer): Json | undefined {
   try {
-    return JSON.parse(body.toString("utf8"));
+    const parsed: unknown = JSON.parse(body.toString("utf8"));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Json)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** A download link is stored under its owner's name: another person's key cannot find it. */
+const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(user.name)}/${id}`;
+
+/** Whether the person may act on a job: its submitter, or an admin for a job whose submitter is unknown. */
+function mayUseJob(user: UserRecord, owner: string | undefined): boolean {
+  return owner === undefined ? user.admin : owner === user.name;
+}
+
+async function recordOwner(owners: JobOwners, jobId: string, user: UserRecord): Promise<boolean> {
+  for (let attempt = 1; attempt <= OWNER_RECORD_ATTEMPTS; attempt++) {
+    try {
+      await owners.set(jobId, user.name);
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+  return false;
+}
+
 /**
- * Export jobs. The service sees one client (the relay), so the relay remembers who submitted each job: a
- * person lists, reads, cancels and downloads only their own. The results redirect points at the relay's own
- * download path, so the page fetches the file from its own origin.
+ * Submits a job and records its submitter. A job whose submitter could not be recorded would be nobody's to
+ * see, so the relay cancels it at the service and says so instead.
  */
-export async function handleJobRequest(
+async function createJob(
   parts: JobRouteParts,
-  request: FastifyRequest,
+  request: OperationRequest,
   reply: FastifyReply,
   user: UserRecord,
-  path: string,
-  query: string,
-): Promise<FastifyReply> {
-  const { upstream, owners, downloads } = parts;
-  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  const pathAndQuery = `${path}${query ? `?${query}` : ""}`;
-  if (path === "/v1/bulk_api/jobs") {
-    const answer = await upstream.forward(request.method, pathAndQuery, body);
-    const parsed = parse(answer.body);
-    if (
-      request.method === "POST" &&
-      answer.status < 300 &&
-      isObject(parsed) &&
-      typeof parsed.job_id === "string"
-    ) {
-      await owners.set(parsed.job_id, user.name);
-    }
-    if (request.method === "GET" && answer.status === 200 && isObject(parsed) && Array.isArray(parsed.jobs)) {
-      const jobs = parsed.jobs as unknown[];
-      const mine = await Promise.all(
-        jobs.map(async (job) => isObject(job) && (await owners.get(String(job.job_id))) === user.name),
-      );
-      return reply
-        .code(200)
-        .type("application/json")
-        .send({ ...parsed, jobs: jobs.filter((_, index) => mine[index]) });
-    }
-    return sendUpstream(reply, answer);
+) {
+  const answer = await parts.upstream.forward("POST", "/v1/bulk_api/jobs", JSON.stringify(request.body));
+  const jobId = answer.status < 300 ? parse(answer.body)?.job_id : undefined;
+  if (typeof jobId !== "string") return sendUpstream(reply, answer);
+  if (!(await recordOwner(parts.owners, jobId, user))) {
+    await parts.upstream
+      .forward("DELETE", `/v1/bulk_api/jobs/${encodeURIComponent(jobId)}`, undefined)
+      .catch(() => undefined);
+    return sendRelayError(
+      reply,
+      503,
+      "Service Unavailable",
+      "The relay could not record the export job as yours, so it cancelled it. Submit it again in a moment.",
+    );
   }
-  const jobId = /^\/v1\/bulk_api\/jobs\/([^/]+)/.exec(path)?.[1];
-  if (jobId && (await owners.get(decodeURIComponent(jobId))) !== user.name) {
+  return sendUpstream(reply, answer);
+}
+
+/**
+ * One person's jobs, paged as the contract pages: the team's list is read from the service (newest first, as
+ * many pages as it has, up to a bound) and cut down to the jobs the person submitted, so `total_count` and
+ * `total_pages` count theirs.
+ */
+async function listJobs(
+  parts: JobRouteParts,
+  request: OperationRequest,
+  reply: FastifyReply,
+  user: UserRecord,
+) {
+  const page = (request.values.page as number | undefined) ?? 1;
+  const perPage = (request.values.per_page as number | undefined) ?? 50;
+  const mine: unknown[] = [];
+  for (let upstreamPage = 1; upstreamPage <= MAX_UPSTREAM_PAGES; upstreamPage++) {
+    const answer = await parts.upstream.forward(
+      "GET",
+      `/v1/bulk_api/jobs?page=${upstreamPage}&per_page=${UPSTREAM_PAGE}`,
+      undefined,
+    );
+    const parsed = answer.status === 200 ? parse(answer.body) : undefined;
+    if (!parsed || !Array.isArray(parsed.jobs)) return sendUpstream(reply, answer);
+    for (const job of parsed.jobs as Json[])
+      if (mayUseJob(user, await parts.owners.get(String(job.job_id)))) mine.push(job);
+    const totalPages = Number((parsed.pagination as Json | undefined)?.total_pages ?? 1);
+    if (upstreamPage >= totalPages) break;
+  }
+  return reply
+    .code(200)
+    .type("application/json")
+    .send({
+      jobs: mine.slice((page - 1) * perPage, page * perPage),
+      pagination: {
+        current_page: page,
+        total_pages: Math.max(1, Math.ceil(mine.length / perPage)),
+        total_count: mine.length,
+        per_page: perPage,
+      },
+    });
+}
+
+/** The results redirect, pointed at a short-lived relay link of the person's instead of the signed URL. */
+async function linkResults(
+  parts: JobRouteParts,
+  answer: UpstreamAnswer,
+  reply: FastifyReply,
+  user: UserRecord,
+) {
+  const location = answer.headers.get("location");
+  if (answer.status < 300 || answer.status >= 400 || !location) return sendUpstream(reply, answer);
+  // 128 random bits: not guessable, and useless without the owner's key anyway.
+  const id = randomBytes(16).toString("base64url");
+  await parts.downloads.put(
+    linkKey(user, id),
+    new URL(location, parts.upstream.config.serviceUrl).href,
+    DOWNLOAD_LINK_TTL_MS,
+  );
+  // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
+  return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
+}
+
+/**
+ * Export jobs. The service sees one client (the relay), so the relay remembers who submitted each job: a
+ * person lists, reads, cancels and downloads only their own. A person with no accounts submits nothing.
+ */
+export async function handleJobOperation(
+  parts: JobRouteParts,
+  request: OperationRequest,
+  reply: FastifyReply,
+  user: UserRecord,
+): Promise<FastifyReply> {
+  const { operationId } = request.operation;
+  if (user.accounts.length === 0 && !user.admin)
+    return sendRelayError(
+      reply,
+      403,
+      "Forbidden",
+      `The team relay gives ${user.name} no accounts, so no export jobs. Ask your relay admin to add one.`,
+    );
+  if (operationId === "createBulkJob") return createJob(parts, request, reply, user);
+  if (operationId === "listBulkJobs") return listJobs(parts, request, reply, user);
+  const jobId = request.values.job_id as string;
+  if (!mayUseJob(user, await parts.owners.get(jobId)))
     return sendRelayError(
       reply,
       403,
       "Forbidden",
       "This export job was not submitted by you through the team relay: only its owner can see it.",
     );
-  }
-  const answer = await upstream.forward(request.method, pathAndQuery, body);
-  const location = answer.headers.get("location");
-  if (path.endsWith("/results") && answer.status >= 300 && answer.status < 400 && location) {
-    const id = randomUUID();
-    await downloads.put(id, new URL(location, upstream.config.serviceUrl).href, DOWNLOAD_LINK_TTL_MS);
-    // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
-    return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
-  }
+  const path = operationById(operationId).path.replace("{job_id}", encodeURIComponent(jobId));
+  const answer = await parts.upstream.forward(request.operation.method, `/v1${path}`, undefined);
+  if (operationId === "getBulkJobResults") return linkResults(parts, answer, reply, user);
   return sendUpstream(reply, answer);
 }
 
 const FILE_HEADERS = ["content-type", "content-length", "content-disposition"];
 
-/** The export file behind a relay download link, fetched from the service's signed URL and streamed on. */
-export function registerDownloadRoute(app: FastifyInstance, downloads: DownloadLinks): void {
-  app.get<{ Params: { id: string } }>("/api/downloads/:id", async (request, reply) => {
-    const url = await downloads.get(request.params.id);
-    if (!url)
-      return sendRelayError(
-        reply,
-        404,
-        "Not Found",
-        "This download link has expired. Choose Load into sheet again for a fresh one.",
+/** The path of a download link as the request log may show it: without the link's id. */
+export function redactDownloadPath(url: string): string {
+  return url.replace(/(\/api\/downloads\/)[^?#]*/, "$1[redacted]");
+}
+
+/**
+ * The export file behind a relay download link, fetched from the service's signed URL and streamed on. The
+ * link is its owner's: it is looked up under the name of the key that presents it.
+ */
+export function registerDownloadRoute(
+  app: FastifyInstance,
+  downloads: DownloadLinks,
+  checkKey: preHandlerHookHandler,
+): void {
+  app.get<{ Params: { id: string } }>(
+    "/api/downloads/:id",
+    { preHandler: checkKey },
+    async (request, reply) => {
+      const user = request.relayUser as UserRecord;
+      const url = /^[A-Za-z0-9_-]{1,64}$/.test(request.params.id)
+        ? await downloads.get(linkKey(user, request.params.id))
+        : undefined;
+      if (!url)
+        return sendRelayError(
+          reply,
+          404,
+          "Not Found",
+          "This download link has expired or is not yours. Choose Load into sheet again for a fresh one.",
+        );
+      let response: Response;
+      try {
+        response = await fetch(url, { redirect: "follow" });
+      } catch {
+        return sendRelayError(
+          reply,
+          502,
+          "Bad Gateway",
+          "The relay could not reach the download host. Try again in a moment.",
+        );
+      }
+      for (const name of FILE_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) reply.header(name, value);
+      }
+      reply.code(response.status);
+      return reply.send(
+        response.body ? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream) : null,
       );
-    let response: Response;
-    try {
-      response = await fetch(url, { redirect: "follow" });
-    } catch {
-      return sendRelayError(
-        reply,
-        502,
-        "Bad Gateway",
-        "The relay could not reach the download host. Try again in a moment.",
-      );
-    }
-    for (const name of FILE_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) reply.header(name, value);
-    }
-    reply.code(response.status);
-    return reply.send(
-      response.body ? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream) : null,
-    );
-  });
+    },
+  );
 }

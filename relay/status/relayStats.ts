@@ -1,5 +1,8 @@
 import type { Counters } from "../store/relayStore";
+import { operationLabel } from "./operationLabel";
 import type { ReportedLimit } from "../upstream/teamGate";
+import { RelayMetrics } from "./metrics";
+import { operationLabel } from "./operationLabel";
 
 const TOTALS = "totals";
 const BY_USER = "requests-by-user";
@@ -19,7 +22,7 @@ export interface RelayStatus {
     shared: number;
     rateLimited: number;
     byUser: Record<string, number>;
-    /** By contract path, ids written as {id}: e.g. "GET /v1/properties/bulk_details". */
+    /** By operation of the contract: e.g. "getBulkPropertyDetails". */
     byEndpoint: Record<string, number>;
   };
   cache: { hits: number; misses: number; hitRate: number };
@@ -31,6 +34,9 @@ export interface RelayStatus {
 
 /** The figures of the status page, kept in the store so that every instance adds to the same ones. */
 export class RelayStats {
+  /** This instance's own figures, for `/metrics`. */
+  readonly metrics = new RelayMetrics();
+
   constructor(
     private readonly counters: Counters,
     private readonly limit: ReportedLimit,
@@ -44,7 +50,7 @@ export class RelayStats {
 
   async upstreamSent(user: string, method: string, path: string): Promise<void> {
     const { group, ttlMs } = this.windowGroup();
-    const endpoint = `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/{id}").replace(/\/[0-9a-f-]{36}(?=\/|$)/g, "/{id}")}`;
+    const endpoint = operationLabel(method, path);
     await Promise.all([
       this.counters.add(group, "requests", 1, ttlMs),
       this.counters.add(TOTALS, "upstream", 1),
@@ -58,6 +64,7 @@ export class RelayStats {
   }
 
   sharedAnswer(): Promise<void> {
+    this.metrics.sharedAnswer();
     return this.counters.add(TOTALS, "shared", 1);
   }
 
@@ -70,6 +77,7 @@ export class RelayStats {
   }
 
   async cacheLookups(hits: number, misses: number): Promise<void> {
+    this.metrics.cacheLookups(hits, misses);
     await Promise.all([
       hits > 0 ? this.counters.add(TOTALS, "cacheHits", hits) : undefined,
       misses > 0 ? this.counters.add(TOTALS, "cacheMisses", misses) : undefined,

@@ -53,7 +53,7 @@ async function show() {
     table("Quota used per account", Object.entries(body.quotaUsedByAccount)),
     table("Requests per user", Object.entries(body.requestsByUser)),
     table("Upstream requests per user", Object.entries(u.byUser)),
-    table("Upstream requests per endpoint", Object.entries(u.byEndpoint)),
+    table("Upstream requests per operation", Object.entries(u.byEndpoint)),
     table("Waiting at the gate", Object.entries(body.waitingByUser)),
   );
 }

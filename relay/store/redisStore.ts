@@ -20,11 +20,21 @@ const CACHE_DATA = `${PREFIX}cache:data`;
 const JOB_OWNERS = `${PREFIX}job-owners`;
 const BUDGET = `${PREFIX}budget`;
 const PAUSE = `${PREFIX}paused-until`;
+/** Key ids of revoked keys, published so every instance forgets them at once. */
+const REVOKED = `${PREFIX}revoked`;
+/** How long a key confirmed by Redis keeps working at an instance while Redis is away. */
+const LAST_KNOWN_MAX_AGE_MS = 15 * 60_000;
+/** How often owners of jobs recorded while Redis was away are tried again. */
+const OWNER_RETRY_MS = 1000;
 const FLIGHT_ANSWER_TTL_MS = 30_000;
 const FLIGHT_POLL_MS = 20;
 const WARNING_INTERVAL_MS = 10_000;
 
-/** A token bucket shared by every instance: refill, take one or answer the wait, in one atomic step. */
+/**
+ * A token bucket shared by every instance: refill, take one or answer the wait, in one atomic step. It counts
+ * in whole units (a token is `window` units; each ms adds `limit - burst` units), so no rounding of a
+ * float ever admits a request more or less than the limit: burst + refill over one window is the limit.
+ */
 const TAKE_SCRIPT = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -32,18 +42,25 @@ local burst = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
 local refill = limit - burst
 if refill <= 0 then refill = burst end
-local rate = refill / window
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1]) or burst
+local capacity = burst * window
+local state = redis.call('HMGET', KEYS[1], 'units', 'at', 'window')
+local units = tonumber(state[1])
 local at = tonumber(state[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local previous = tonumber(state[3])
+if units == nil or previous == nil then
+  units = capacity
+elseif previous ~= window then
+  -- the service reported another window: the same tokens, in the new window's units
+  units = math.floor(units / previous) * window
+end
+if now > at then units = math.min(capacity, units + (now - at) * refill) else now = at end
+units = math.min(capacity, units)
 local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+if units >= window then units = units - window else wait = math.ceil((window - units) / refill) end
+redis.call('HSET', KEYS[1], 'units', string.format('%.0f', units), 'at', string.format('%.0f', now), 'window', tostring(window))
 redis.call('PEXPIRE', KEYS[1], window * 2)
 return wait
 `;
-
 /**
  * When Redis cannot answer, every operation falls back to this instance alone (pass-through: its own budget,
  * no shared cache, no shared single-flight) and says so in the log, at most once per interval.
@@ -76,12 +93,17 @@ class Degrader {
 }
 
 class RedisUsers implements UserRecords {
-  /** Records seen last, so known keys keep working while Redis is down (revocations then wait for it). */
-  private readonly lastKnown = new Map<string, UserRecord>();
+  /**
+   * Records confirmed by Redis, so known keys keep working while Redis is away. A revocation is published
+   * (REVOKED) and drops the key here at once; after a lost subscription every record is dropped, as a
+   * revocation may have passed unheard; and none is trusted longer than LAST_KNOWN_MAX_AGE_MS.
+   */
+  private readonly lastKnown = new Map<string, { record: UserRecord; confirmedAt: number }>();
 
   constructor(
     private readonly redis: Redis,
     private readonly degrade: Degrader,
+    private readonly now: () => number,
   ) {}
 
   async byKeyId(keyId: string): Promise<UserRecord | undefined> {
@@ -89,11 +111,14 @@ class RedisUsers implements UserRecords {
       async () => {
         const text = await this.redis.hget(USERS, keyId);
         const record = text ? (JSON.parse(text) as UserRecord) : undefined;
-        if (record) this.lastKnown.set(keyId, record);
+        if (record) this.lastKnown.set(keyId, { record, confirmedAt: this.now() });
         else this.lastKnown.delete(keyId);
         return record;
       },
-      () => this.lastKnown.get(keyId),
+      () => {
+        const known = this.lastKnown.get(keyId);
+        return known && this.now() - known.confirmedAt < LAST_KNOWN_MAX_AGE_MS ? known.record : undefined;
+      },
     );
   }
 
@@ -103,13 +128,33 @@ class RedisUsers implements UserRecords {
 
   async removeByName(name: string): Promise<number> {
     const gone = (await this.list()).filter((record) => record.name === name);
-    if (gone.length > 0) await this.redis.hdel(USERS, ...gone.map((record) => record.keyId));
+    if (gone.length === 0) return 0;
+    const keyIds = gone.map((record) => record.keyId);
+    for (const keyId of keyIds) this.lastKnown.delete(keyId);
+    await this.redis
+      .multi()
+      .hdel(USERS, ...keyIds)
+      .publish(REVOKED, JSON.stringify(keyIds))
+      .exec();
     return gone.length;
   }
 
   async list(): Promise<UserRecord[]> {
     const all = await this.redis.hvals(USERS);
     return all.map((text) => JSON.parse(text) as UserRecord).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** A revocation published by any instance or `users revoke`. */
+  revoked(message: string): void {
+    try {
+      for (const keyId of JSON.parse(message) as unknown[]) this.lastKnown.delete(String(keyId));
+    } catch {
+      this.forgetAll();
+    }
+  }
+
+  forgetAll(): void {
+    this.lastKnown.clear();
   }
 }
 
@@ -179,8 +224,15 @@ class RedisCache implements PersistentStore {
   }
 }
 
+/**
+ * Job owners in Redis. An owner recorded while Redis is away is kept at this instance and written as soon
+ * as Redis answers again (tried each second), so the job is not lost to its owner; until then only this
+ * instance can answer for it.
+ */
 class RedisJobOwners implements JobOwners {
   private readonly local = new Map<string, string>();
+  private readonly unwritten = new Map<string, string>();
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -189,17 +241,48 @@ class RedisJobOwners implements JobOwners {
 
   async set(jobId: string, user: string): Promise<void> {
     this.local.set(jobId, user);
-    await this.degrade.run(
-      () => this.redis.hset(JOB_OWNERS, jobId, user),
-      () => 0,
-    );
+    try {
+      await this.redis.hset(JOB_OWNERS, jobId, user);
+    } catch (error) {
+      this.degrade.note(error);
+      this.unwritten.set(jobId, user);
+      this.retryUnwritten();
+    }
   }
 
   async get(jobId: string): Promise<string | undefined> {
+    const local = this.local.get(jobId);
+    if (local !== undefined) return local;
     return this.degrade.run(
-      async () => (await this.redis.hget(JOB_OWNERS, jobId)) ?? this.local.get(jobId),
-      () => this.local.get(jobId),
+      async () => (await this.redis.hget(JOB_OWNERS, jobId)) ?? undefined,
+      () => undefined,
     );
+  }
+
+  /** Owners still waiting for Redis. */
+  get pending(): number {
+    return this.unwritten.size;
+  }
+
+  stop(): void {
+    clearInterval(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private retryUnwritten(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setInterval(() => {
+      const owners = Object.fromEntries(this.unwritten);
+      this.redis.hset(JOB_OWNERS, owners).then(
+        () => {
+          for (const [jobId, user] of Object.entries(owners))
+            if (this.unwritten.get(jobId) === user) this.unwritten.delete(jobId);
+          if (this.unwritten.size === 0) this.stop();
+        },
+        () => undefined, // still away: the next tick tries again
+      );
+    }, OWNER_RETRY_MS);
+    this.retryTimer.unref();
   }
 }
 
@@ -369,27 +452,61 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
   const now = options.now ?? Date.now;
   const degrade = new Degrader(options.warn, now);
   let closing = false;
-  const redis = new Redis(options.url, {
+  const connectionOptions = {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 1000,
-    retryStrategy: (times) => (closing ? null : Math.min(times * 200, 2000)),
-  });
+    retryStrategy: (times: number) => (closing ? null : Math.min(times * 200, 2000)),
+  };
+  const redis = new Redis(options.url, connectionOptions);
   redis.on("error", (error: unknown) => degrade.note(error));
   await redis.connect();
+  const users = new RedisUsers(redis, degrade, now);
+  // Revocations arrive on a connection of their own (a subscribed connection runs no other commands).
+  const revocations = new Redis(options.url, { ...connectionOptions, enableOfflineQueue: true });
+  revocations.on("error", (error: unknown) => degrade.note(error));
+  revocations.on("message", (_channel: string, message: string) => users.revoked(message));
+  let subscribedOnce = false;
+  revocations.on("ready", () => {
+    // Back after a lost connection: a revocation may have passed unheard, so known keys are asked again.
+    if (subscribedOnce) users.forgetAll();
+    subscribedOnce = true;
+  });
+  try {
+    await revocations.connect();
+    await revocations.subscribe(REVOKED);
+  } catch (error) {
+    closing = true;
+    redis.disconnect();
+    revocations.disconnect();
+    throw error;
+  }
+  const jobOwners = new RedisJobOwners(redis, degrade);
   return {
     description: `redis:${new URL(options.url).host}`,
-    users: new RedisUsers(redis, degrade),
+    users,
     cache: new RedisCache(redis, degrade),
-    jobOwners: new RedisJobOwners(redis, degrade),
+    jobOwners,
     downloads: new RedisDownloads(redis, degrade),
     flights: new RedisFlights(redis, degrade),
     budget: new RedisBudget(redis, degrade, now),
     counters: new RedisCounters(redis, degrade, now),
+    ping: async () => {
+      try {
+        await redis.ping();
+      } catch (error) {
+        // ioredis' messages name the host and port at most, never the URL's password.
+        throw new Error(`Redis does not answer: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      }
+    },
     close: async () => {
       closing = true;
+      jobOwners.stop();
       redis.disconnect();
+      revocations.disconnect();
     },
   };
 }

@@ -23,6 +23,13 @@ export interface UserRecords {
 
 /** Which relay user submitted an export job (the upstream client is shared, so the service cannot tell). */
 export interface JobOwners {
+  /**
+   * Records the owner of a job the service has just created. Call it before answering the person. It
+   * resolves once the owner is kept durably (SQLite: in the file, or in its owners journal when the file
+   * stays locked; Redis: in Redis, or queued and retried at this instance while Redis is away) and this
+   * instance answers `get` for the job at once. It rejects only when nothing could keep it (e.g. a full
+   * disk): then the job exists at the service without a recorded owner, and the error says so.
+   */
   set(jobId: string, user: string): Promise<void>;
   get(jobId: string): Promise<string | undefined>;
 }
@@ -75,5 +82,7 @@ export interface RelayStore {
   readonly flights: Flights;
   readonly budget: Budget;
   readonly counters: Counters;
+  /** Resolves when the store answers (readiness); rejects with the reason, which names no secret. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

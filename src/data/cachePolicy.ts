@@ -1,17 +1,6 @@
-/** What a cached answer is, which decides how long it stays fresh. */
-export type CacheKind =
-  | "accounts"
-  | "property"
-  | "market"
-  | "forecast"
-  | "geo_search"
-  | "property_search"
-  | "lookup"
-  | "comp_sets"
-  | "market_survey"
-  | "units"
-  | "floor_plans"
-  | "narrative";
+import type { CacheKind } from "../api/operations";
+
+export type { CacheKind } from "../api/operations";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -53,7 +53,14 @@ async function locate(client: ServiceClient, jobId: string, options: DownloadOpt
     if (isRedirect(answer) && location) {
       // The redirect's body is never read: release the connection.
       await answer.body?.cancel();
-      return accepted({ kind: "link", link: new URL(location, resultsUrl).href });
+      const link = new URL(location, resultsUrl);
+      // A link on the service's own origin is the team relay's: it serves the file only to the key that asked.
+      if (link.origin === serviceOrigin)
+        return accepted({
+          kind: "followed",
+          response: await fetchImpl(link, { ...init, redirect: "follow" }),
+        });
+      return accepted({ kind: "link", link: link.href });
     }
     if (answer.type !== "opaqueredirect") return { error: await answer.text(), response: answer };
     let followed: Response;

@@ -249,7 +249,9 @@ describe("the production build", () => {
         parameter.optional ? `[${parameter.name}]` : parameter.name,
       );
       if (documented.join(", ") !== expected.join(", "))
-        mismatches.push(`${signature}${documented.join(", ")}) should be ${signature}${expected.join(", ")})`);
+        mismatches.push(
+          `${signature}${documented.join(", ")}) should be ${signature}${expected.join(", ")})`,
+        );
     }
     expect(mismatches).toEqual([]);
   });

@@ -39,6 +39,25 @@ function statusOfRawPath(path: string, key: string): Promise<number> {
   });
 }
 
+function rawAnswer(method: string, path: string, key: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${relay.url}/`,
+      { method, headers: { Authorization: `Bearer ${key}` } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () =>
+          resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
+    sent.path = path;
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
 afterAll(async () => {
   await relay.close();
   await sandbox.close();
@@ -74,8 +93,8 @@ test("a person never receives another account's cached answer", async () => {
   const market = { account_id: PRIVATE, limit: 3 };
   expect((await relay.api(wide, "/v1/explore_markets", market)).status).toBe(200);
   expect((await relay.api(narrow, "/v1/explore_markets", market)).status).toBe(403);
-  // An account named in the body and another in the query: both must be the person's.
-  expect((await relay.api(narrow, `/v1/explore_markets?account_id=${SHARED}`, market)).status).toBe(403);
+  // An account in the query of an operation whose account is in its body: not a parameter of the contract.
+  expect((await relay.api(narrow, `/v1/explore_markets?account_id=${SHARED}`, market)).status).toBe(400);
 });
 
 test("comp sets of another account are refused, even when the relay has them cached", async () => {
@@ -143,8 +162,8 @@ test("the status page is for admins, and shows the window's spend, the cache and
   expect(figures.upstream.spentThisWindow).toBeGreaterThan(0);
   expect(figures.upstream.spentThisWindow).toBeLessThanOrEqual(figures.upstream.total);
   expect(figures.cache.hits).toBeGreaterThan(0);
-  expect(figures.upstream.byEndpoint["GET /v1/properties/bulk_details"]).toBe(1);
-  expect(figures.upstream.byEndpoint["GET /v1/comp_sets/{id}/units"]).toBe(1);
+  expect(figures.upstream.byEndpoint.getBulkPropertyDetails).toBe(1);
+  expect(figures.upstream.byEndpoint.listCompSetUnits).toBe(1);
   expect(figures.quotaUsedByAccount[String(PRIVATE)]).toBe(3);
   expect(figures.requestsByUser.wide).toBeGreaterThan(0);
   expect(figures.requestsByUser.narrow).toBeGreaterThan(0);
@@ -164,7 +183,52 @@ test("a path that climbs out of the API is refused before anything reaches the s
     "/v1/./accounts/100/comp_sets",
   ]) {
     // Sent as written: fetch would resolve the dot segments itself before they reach the relay.
-    expect(await statusOfRawPath(`/api${path}?account_id=${SHARED}`, key)).toBe(400);
+    expect(await statusOfRawPath(`/api${path}?account_id=${SHARED}`, key)).toBe(404);
   }
   expect(sandbox.counters.total()).toBe(before);
+});
+
+test("another account's data stays out of reach, however the request is spelled", async () => {
+  const key = await relay.addUser("spelling", [SHARED]);
+  const list = await relay.api(wide, `/v1/accounts/${PRIVATE}/comp_sets`);
+  const theirCompSet = ((await list.json()) as { data: { id: string }[] }).data[0]?.id as string;
+  const theirJob = (await (
+    await relay.api(wide, "/v1/bulk_api/jobs", {
+      report_type: "property",
+      output_format: "csv",
+      start_date: "2026-10-01",
+      end_date: "2026-10-02",
+      property_ids: propertyIds,
+    })
+  ).json()) as { job_id: string };
+  const attacks: [string, string][] = [
+    ["GET", `/api/v1/accounts/${PRIVATE}/comp_set%73?#&account_id=${SHARED}`],
+    ["GET", `/api/v1/comp_set%73/${theirCompSet}/units?#&account_id=${SHARED}`],
+    ["GET", `/api/v1/account%73?#&account_id=${SHARED}`],
+    ["GET", `/api/v1/accounts/${PRIVATE}.0/comp_sets`],
+    ["GET", `/api/v1/accounts/${PRIVATE}e0/comp_sets`],
+    ["GET", `/api/v1/accounts/%20${PRIVATE}/comp_sets`],
+    ["GET", `/api/v1/comp_sets/${theirCompSet}.0/units`],
+    ["GET", `/api/v1/bulk_api/job%73`],
+    ["GET", `/api/v1/bulk_api/job%73/${theirJob.job_id}/results`],
+    ["DELETE", `/api/v1/bulk_api/job%73/${theirJob.job_id}`],
+    ["GET", `/%61pi/v1/accounts/${PRIVATE}/comp_sets`],
+  ];
+  for (const [method, attack] of attacks) {
+    const answer = await rawAnswer(method, attack, key);
+    // Refused, or answered with the person's own (empty) share: never another's comp set, job or account.
+    const leaked =
+      answer.status < 400 &&
+      [theirJob.job_id, theirCompSet, `"id":${PRIVATE}`, `"id":"${PRIVATE}"`].some((fact) =>
+        answer.text.includes(fact),
+      );
+    expect({ method, attack, leaked, status: answer.status < 500 }).toEqual({
+      method,
+      attack,
+      leaked: false,
+      status: true,
+    });
+  }
+  const job = await relay.api(wide, `/v1/bulk_api/jobs/${theirJob.job_id}`);
+  expect(((await job.json()) as { status: string }).status).not.toBe("cancelled");
 });

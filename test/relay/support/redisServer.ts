@@ -5,6 +5,8 @@ import { REDIS_SERVER, ensureSystemTools } from "../../support/systemTools";
 export interface RunningRedis {
   url: string;
   stop(): Promise<void>;
+  /** A fresh, empty redis-server on the same port after `stop` (Redis came back, its data lost). */
+  restart(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -24,50 +26,62 @@ function exited(child: ChildProcess): Promise<void> {
   return hasExited(child) ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** Another process took the port between our probe and redis-server's bind: try another. */
-class PortTaken extends Error {}
-const PORT_ATTEMPTS = 5;
+/** The port is chosen before redis-server binds it, so another program may take it first: then another. */
+const BIND_ATTEMPTS = 10;
 
-/**
- * Debian's redis-server (installed by the test setup when missing) on a free loopback port, nothing saved.
- * The port is probed free and then handed to redis-server, so another process can take it in between; when
- * redis-server says the address is in use, it starts again on another port.
- */
-export async function startRedis(pickPort: () => Promise<number> = freePort): Promise<RunningRedis> {
-  const command = ensureSystemTools([REDIS_SERVER]).get(REDIS_SERVER.command) as string;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startRedisOn(command, await pickPort());
-    } catch (error) {
-      if (!(error instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw error;
-    }
-  }
-}
-
-async function startRedisOn(command: string, port: number): Promise<RunningRedis> {
+/** redis-server on `port`, or undefined when the port was taken before it could bind it. */
+async function startOn(
+  command: string,
+  port: number,
+  extraArgs: string[],
+): Promise<ChildProcess | undefined> {
   const child = spawn(
     command,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extraArgs],
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<ChildProcess | undefined>((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("Ready to accept connections")) resolve();
+      if (output.includes("Ready to accept connections")) resolve(child);
     });
     child.once("exit", (code) => {
-      const message = `redis-server exited (${code}): ${output}`;
-      reject(/Address already in use/.test(output) ? new PortTaken(message) : new Error(message));
+      if (/address already in use/i.test(output)) resolve(undefined);
+      else reject(new Error(`redis-server exited (${code}): ${output}`));
     });
   });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (!hasExited(child)) child.kill("SIGKILL");
-      await exited(child);
-    },
-  };
+}
+
+/**
+ * Debian's redis-server (installed by the test setup when missing) on a free loopback port, nothing saved.
+ * `password` sets `requirepass`; the URL then carries it. `choosePort` replaces the pick of a free port.
+ */
+export async function startRedis(
+  options: { password?: string; choosePort?: () => Promise<number> } = {},
+): Promise<RunningRedis> {
+  const command = ensureSystemTools([REDIS_SERVER]).get(REDIS_SERVER.command) as string;
+  const extraArgs = options.password ? ["--requirepass", options.password] : [];
+  for (let attempt = 1; ; attempt++) {
+    const port = await (options.choosePort ?? freePort)();
+    const child = await startOn(command, port, extraArgs);
+    if (!child) {
+      if (attempt < BIND_ATTEMPTS) continue;
+      throw new Error(`redis-server found no free port in ${BIND_ATTEMPTS} attempts`);
+    }
+    const auth = options.password ? `:${encodeURIComponent(options.password)}@` : "";
+    let running = child;
+    return {
+      url: `redis://${auth}127.0.0.1:${port}`,
+      stop: async () => {
+        if (!hasExited(running)) running.kill("SIGKILL");
+        await exited(running);
+      },
+      restart: async () => {
+        const again = await startOn(command, port, extraArgs);
+        if (!again) throw new Error(`port ${port} was taken while redis-server was down`);
+        running = again;
+      },
+    };
+  }
 }

@@ -40,7 +40,14 @@ export interface TestRelay {
 /** A relay on a free port in front of `sandbox`, with a store of its own unless one is given. */
 export async function startTestRelay(
   sandbox: RunningSandbox,
-  options: { store?: string; batchWindowMs?: number; clientSecret?: string; distDirectory?: string } = {},
+  options: {
+    store?: string;
+    batchWindowMs?: number;
+    clientSecret?: string;
+    distDirectory?: string;
+    /** The clock of cached answers' and download links' lifetimes. */
+    clock?: () => number;
+  } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
   const log = new CapturedLog();
@@ -61,6 +68,7 @@ export async function startTestRelay(
     logLevel: "info",
     // A still clock keeps a slow test run in one status window.
     now: () => startedAt,
+    clock: options.clock,
   });
   return {
     relay,

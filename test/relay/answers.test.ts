@@ -1,0 +1,209 @@
+/**
+ * What the relay keeps and hands out: only real answers are cached and they expire by a clock that moves;
+ * POST reads with different bodies stay apart; download links are their owner's, short-lived and unlogged;
+ * job lists page per person; a key with no accounts sees nothing; a job nobody owns is for admins only.
+ */
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { DOWNLOAD_LINK_TTL_MS } from "../../relay/routes/jobRoutes";
+import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
+import { RELAY_CLIENT, startTestRelay, type TestRelay } from "./support/relayHarness";
+
+const MINE = 100;
+
+let sandbox: RunningSandbox;
+let relay: TestRelay;
+let me: string;
+let colleague: string;
+let clockMs = Date.parse("2026-11-25T12:00:00Z");
+
+beforeAll(async () => {
+  // The fault controls of the sandbox (its admin routes) stand in for a service that misbehaves.
+  sandbox = await startSandbox({ port: 0, rateLimit: 1_000_000, admin: true });
+  relay = await startTestRelay(sandbox, { clock: () => clockMs });
+  me = await relay.addUser("me", [MINE]);
+  colleague = await relay.addUser("colleague", [MINE]);
+});
+
+afterAll(async () => {
+  await relay?.close();
+  await sandbox?.close();
+});
+
+afterEach(async () => {
+  await fetch(`${sandbox.url}/admin/faults`, { method: "DELETE" });
+});
+
+async function setFaults(faults: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(`${sandbox.url}/admin/faults`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(faults),
+  });
+  expect(answer.status).toBe(200);
+}
+
+const NARRATIVES = "/v1/markets/narratives";
+
+async function narrativeOf(marketId: number): Promise<Response> {
+  return relay.api(me, `${NARRATIVES}?account_id=${MINE}&geo_boundary_id=${marketId}`);
+}
+
+test("a maintenance page or an answer of the wrong shape is passed on but never cached", async () => {
+  const marketId = (sandbox.dataset().properties[0] as { msaId: number }).msaId;
+  for (const replaced of ["<html><body>Down for maintenance</body></html>", '{"maintenance":true}']) {
+    await setFaults({ replacedBodies: { getMarketNarratives: replaced } });
+    const before = sandbox.counters.get(NARRATIVES);
+    expect(await (await narrativeOf(marketId)).text()).toBe(replaced);
+    expect(await (await narrativeOf(marketId)).text()).toBe(replaced);
+    // Both reached the service: the first was not kept.
+    expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
+    await fetch(`${sandbox.url}/admin/faults`, { method: "DELETE" });
+  }
+  const real = await narrativeOf(marketId);
+  expect(real.status).toBe(200);
+  const before = sandbox.counters.get(NARRATIVES);
+  expect((await narrativeOf(marketId)).status).toBe(200);
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before);
+});
+
+test("an error answer is never cached", async () => {
+  const before = sandbox.counters.get(NARRATIVES);
+  const unknownMarket = 999_999_999;
+  expect((await narrativeOf(unknownMarket)).status).toBeGreaterThanOrEqual(400);
+  expect((await narrativeOf(unknownMarket)).status).toBeGreaterThanOrEqual(400);
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
+});
+
+test("a cached answer expires with its kind's lifetime, by the relay's clock", async () => {
+  const path = `/v1/accounts/${MINE}/comp_sets`;
+  const count = () => sandbox.counters.total();
+  expect((await relay.api(me, path)).status).toBe(200);
+  const fetched = count();
+  clockMs += DEFAULT_TTL_MS.comp_sets - 1000;
+  expect((await relay.api(me, path)).status).toBe(200);
+  expect(count()).toBe(fetched);
+  clockMs += 2000;
+  expect((await relay.api(me, path)).status).toBe(200);
+  expect(count()).toBe(fetched + 1);
+});
+
+test("two POST reads with different bodies are told apart in flight and in the cache", async () => {
+  // A shape the market batcher does not carry (no geo_boundary_ids): forwarded and cached whole.
+  const ask = (limit: number) => relay.api(me, "/v1/explore_markets", { account_id: MINE, limit });
+  const lengths = async (answers: Response[]) =>
+    Promise.all(answers.map(async (answer) => ((await answer.json()) as { data: unknown[] }).data.length));
+  expect(await lengths(await Promise.all([ask(2), ask(3), ask(2), ask(3)]))).toEqual([2, 3, 2, 3]);
+  expect(await lengths(await Promise.all([ask(3), ask(2)]))).toEqual([3, 2]);
+});
+
+async function succeededJob(key: string): Promise<string> {
+  const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
+    report_type: "property",
+    output_format: "csv",
+    start_date: "2026-10-01",
+    end_date: "2026-10-01",
+    property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
+  });
+  expect(submitted.status).toBeLessThan(300);
+  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+  for (let poll = 0; poll < 600; poll++) {
+    const job = (await (await relay.api(key, `/v1/bulk_api/jobs/${jobId}`)).json()) as { status: string };
+    if (job.status === "succeeded") return jobId;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the job did not finish");
+}
+
+test("a download link works for its owner's key only, for a short while, and never appears in the log", async () => {
+  const jobId = await succeededJob(me);
+  const results = await fetch(`${relay.url}/api/v1/bulk_api/jobs/${jobId}/results`, {
+    headers: { Authorization: `Bearer ${me}` },
+    redirect: "manual",
+  });
+  expect(results.status).toBe(302);
+  const link = new URL(results.headers.get("location") as string, results.url).href;
+  const linkId = link.slice(link.lastIndexOf("/") + 1);
+  expect(linkId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+
+  expect((await fetch(link)).status).toBe(401);
+  expect((await fetch(link, { headers: { Authorization: `Bearer ${colleague}` } })).status).toBe(404);
+  const file = await fetch(link, { headers: { Authorization: `Bearer ${me}` } });
+  expect(file.status).toBe(200);
+  expect((await file.text()).split("\n")[0]).toContain("property_name");
+
+  clockMs += DOWNLOAD_LINK_TTL_MS + 1000;
+  expect((await fetch(link, { headers: { Authorization: `Bearer ${me}` } })).status).toBe(404);
+  expect(relay.log.text).not.toContain(linkId);
+  expect(relay.log.text).toContain("/api/downloads/[redacted]");
+});
+
+test("a person's job list counts and pages their own jobs only", async () => {
+  const pager = await relay.addUser("pager", [MINE]);
+  const own = [await succeededJob(pager), await succeededJob(pager), await succeededJob(pager)];
+  await succeededJob(colleague);
+  const first = (await (await relay.api(pager, "/v1/bulk_api/jobs?page=1&per_page=2")).json()) as {
+    jobs: { job_id: string }[];
+    pagination: { total_count: number; total_pages: number; current_page: number };
+  };
+  const second = (await (
+    await relay.api(pager, "/v1/bulk_api/jobs?page=2&per_page=2")
+  ).json()) as typeof first;
+  expect(first.pagination).toMatchObject({ total_count: 3, total_pages: 2, current_page: 1 });
+  expect(first.jobs).toHaveLength(2);
+  expect(second.jobs).toHaveLength(1);
+  expect([...first.jobs, ...second.jobs].map((job) => job.job_id).sort()).toEqual([...own].sort());
+});
+
+test("a key with no accounts sees nothing", async () => {
+  const nobody = await relay.addUser("nobody", []);
+  const accounts = (await (await relay.api(nobody, "/v1/accounts")).json()) as { data: unknown[] };
+  expect(accounts.data).toEqual([]);
+  expect((await relay.api(nobody, "/v1/bulk_api/jobs")).status).toBe(403);
+  const submitted = await relay.api(nobody, "/v1/bulk_api/jobs", {
+    report_type: "property",
+    output_format: "csv",
+    start_date: "2026-10-01",
+    end_date: "2026-10-01",
+    property_ids: [1],
+  });
+  expect(submitted.status).toBe(403);
+  expect((await relay.api(nobody, `/v1/accounts/${MINE}/comp_sets`)).status).toBe(403);
+  const compSets = (await (await relay.api(me, `/v1/accounts/${MINE}/comp_sets`)).json()) as {
+    data: { id: string }[];
+  };
+  expect((await relay.api(nobody, `/v1/comp_sets/${compSets.data[0]?.id}/units`)).status).toBe(403);
+});
+
+test("a job the relay has no owner for is for admins only", async () => {
+  // Submitted at the service with the relay's own credentials, but not through the relay: nobody's job.
+  const token = (await (
+    await fetch(`${sandbox.url}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        grant_type: "client_credentials",
+        client_id: RELAY_CLIENT.clientId,
+        client_secret: RELAY_CLIENT.clientSecret,
+      }),
+    })
+  ).json()) as { access_token: string };
+  const submitted = await fetch(`${sandbox.url}/v1/bulk_api/jobs`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      report_type: "property",
+      output_format: "csv",
+      start_date: "2026-10-01",
+      end_date: "2026-10-01",
+      property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
+    }),
+  });
+  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+  expect((await relay.api(me, `/v1/bulk_api/jobs/${jobId}`)).status).toBe(403);
+  const mine = (await (await relay.api(me, "/v1/bulk_api/jobs?per_page=100")).json()) as {
+    jobs: { job_id: string }[];
+  };
+  expect(mine.jobs.map((job) => job.job_id)).not.toContain(jobId);
+  const admin = await relay.addUser("ops", [], true);
+  expect((await relay.api(admin, `/v1/bulk_api/jobs/${jobId}`)).status).toBe(200);
+});
