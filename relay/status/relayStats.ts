@@ -2,7 +2,6 @@ import type { Counters } from "../store/relayStore";
 import { operationLabel } from "./operationLabel";
 import type { ReportedLimit } from "../upstream/teamGate";
 import { RelayMetrics } from "./metrics";
-import { operationLabel } from "./operationLabel";
 
 const TOTALS = "totals";
 const BY_USER = "requests-by-user";
