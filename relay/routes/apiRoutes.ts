@@ -12,6 +12,7 @@ import {
 import { requestContext } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
 import type { RelayStore, UserRecord } from "../store/relayStore";
+import { StoreBusyError } from "../store/retry";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { compSetIds, mayUse, refusal } from "./accountAccess";
 import { keyChecker } from "./authenticate";
@@ -250,6 +251,13 @@ export function registerApiRoutes(app: FastifyInstance, parts: ApiRouteParts): v
           return await answer(parts, request, reply, user);
         } catch (error) {
           if (error instanceof ApiError) return sendApiError(reply, error);
+          // The store stayed locked by another program: nothing was lost, ask again in a moment.
+          if (error instanceof StoreBusyError)
+            return reply
+              .header("Retry-After", "5")
+              .code(503)
+              .type("application/json")
+              .send({ error: "Service Unavailable", message: error.message });
           request.log.error({ err: error }, "relay request failed");
           return sendRelayError(
             reply,
