@@ -68,7 +68,14 @@ module.exports = {
       testMatch: [...inFolders(FOLDERS.sandbox), "<rootDir>/test/**/*.sandbox.test.ts"],
       testPathIgnorePatterns: [under([...FOLDERS.browser, ...FOLDERS.relay])],
     },
-    { ...shared, ...systemTools, displayName: "browser", testMatch: inFolders(FOLDERS.browser) },
+    {
+      ...shared,
+      ...systemTools,
+      // Also builds the add-in the preview serves, before any file starts.
+      globalSetup: "<rootDir>/test/e2e/support/globalSetup.ts",
+      displayName: "browser",
+      testMatch: inFolders(FOLDERS.browser),
+    },
     { ...shared, ...systemTools, displayName: "relay", testMatch: inFolders(FOLDERS.relay) },
   ],
 };

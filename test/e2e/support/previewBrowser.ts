@@ -17,7 +17,7 @@ import { startPreview, type RunningPreview } from "../../host/previewServer";
 import { workerChromium } from "../../support/chromium";
 import { sharedForWorker } from "../../support/sharedForWorker";
 
-/** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
+/** Starting the preview and Chromium (the add-in is built before the files start: ./globalSetup.ts). */
 export const SETUP_TIMEOUT_MS = 180_000;
 /** Long enough for a formula's requests through the data layer, and for errors to tell what is wrong. */
 const CELL_TIMEOUT_MS = 20_000;
