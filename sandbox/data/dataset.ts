@@ -31,11 +31,16 @@ function indexByBoundary(properties: PropertyCore[]): Map<number, PropertyCore[]
   return index;
 }
 
-const memo = new Map<string, Dataset>();
+/**
+ * Built datasets by seed and size. Jest loads this module afresh for every test file; its test environment
+ * lends a map that lasts as long as the worker (test/support/workerScope.ts), so the worker's files share it.
+ */
+const memo: Map<string, Dataset> =
+  (globalThis as { sandboxDatasets?: Map<string, Dataset> }).sandboxDatasets ?? new Map();
 
 /**
- * The dataset for a seed and size, built once per process: every sandbox in a jest worker with
- * the same seed shares it (it is never mutated).
+ * The dataset for a seed and size, built once per process (once per jest worker): every sandbox with the
+ * same seed and size shares it (it is never mutated).
  */
 export function datasetFor(seed: number, propertyCount: number): Dataset {
   const key = `${seed}:${propertyCount}`;

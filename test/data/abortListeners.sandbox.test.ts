@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { getEventListeners } from "node:events";
 import { RequestGate } from "../../src/data/requestGate";
+import { until } from "../support/drained";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
 
@@ -15,44 +16,50 @@ beforeAll(async () => {
   env = await startSignedInSandbox("demo-pro", { propertyCount: 2000 });
 });
 
-afterEach(() => env.sandbox.faults.reset());
-
 afterAll(() => env.close());
 
 const abortListeners = (signal: AbortSignal) => getEventListeners(signal, "abort").length;
 
-/** The most listeners `signal` carried while `work` ran (sampled every few ms). */
-async function mostListenersDuring<T>(
-  signal: AbortSignal,
-  work: Promise<T>,
-): Promise<{ result: T; most: number }> {
-  let most = abortListeners(signal);
-  const sampler = setInterval(() => {
+/** A fetch that holds every bulk details request until the test lets it go: the ids wait as long as it likes. */
+function holdingBulkDetails() {
+  const held: (() => void)[] = [];
+  const holding: typeof fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.includes("/properties/bulk_details")) await new Promise<void>((resolve) => held.push(resolve));
+    return fetch(input, init);
+  };
+  return { held, holding };
+}
+
+/** A signal that keeps the most abort listeners it carried at any moment (counted at every addition). */
+function countingSignal() {
+  const controller = new AbortController();
+  const { signal } = controller;
+  let most = 0;
+  const add = signal.addEventListener.bind(signal);
+  signal.addEventListener = ((...args: Parameters<typeof add>) => {
+    add(...args);
     most = Math.max(most, abortListeners(signal));
-  }, 2);
-  try {
-    const result = await work;
-    return { result, most };
-  } finally {
-    clearInterval(sampler);
-  }
+  }) as typeof add;
+  return { signal, most: () => most };
 }
 
 describe("abort listeners", () => {
   it("250 property ids waiting on one signal put one listener on it, and none after", async () => {
-    const { layer } = layerFor(env.sandbox);
+    const { held, holding } = holdingBulkDetails();
+    const { layer } = layerFor(env.sandbox, {}, holding);
     await layer.accounts();
     const ids = propertyIds(env.sandbox, 250);
-    env.sandbox.faults.update({ latencyMs: 100 });
-    const controller = new AbortController();
-    const pending = layer.propertyDetails(ids, { accountId: ACCOUNT_ID, signal: controller.signal });
-    // Sampled while the ids wait: the batch and every id's wait are on the signal by now.
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(abortListeners(controller.signal)).toBe(1);
-    const { result, most } = await mostListenersDuring(controller.signal, pending);
+    const { signal, most } = countingSignal();
+    const pending = layer.propertyDetails(ids, { accountId: ACCOUNT_ID, signal });
+    // Two requests (at most 200 ids each) are out and held: every id's wait and both batches are on the signal.
+    await until(() => held.length === 2);
+    expect(abortListeners(signal)).toBe(1);
+    held.forEach((release) => release());
+    const result = await pending;
     expect(result.records.size).toBe(250);
-    expect(most).toBeLessThanOrEqual(1);
-    expect(abortListeners(controller.signal)).toBe(0);
+    expect(most()).toBe(1);
+    expect(abortListeners(signal)).toBe(0);
   });
 
   it("many requests queued at the gate with one signal: one listener, none once they have their turn", async () => {

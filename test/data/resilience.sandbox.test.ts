@@ -1,6 +1,8 @@
 import "fake-indexeddb/auto";
 import { DEFAULT_RETRY } from "../../src/data/retryPolicy";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { until } from "../support/drained";
+import { steppingClock } from "../support/steppingClock";
 import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
 
 const NARRATIVES = "/v1/markets/narratives";
@@ -62,22 +64,32 @@ describe("a 429 burst", () => {
   it("makes every waiting request wait as long as Retry-After says, sends nothing during the wait, then all succeed", async () => {
     const { sent, fetchAndCount } = countingFetch();
     const retryAfters: number[] = [];
+    let onTheWire = 0;
     const watchRetryAfter: typeof fetch = async (input, init) => {
-      const response = await fetchAndCount(input, init);
-      if (response.status === 429) retryAfters.push(Number(response.headers.get("retry-after")));
-      return response;
+      onTheWire += 1;
+      try {
+        const response = await fetchAndCount(input, init);
+        if (response.status === 429) retryAfters.push(Number(response.headers.get("retry-after")));
+        return response;
+      } finally {
+        onTheWire -= 1;
+      }
     };
     const pauses: { ms: number; sentDuring: number }[] = [];
+    const clock = steppingClock(Date.now());
     const { layer } = layerFor(
       sandbox,
       {
         maxInFlight: 4,
-        // The gate's pause is the only long sleep: hold it for a moment of real time, watching what is sent.
-        sleep: async (ms) => {
-          if (ms < 1000) return new Promise((resolve) => setTimeout(resolve, 0));
+        now: clock.now,
+        // The gate's pause is the only long sleep. While it lasts, the burst's other answers arrive (and go
+        // back to the gate): anything the gate let out meanwhile would be counted as sent during the pause.
+        sleep: async (ms, signal) => {
+          if (ms < 1000) return clock.sleep(ms, signal);
           const atStart = sent.count;
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await until(() => onTheWire === 0);
           pauses.push({ ms, sentDuring: sent.count - atStart });
+          return clock.sleep(ms, signal);
         },
       },
       watchRetryAfter,
@@ -110,7 +122,10 @@ describe("a 429 burst", () => {
 describe("injected faults", () => {
   it("with 20% 500s gives every result correctly and retries within the bound", async () => {
     const maxAttempts = 6;
-    const { layer } = layerFor(sandbox, { retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts } });
+    const { layer } = layerFor(sandbox, {
+      ...steppingClock(),
+      retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts },
+    });
     const ids = narrativeBoundaries(40);
     const expectedNarratives = await referenceNarratives(ids);
     const properties = propertyIds(sandbox, 250);
@@ -137,7 +152,10 @@ describe("injected faults", () => {
   });
 
   it("retries dropped connections as network failures", async () => {
-    const { layer } = layerFor(sandbox, { retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts: 6 } });
+    const { layer } = layerFor(sandbox, {
+      ...steppingClock(),
+      retry: { baseDelayMs: 1, maxDelayMs: 4, maxAttempts: 6 },
+    });
     await layer.accounts();
     const ids = narrativeBoundaries(20);
     const expected = await referenceNarratives(ids);
@@ -148,7 +166,10 @@ describe("injected faults", () => {
   });
 
   it("gives up after the bound, with the server kind", async () => {
-    const { layer } = layerFor(sandbox, { retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 } });
+    const { layer } = layerFor(sandbox, {
+      ...steppingClock(),
+      retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 },
+    });
     await layer.accounts();
     const [id] = narrativeBoundaries(1) as [number];
     const before = sandbox.counters.snapshot();
@@ -158,7 +179,7 @@ describe("injected faults", () => {
   });
 
   it("never sends a job submission twice after a 500", async () => {
-    const { layer } = layerFor(sandbox, { retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    const { layer } = layerFor(sandbox, { ...steppingClock(), retry: { baseDelayMs: 1, maxDelayMs: 2 } });
     await layer.accounts();
     const before = sandbox.counters.snapshot();
     sandbox.context.faults.update({ errorRate: 1 });
@@ -212,32 +233,44 @@ describe("a token that expires mid-burst", () => {
 
 describe("a token revoked while many requests are in flight", () => {
   it("causes exactly one renewal, however late the other 401s arrive", async () => {
+    let armed = false;
     let sent = 0;
     let revoked = false;
     const tokenToRevoke = { value: "" };
-    // Twelve requests leave together; the token is revoked as the last one leaves, and the answers come back
-    // 20 ms apart, so most 401s arrive after the first of them has already renewed the token.
-    const staggeredFetch: typeof fetch = async (input, init) => {
+    const leaveTogether: (() => void)[] = [];
+    const refusals: (() => void)[] = [];
+    // Twelve requests leave together, the token revoked as the last one leaves. Their 401s are held and handed
+    // over one at a time, each after the previous request has been sent again: all but the first 401 arrive
+    // after the token was renewed.
+    const orderedFetch: typeof fetch = async (input, init) => {
+      if (!armed) return fetch(input, init);
       const order = sent++;
-      if (!revoked && order === 11) {
+      if (order < 11) await new Promise<void>((go) => leaveTogether.push(go));
+      if (order === 11) {
         revoked = true;
         sandbox.context.tokens.revoke({ accessToken: tokenToRevoke.value });
+        leaveTogether.forEach((go) => go());
       }
-      await new Promise((resolve) => setTimeout(resolve, revoked ? 0 : 30));
       const response = await fetch(input, init);
-      if (response.status === 401) await new Promise((resolve) => setTimeout(resolve, 20 * order));
+      if (response.status === 401) await new Promise<void>((hand) => refusals.push(hand));
       return response;
     };
     const ids = narrativeBoundaries(12);
     const expected = await referenceNarratives(ids);
-    const { layer, tokens } = layerFor(sandbox, { maxInFlight: 12 }, staggeredFetch);
+    const { layer, tokens } = layerFor(sandbox, { maxInFlight: 12 }, orderedFetch);
     await layer.accounts();
     tokenToRevoke.value = await tokens.token();
     const renewalsBefore = tokens.renewals;
     const tokenRequestsBefore = sandbox.counters.get("/oauth/token");
     const before = sandbox.counters.snapshot();
-    sent = 0;
-    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    armed = true;
+    const answering = Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    await until(() => refusals.length === 12);
+    for (const [index, hand] of refusals.entries()) {
+      hand();
+      await until(() => sent === 12 + index + 1);
+    }
+    const answers = await answering;
     expect(answers.map((answer) => answer.value)).toEqual(expected);
     expect(revoked).toBe(true);
     expect(tokens.renewals - renewalsBefore).toBe(1);

@@ -1,41 +1,56 @@
 /**
  * A cell's signal and time bound are made only when its work first waits with the signal; from then on the
- * cell ends by its time bound or Excel's cancellation even when what it waits for ignores the signal.
+ * cell ends by its time bound or Excel's cancellation even when what it waits for ignores the signal. The
+ * bound is the real one (60 s), on jest's clock: time moves only when a test moves it.
  */
 import { untilAborted } from "../../src/data/abortableSleep";
-import {
-  DEFAULT_CELL_TIMEOUT_MS,
-  letGoOfPendingCells,
-  runCell,
-  setCellTimeout,
-} from "../../src/functions/cellCall";
+import { DEFAULT_CELL_TIMEOUT_MS, letGoOfPendingCells, runCell } from "../../src/functions/cellCall";
 import { ArgumentError } from "../../src/functions/cellErrors";
 import { fakeInvocation } from "../support/invocation";
 
 const never = new Promise<never>(() => undefined);
 
-afterEach(() => setCellTimeout(DEFAULT_CELL_TIMEOUT_MS));
+/** How a promise has settled so far, read without waiting for it. */
+function watch<T>(promise: Promise<T>) {
+  const seen: { state: "pending" | "resolved" | "rejected"; value?: T; error?: unknown } = {
+    state: "pending",
+  };
+  promise.then(
+    (value) => Object.assign(seen, { state: "resolved", value }),
+    (error: unknown) => Object.assign(seen, { state: "rejected", error }),
+  );
+  return seen;
+}
 
-it("ends a cell by its time bound even when what it waits for ignores the signal", async () => {
-  setCellTimeout(50);
-  const pending = runCell(undefined, async (cell) => {
-    void cell.signal; // waits "with" its signal, on something that never looks at it
-    return never;
-  });
-  await expect(pending).rejects.toMatchObject({
-    code: "#N/A",
-    message: expect.stringContaining("No answer within"),
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
+it("ends a cell by its time bound, 60 s, even when what it waits for ignores the signal", async () => {
+  const cell = watch(
+    runCell(undefined, async (wait) => {
+      void wait.signal; // waits "with" its signal, on something that never looks at it
+      return never;
+    }),
+  );
+  await jest.advanceTimersByTimeAsync(DEFAULT_CELL_TIMEOUT_MS - 1);
+  expect(cell.state).toBe("pending");
+  await jest.advanceTimersByTimeAsync(1);
+  expect(cell).toMatchObject({
+    state: "rejected",
+    error: { code: "#N/A", message: "No answer within 60 s. Recalculate to retry." },
   });
 });
 
 it("aborts the signal it gave out when the time bound passes", async () => {
-  setCellTimeout(50);
   let reason: unknown;
-  const pending = runCell(undefined, async (cell) => {
-    await untilAborted(never, cell.signal).catch((error: unknown) => (reason = error));
-    return "ended";
-  });
-  await expect(pending).rejects.toMatchObject({ code: "#N/A" });
+  const cell = watch(
+    runCell(undefined, async (wait) => {
+      await untilAborted(never, wait.signal).catch((error: unknown) => (reason = error));
+      return "ended";
+    }),
+  );
+  await jest.advanceTimersByTimeAsync(DEFAULT_CELL_TIMEOUT_MS);
+  expect(cell).toMatchObject({ state: "rejected", error: { code: "#N/A" } });
   expect(reason).toMatchObject({ kind: "timeout" });
 });
 
@@ -56,7 +71,6 @@ it("turns a failure thrown before the first wait into a cell error", async () =>
 });
 
 it("gives a value the work has at once to the cell, and lets go of its time bound and cancellation", async () => {
-  setCellTimeout(50);
   const invocation = fakeInvocation();
   let signal: AbortSignal | undefined;
   const pending = runCell(invocation, (cell) => {
@@ -64,7 +78,8 @@ it("gives a value the work has at once to the cell, and lets go of its time boun
     return "at once";
   });
   await expect(pending).resolves.toBe("at once");
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(jest.getTimerCount()).toBe(0); // the bound's timer is gone with the answer
+  await jest.advanceTimersByTimeAsync(DEFAULT_CELL_TIMEOUT_MS);
   invocation.cancel();
   expect(signal?.aborted).toBe(false);
 });

@@ -1,6 +1,5 @@
 import { distance } from "@turf/distance";
 import { datasetFor } from "../../sandbox/data/dataset";
-import { distanceMiles } from "../../sandbox/data/propertyFilters";
 import type { PropertyCore } from "../../sandbox/data/properties";
 import { MAX_BULK_DETAILS_IDS } from "../../sandbox/server";
 import { ACCOUNT, startTestSandbox, type TestSandbox } from "./support/fixtures";
@@ -98,8 +97,13 @@ describe("GET /properties/lookup", () => {
   });
 
   it("searches a radius of 0.5 miles by default, with lat/lng aliases and a radius option", async () => {
+    // Distances from an independent great-circle formula (turf), not the sandbox's own.
     const near = (miles: number) =>
-      idsWhere((p) => distanceMiles(sample.latitude, sample.longitude, p.latitude, p.longitude) <= miles);
+      idsWhere(
+        (p) =>
+          distance([sample.longitude, sample.latitude], [p.longitude, p.latitude], { units: "miles" }) <=
+          miles,
+      );
     expect(await lookupAll(`latitude=${sample.latitude}&longitude=${sample.longitude}`)).toEqual(near(0.5));
     expect(await lookupAll(`lat=${sample.latitude}&lng=${sample.longitude}&radius=1.5`)).toEqual(near(1.5));
     expect(near(1.5).length).toBeGreaterThan(near(0.5).length);

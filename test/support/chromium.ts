@@ -1,4 +1,5 @@
 import { chromium, type Browser } from "playwright-core";
+import { sharedForWorker } from "./sharedForWorker";
 import { CHROMIUM, ensureSystemTools } from "./systemTools";
 
 /** Chromium from apt, headless, with nothing that reaches the network on its own. */
@@ -16,4 +17,14 @@ const CHROMIUM_ARGS = [
 export function launchChromium(): Promise<Browser> {
   const executablePath = ensureSystemTools([CHROMIUM]).get(CHROMIUM.command);
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The Chromium the test files of a jest worker share (see ./sharedForWorker.ts): open a context of your own
+ * on it (`browser.newContext()`) and close that, never the browser; then call `release`.
+ */
+export async function workerChromium(): Promise<{ browser: Browser; release(): Promise<void> }> {
+  const shared = sharedForWorker();
+  const browser = await shared.get("chromium", launchChromium, (opened) => opened.close());
+  return { browser, release: () => shared.release() };
 }

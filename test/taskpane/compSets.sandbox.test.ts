@@ -7,9 +7,16 @@ import {
   exportSheetName,
   type CompSetSummary,
 } from "../../src/taskpane/compSetsController";
+import type { ExcelRunner } from "../../src/taskpane/excelRunner";
+import { describeError } from "../../src/taskpane/messages";
+import type { Session } from "../../src/session/session";
 import { SignInController } from "../../src/taskpane/signInController";
 import { MockExcel } from "../excel/support/mockExcel";
 import { clientForm, newSession, newSettings, newVault, startPaneSandbox } from "./support/paneHarness";
+
+/** What the pane shows when an export ends: a cancellation must read as one, not as a failure to act on. */
+const shownAfter = (exporting: Promise<unknown>) => exporting.then(() => "exported", describeError);
+const CANCELLED = /^(The request was )?cancelled\.$/i;
 
 describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
   let sandbox: RunningSandbox;
@@ -17,10 +24,11 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
   let excel: MockExcel;
   let compSet: CompSetSummary;
   let raw: (path: string) => Promise<unknown>;
+  let session: Session;
 
   beforeAll(async () => {
     sandbox = await startPaneSandbox({ variant });
-    const session = newSession();
+    session = newSession();
     await new SignInController({ session, ...newSettings(), vault: newVault().vault }).signIn(
       clientForm(sandbox, "demo-pro"),
     );
@@ -134,11 +142,40 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       expect(excel.sheet(result.sheetName).values).toHaveLength(plans.length + 1);
     });
 
-    it("a cancelled export leaves no sheet behind", async () => {
+    it("cancelled before it starts: fails as cancelled, and no sheet is made", async () => {
       const sheetsBefore = excel.sheets.map((s) => s.name);
       const abort = new AbortController();
-      abort.abort();
-      await expect(controller.export(compSet, "units", { signal: abort.signal })).rejects.toBeDefined();
+      abort.abort(); // as the pane's Cancel button does: no reason of its own
+      const shown = await shownAfter(controller.export(compSet, "units", { signal: abort.signal }));
+      expect(shown).toMatch(CANCELLED);
+      expect(excel.sheets.map((s) => s.name)).toEqual(sheetsBefore);
+    });
+
+    it("cancelled while it writes: fails as cancelled and removes the half-written sheet", async () => {
+      const sheetsBefore = excel.sheets.map((s) => s.name);
+      const abort = new AbortController();
+      let cancelledWith: string | undefined;
+      // Cancels right after the request that added the export's sheet: the rows are still to be written.
+      const cancelOnceTheSheetExists: ExcelRunner = (batch) =>
+        excel.excel.run((context) => {
+          const sync = async () => {
+            await context.sync();
+            const added = excel.sheets.find((sheet) => !sheetsBefore.includes(sheet.name));
+            if (added && !abort.signal.aborted) {
+              cancelledWith = added.name;
+              abort.abort();
+            }
+          };
+          return batch(
+            new Proxy(context, { get: (target, key) => (key === "sync" ? sync : Reflect.get(target, key)) }),
+          );
+        });
+      const cancelling = new CompSetsController(session, cancelOnceTheSheetExists);
+
+      const shown = await shownAfter(cancelling.export(compSet, "units", { signal: abort.signal }));
+
+      expect(shown).toMatch(CANCELLED);
+      expect(cancelledWith).toContain(exportSheetName(compSet.name, "units"));
       expect(excel.sheets.map((s) => s.name)).toEqual(sheetsBefore);
     });
   });

@@ -2,17 +2,23 @@
  * One e2e test file's world: the preview (host page + the real add-in build + a sandbox on free ports) and a
  * headless Chromium (Debian's, driven by playwright-core) on it, with what a person does there: sign in
  * through the pane, type formulas into cells, read what the cells show.
+ *
+ * Under jest, the files a worker runs share one Chromium and one preview per set of sandbox options (started
+ * by the first file, closed when the worker ends: test/support/workerScope.ts); each file gets a browser
+ * context of its own (its own storage: IndexedDB, the remembered secret, the saved workbook) and the
+ * sandbox's request counters and faults reset. Elsewhere (`npm run screenshots`) each world is its own.
  */
-import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
 import type { SandboxOptions } from "../../../sandbox/server";
 import { parseCellAddress } from "../../../src/excel/a1";
 import type { HostPageBridge } from "../../host/page/main";
 import type { HostProfileName } from "../../host/profiles";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
-import { launchChromium } from "../../support/chromium";
+import { workerChromium } from "../../support/chromium";
+import { sharedForWorker } from "../../support/sharedForWorker";
 
-/** Building the add-in (when no build of these sources exists yet) and starting Chromium. */
+/** Starting the preview and Chromium (the add-in is built before the files start: ./globalSetup.ts). */
 export const SETUP_TIMEOUT_MS = 180_000;
 /** Long enough for a formula's requests through the data layer, and for errors to tell what is wrong. */
 const CELL_TIMEOUT_MS = 20_000;
@@ -42,30 +48,44 @@ export async function openPreviewBrowser(
   viewport = { width: 1400, height: 860 },
   host?: HostProfileName,
 ): Promise<PreviewBrowser> {
+  const shared = sharedForWorker();
   // The tests' own raw requests must not eat into the pane's rate limit.
-  const preview = await startPreview({ sandbox: { rateLimit: 1_000_000, ...sandbox } });
-  let browser: Browser | undefined;
+  const sandboxOptions = { rateLimit: 1_000_000, ...sandbox };
+  const preview = await shared.get(
+    `preview ${JSON.stringify(sandboxOptions)}`,
+    () => startPreview({ sandbox: sandboxOptions }),
+    (running) => running.close(),
+  );
+  // What an earlier file of this worker did to the sandbox is not this file's to count or suffer.
+  preview.sandbox.counters.reset();
+  preview.sandbox.faults.reset();
+  let chromium: Awaited<ReturnType<typeof workerChromium>> | undefined;
+  let context: BrowserContext | undefined;
   try {
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport });
+    chromium = await workerChromium();
+    const { browser, release } = chromium;
+    context = await browser.newContext({ viewport });
+    const page = await context.newPage();
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
     await page.goto(host ? `${preview.url}?host=${host}` : preview.url);
     const pane = page.frameLocator("#taskpane-frame");
     await pane.locator("#sign-in-button").waitFor();
-    const opened = browser;
+    const opened = context;
     return {
       preview,
-      browser: opened,
+      browser,
       page,
       pane,
       close: async () => {
         await opened.close();
-        await preview.close();
+        await release();
+        await shared.release();
       },
     };
   } catch (error) {
-    await browser?.close();
-    await preview.close();
+    await context?.close();
+    await chromium?.release();
+    await shared.release();
     throw error;
   }
 }
