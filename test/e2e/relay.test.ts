@@ -13,7 +13,7 @@ import { relayServiceUrl } from "../../relay/options";
 import { revokeUser } from "../../relay/users/userAdmin";
 import { shapeTable } from "../../src/excel/tableData";
 import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
-import { percentsInPoints } from "../../src/excel/exportPercents";
+import { percentsAsFractions } from "../../src/excel/exportPercents";
 import { parseExportFile } from "../../src/formats/exportFile";
 import { addInBuild } from "../host/addinBuild";
 import { writePreviewSite } from "../host/previewServer";
@@ -182,7 +182,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   const loaded = /to the sheet "(.+)"/.exec(await paneAction(world, `job-load-${jobId}`))?.[1] ?? "";
   const parsed = await parseExportFile(await raw.download(`/bulk_api/jobs/${jobId}/results`), "csv");
   // The pane writes percents in points whatever scale the file used (src/excel/exportPercents.ts).
-  const rows = percentsInPoints(parsed.columns, parsed.rows);
+  const rows = percentsAsFractions(parsed.columns, parsed.rows);
   expect(await sheetValues(page, loaded)).toEqual(shownTable(shapeTable(parsed.columns, rows)));
 
   const origins = new Set(requested.filter((url) => /^https?:/.test(url)).map((url) => new URL(url).origin));

@@ -64,8 +64,9 @@ const UNIT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   integer: "count",
   number: "number",
   currency: "dollars",
-  percent: "% (95.2 = 95.2 %)",
-  fraction: "fraction (0.035 = 3.5 %)",
+  percent: "% (a fraction: 0.952 shows 95.2 %)",
+  year: "year",
+  miles: "miles",
   coordinate: "degrees",
   date: "date",
   timestamp: "date and time",
@@ -87,7 +88,6 @@ export function unitOf(name: string, jsonType: string): string {
   const kind = kindOf(name, jsonType);
   const words = name.split("_");
   if (words.includes("score")) return "score";
-  if (kind === "identifier" && words.includes("year")) return "year";
   if (kind === "currency" && (words.includes("psf") || (words.includes("sq") && words.includes("ft"))))
     return "$ per sq ft";
   return UNIT_BY_KIND[kind];

@@ -32,9 +32,11 @@ export function formattedText(value: number, numberFormat: string): string {
       // Excel puts the minus before the currency sign: -$5.50.
       return `${sign}$${grouped(magnitude, 2)}`;
     case "percent":
-      return `${sign}${magnitude.toFixed(2)}%`;
-    case "fraction":
       return `${sign}${(magnitude * 100).toFixed(2)}%`;
+    case "year":
+      return sign + magnitude.toFixed(0);
+    case "miles":
+      return `${sign}${magnitude.toFixed(2)} mi`;
     case "coordinate":
       return sign + magnitude.toFixed(6);
     case "date":
