@@ -1,4 +1,6 @@
 import { ApiError } from "../api/errors";
+import { factsIn } from "../api/fieldFacts";
+import { asFraction } from "../api/readers/percentScale";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
@@ -21,17 +23,27 @@ interface ForecastArguments {
   useSubmarketFallback?: unknown;
 }
 
-/** Reads the arguments both forecast functions share into the data layer's query. */
-function readForecastQuery(args: ForecastArguments): { fields: string[]; query: ForecastQuery } {
+const catalogueOf = (target: ForecastTarget) =>
+  target.kind === "property" ? ("propertyForecast" as const) : ("boundaryForecast" as const);
+
+/**
+ * Reads the arguments both forecast functions share into the data layer's query. Without an aggregation, a
+ * bucket of several months averages levels (rent growth, occupancy) and adds up flows (deliveries, absorption:
+ * the contract's `x-aggregate`), so a quarter's deliveries are the quarter's, not a monthly average.
+ */
+function readForecastQuery(
+  target: ForecastTarget,
+  args: ForecastArguments,
+): { fields: string[]; query: ForecastQuery } {
   const fields = [...new Set(readList(args.fields, "field", readText))];
   if (fields.length === 0) throw new ApiError("invalid_input", "field: name at least one forecast field.");
-  const aggregationType = isBlank(args.aggregation)
-    ? "avg"
+  const named = isBlank(args.aggregation)
+    ? undefined
     : readChoice(args.aggregation, "aggregation", AGGREGATIONS);
   const aggregations: ForecastAggregation[] = fields.map((field) => ({
     name: field,
     field: field as ForecastAggregation["field"],
-    aggregation_type: aggregationType,
+    aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
   }));
   return {
     fields,
@@ -52,7 +64,7 @@ async function forecastTable(
   args: ForecastArguments,
   cellSignal: CellSignal,
 ): Promise<unknown[][]> {
-  const { fields, query } = readForecastQuery(args);
+  const { fields, query } = readForecastQuery(target, args);
   const { data, call } = cellContext(cellSignal);
   const series = (await data.forecast(target, query, call)).value;
   const what = target.kind === "property" ? `property ${target.id}` : `boundary ${target.id}`;
@@ -66,10 +78,13 @@ async function forecastTable(
     throw new ApiError("not_found", `No forecast data for ${what}.${hint}`);
   }
   // With use_rent_value the rent growth fields hold forecast rent in dollars, whatever their names say.
-  const cell = (field: string, value: unknown) =>
-    query.useRentValue && /rent_growth/.test(field)
-      ? resultCell(outputValue(value), "currency")
-      : fieldCell(value, field);
+  // Otherwise a percent the service sends in points (occupancy) becomes a fraction, as every percent cell is.
+  const cell = (field: string, value: unknown) => {
+    if (query.useRentValue && /rent_growth/.test(field)) return resultCell(outputValue(value), "currency");
+    const facts = factsIn(catalogueOf(target), field);
+    const sent = facts?.unit === "percent" && facts.sentAs === "points" && typeof value === "number";
+    return fieldCell(sent ? asFraction(value, "points") : value, field);
+  };
   return [
     ["date", ...fields],
     ...series.map((row) => [
