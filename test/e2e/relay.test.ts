@@ -181,7 +181,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
   const loaded = /to the sheet "(.+)"/.exec(await paneAction(world, `job-load-${jobId}`))?.[1] ?? "";
   const parsed = await parseExportFile(await raw.download(`/bulk_api/jobs/${jobId}/results`), "csv");
-  // The pane writes percents in points whatever scale the file used (src/excel/exportPercents.ts).
+  // The pane writes percents as fractions whatever scale the file used (src/excel/exportPercents.ts).
   const rows = percentsAsFractions(parsed.columns, parsed.rows);
   expect(await sheetValues(page, loaded)).toEqual(shownTable(shapeTable(parsed.columns, rows)));
 

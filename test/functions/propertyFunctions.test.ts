@@ -235,7 +235,10 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       raw.map((row) => [
         isoToSerial(row.date),
         row.values.rent_growth_rate_yoy ?? "",
-        row.values.occupancy_percent ?? "",
+        // Forecast occupancy comes in points (openapi.yaml x-field-units); cells hold every percent as a fraction.
+        typeof row.values.occupancy_percent === "number"
+          ? Math.round((row.values.occupancy_percent / 100) * 1e10) / 1e10
+          : "",
       ]),
     );
   });
