@@ -89,6 +89,19 @@ export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
   return catalogue;
 }
 
+/** Operations above the base tier (`x-required-tier`), as "METHOD /path/{template}" -> tier. */
+export function operationTiers(): Record<string, string> {
+  const paths = loadOpenApiDocument().paths as Record<string, Record<string, JsonObject>>;
+  const tiers: Record<string, string> = {};
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const tier = operation?.["x-required-tier"];
+      if (typeof tier === "string" && tier !== "base") tiers[`${method.toUpperCase()} ${path}`] = tier;
+    }
+  }
+  return tiers;
+}
+
 export function fieldCatalogueSource(): string {
   const entries = Object.entries(fieldCatalogue())
     .map(([record, fields]) => `  ${record}: ${JSON.stringify(fields)},`)
@@ -133,6 +146,9 @@ ${entries}
 } as const satisfies Readonly<Record<string, Readonly<Record<string, FieldFacts>>>>;
 
 export type CatalogueRecord = keyof typeof FIELD_CATALOGUE;
+
+/** Operations a tier above base is required for (openapi.yaml, \`x-required-tier\`): "METHOD /path" -> tier. */
+export const OPERATION_TIERS: Readonly<Record<string, "pro" | "pro-plus">> = ${JSON.stringify(operationTiers())};
 `;
 }
 

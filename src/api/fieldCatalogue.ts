@@ -496,3 +496,17 @@ export const FIELD_CATALOGUE = {
 } as const satisfies Readonly<Record<string, Readonly<Record<string, FieldFacts>>>>;
 
 export type CatalogueRecord = keyof typeof FIELD_CATALOGUE;
+
+/** Operations a tier above base is required for (openapi.yaml, `x-required-tier`): "METHOD /path" -> tier. */
+export const OPERATION_TIERS: Readonly<Record<string, "pro" | "pro-plus">> = {
+  "POST /geo_boundaries/properties": "pro",
+  "GET /properties/lookup": "pro",
+  "GET /properties/bulk_details": "pro",
+  "POST /properties/{property_id}/forecasts": "pro",
+  "POST /geo_boundary/{geo_boundary_id}/forecasts": "pro",
+  "POST /bulk_api/jobs": "pro",
+  "GET /bulk_api/jobs": "pro",
+  "GET /bulk_api/jobs/{job_id}": "pro",
+  "DELETE /bulk_api/jobs/{job_id}": "pro",
+  "GET /bulk_api/jobs/{job_id}/results": "pro",
+};

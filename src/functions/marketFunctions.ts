@@ -1,4 +1,6 @@
 import { ApiError } from "../api/errors";
+import { factsIn } from "../api/fieldFacts";
+import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import type { MarketAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
 import { readOptions } from "./args/options";
@@ -14,7 +16,7 @@ import {
   readText,
 } from "./args/scalars";
 import { didYouMean } from "./args/suggest";
-import { ArgumentError } from "./cellErrors";
+import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
@@ -49,6 +51,28 @@ async function resolveBoundary(
   return { id: best.attributes.id, geoType: best.attributes.geo_type as MarketGeoType };
 }
 
+/**
+ * A metric's value, or the plan it needs when the caller's plan left it out: below pro the service answers with
+ * the limited record (every pro metric null), which must not read as missing data or as zero.
+ */
+function planned(record: Record<string, unknown>, metric: string): unknown {
+  const value = record[metric];
+  const tier = factsIn("market", metric)?.tier;
+  if ((value === null || value === undefined) && tier !== undefined && isLimitedMarket(record))
+    throw notInPlan(tier, `${metric} needs the ${tier} tier`);
+  return value;
+}
+
+/** A spilled cell as it is, or the plan error its metric gives in a limited record. */
+function safelyPlanned(record: Record<string, unknown>, metric: string, cell: unknown): unknown {
+  try {
+    planned(record, metric);
+    return cell;
+  } catch (error) {
+    return toCellError(error);
+  }
+}
+
 function checkMetric(metric: string, record: Record<string, unknown>): void {
   if (metric in record) return;
   const removed = REMOVED_METRICS[metric];
@@ -72,7 +96,11 @@ function wholeMarkets(
       "metric: name a metric (or several across a row) for several markets; a whole record is for one market.",
     );
   }
-  return Object.entries(recordOf(cells[0])).map(([name, value]) => [name, fieldCell(value, name)]);
+  const record = recordOf(cells[0]);
+  return Object.keys(record).map((name) => [
+    name,
+    safelyPlanned(record, name, fieldCell(record[name], name)),
+  ]);
 }
 
 const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as const;
@@ -130,7 +158,7 @@ export async function market(
       if (block.keysAreBlock && isBlank(given)) return "";
       const record = recordOf(given);
       checkMetric(name, record);
-      return fieldCell(record[name as keyof MarketAttributes], name);
+      return fieldCell(planned(record, name), name);
     });
   });
 }
@@ -208,7 +236,14 @@ export async function markets(
       ["id", "name", "geo_type", ...metricNames],
       "metrics",
     );
-    return spillFromTable(table, "No market matches these filters.");
+    const spill = spillFromTable(table, "No market matches these filters.");
+    const header = spill[0] as string[];
+    // A metric the caller's plan leaves out says so in each of its cells (a blank would read as no data).
+    return spill.map((row, index) =>
+      index === 0
+        ? row
+        : row.map((cell, column) => safelyPlanned(records[index - 1] ?? {}, header[column] ?? "", cell)),
+    );
   });
 }
 

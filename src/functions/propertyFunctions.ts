@@ -7,6 +7,8 @@ import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { factsIn } from "../api/fieldFacts";
+import { notInPlan } from "../api/planLimits";
 import { didYouMean } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
@@ -23,19 +25,12 @@ import {
   type KeyedBlock,
 } from "./shape/keyedBlock";
 
-/** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
-const PRO_PLUS_FIELD =
-  /^(ownership_company_[1-4]_(name|ownership_type)|owned_since_date|last_sale_price(_status)?)$/;
-
 function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   const attributes = record as unknown as Record<string, unknown>;
   if (field in attributes) return fieldCell(attributes[field], field);
-  if (PRO_PLUS_FIELD.test(field)) {
-    throw new ApiError(
-      "forbidden",
-      `${field} is not included in your plan: ownership and sale fields need pro-plus.`,
-    );
-  }
+  // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
+  const tier = factsIn("property", field)?.tier;
+  if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
   throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
 }
 

@@ -7,8 +7,8 @@ import { numericFields, schemaProperties } from "../../sandbox/contract/schemaFi
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
 import { recordFields } from "../../scripts/generateRecordFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
-import { fieldCatalogue } from "../../scripts/generateFieldCatalogue";
-import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
+import { fieldCatalogue, operationTiers } from "../../scripts/generateFieldCatalogue";
+import { FIELD_CATALOGUE, OPERATION_TIERS } from "../../src/api/fieldCatalogue";
 import {
   MAX_BULK_DETAILS_IDS,
   MAX_EXPLORE_MARKETS,
@@ -48,6 +48,7 @@ describe("the record fields the Insert tab offers", () => {
 describe("the field catalogue", () => {
   it("is the x-unit / x-sent-as / x-tier of openapi.yaml today (run `npm run generate:api` if not)", () => {
     expect(FIELD_CATALOGUE).toEqual(fieldCatalogue());
+    expect(OPERATION_TIERS).toEqual(operationTiers());
   });
 
   it("gives every field of every record a unit, and every percent the scale the service writes it in", () => {
@@ -66,7 +67,11 @@ describe("the field catalogue", () => {
     );
     expect(percents.length).toBeGreaterThan(40);
     for (const [field, facts] of percents) expect([field, facts.sentAs]).toEqual([field, expect.any(String)]);
-    expect(catalogue.market?.concession_percent_avg_t30).toEqual({ unit: "percent", sentAs: "fraction", tier: "pro" });
+    expect(catalogue.market?.concession_percent_avg_t30).toEqual({
+      unit: "percent",
+      sentAs: "fraction",
+      tier: "pro",
+    });
     expect(catalogue.survey?.distance?.unit).toBe("miles");
     expect(catalogue.unit?.last_rent_change).toEqual({ unit: "currency", sentAs: "text" });
     expect(catalogue.boundaryForecast?.occupancy).toEqual({ unit: "percent", sentAs: "points" });

@@ -104,7 +104,7 @@ describe("RENT.PROPERTY", () => {
         property([[ids[0]]], [["ownership_company_1_name"]], fakeInvocation()),
       ).rejects.toMatchObject({
         code: "#N/A",
-        message: expect.stringContaining("need pro-plus"),
+        message: "Not in your plan (pro-plus): ownership_company_1_name needs the pro-plus tier.",
       });
     } finally {
       await env.signInAs("demo-proplus");
@@ -116,7 +116,9 @@ describe("RENT.PROPERTY", () => {
     try {
       await expect(property([[ids[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
         code: "#N/A",
-        message: expect.stringMatching(/not included in your plan/i),
+        message: expect.stringMatching(
+          /^Not in your plan \(pro\): \/properties\/bulk_details needs the pro tier/,
+        ),
       });
     } finally {
       await env.signInAs("demo-proplus");
@@ -328,7 +330,12 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
           undefined,
           fakeInvocation(),
         ),
-      ).rejects.toMatchObject({ code: "#N/A", message: expect.stringMatching(/not included in your plan/i) });
+      ).rejects.toMatchObject({
+        code: "#N/A",
+        message: expect.stringMatching(
+          /^Not in your plan \(pro\): \/geo_boundary\/\d+\/forecasts needs the pro tier/,
+        ),
+      });
     } finally {
       await env.signInAs("demo-proplus");
     }
