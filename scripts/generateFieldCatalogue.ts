@@ -7,11 +7,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  loadOpenApiDocument,
-  resolvePointer,
-  type JsonObject,
-} from "../sandbox/contract/openapiDocument";
+import { loadOpenApiDocument, resolvePointer, type JsonObject } from "../sandbox/contract/openapiDocument";
 
 /** The catalogue's records: a name the code uses, and where its fields are in the contract. */
 export const CATALOGUE_RECORDS = {
@@ -81,7 +77,10 @@ export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
     catalogue[record] = fields;
   }
   for (const [record, pointer] of Object.entries(CATALOGUE_FORECASTS)) {
-    const units = (resolvePointer(document, pointer) as JsonObject)["x-field-units"] as Record<string, JsonObject>;
+    const units = (resolvePointer(document, pointer) as JsonObject)["x-field-units"] as Record<
+      string,
+      JsonObject
+    >;
     catalogue[record] = Object.fromEntries(
       Object.entries(units).map(([field, facts]) => [field, factsOf(facts) as FieldFacts]),
     );

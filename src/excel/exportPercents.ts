@@ -11,7 +11,9 @@ function percentSentAs(name: string): string | undefined {
   const facts = factsOf(name);
   if (facts) return facts.unit === "percent" ? (facts.sentAs ?? "fraction") : undefined;
   const parts = words(name);
-  return parts.includes("pct") || parts.includes("percent") || parts.includes("percentage") ? "either" : undefined;
+  return parts.includes("pct") || parts.includes("percent") || parts.includes("percentage")
+    ? "either"
+    : undefined;
 }
 
 /** Occupancy-like percents, which tell a file's scale: a fraction never exceeds 1. */

@@ -1,7 +1,6 @@
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
-import type { MarketAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";

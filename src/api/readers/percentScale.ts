@@ -53,7 +53,10 @@ function eachPercent(
  * points are divided by 100; fields whose scale the evidence leaves open (`either`) take the scale judged on the
  * answer's occupancy-like values, or on all of them when the answer has none.
  */
-export function percentsAsFractions(records: readonly Record<string, unknown>[], kind: CatalogueRecord): void {
+export function percentsAsFractions(
+  records: readonly Record<string, unknown>[],
+  kind: CatalogueRecord,
+): void {
   const levels: number[] = [];
   const open: number[] = [];
   for (const record of records) {

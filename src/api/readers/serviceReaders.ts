@@ -72,7 +72,8 @@ function typedRecordList(schema: keyof typeof CATALOGUE_RECORD_OF) {
       const attributes = objectAt(objectAt(record, at).attributes, attributesAt);
       for (const field of fields)
         if (field in attributes) attributes[field] = numberAt(attributes[field], attributesAt.member(field));
-      for (const field of textAmounts) if (field in attributes) attributes[field] = signedAmount(attributes[field]);
+      for (const field of textAmounts)
+        if (field in attributes) attributes[field] = signedAmount(attributes[field]);
       return attributes;
     });
     percentsAsFractions(records, kind);
