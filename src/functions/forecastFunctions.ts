@@ -1,10 +1,12 @@
 import { ApiError } from "../api/errors";
-import { factsIn } from "../api/fieldFacts";
+import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { asFraction } from "../api/readers/percentScale";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { suggestionFor } from "./args/suggest";
+import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { fieldCell, resultCell } from "./shape/dataTypes";
@@ -26,6 +28,24 @@ interface ForecastArguments {
 const catalogueOf = (target: ForecastTarget) =>
   target.kind === "property" ? ("propertyForecast" as const) : ("boundaryForecast" as const);
 
+/** Property and boundary forecasts name the same ideas differently (api-spec.md): either name is taken for both. */
+const SAME_IDEA: Readonly<Record<ForecastTarget["kind"], Readonly<Record<string, string>>>> = {
+  property: { rent_growth_yoy: "rent_growth_rate_yoy", occupancy: "occupancy_percent" },
+  geo_boundary: { rent_growth_rate_yoy: "rent_growth_yoy", occupancy_percent: "occupancy" },
+};
+
+/** The target's own name of a field given by either name; a field the target does not have is refused with a hint. */
+function targetField(target: ForecastTarget, given: string): string {
+  const [, base = given, bound = ""] = /^(.*?)(_downside|_upside)?$/.exec(given) ?? [];
+  const field = (SAME_IDEA[target.kind][base] ?? base) + bound;
+  const known = Object.keys(catalogueFields(catalogueOf(target)));
+  if (known.includes(field)) return field;
+  const what = target.kind === "property" ? "a property" : "a boundary";
+  throw new ArgumentError(
+    `field: "${given}" is not a forecast field of ${what}.${suggestionFor(given, known)}`,
+  );
+}
+
 /**
  * Reads the arguments both forecast functions share into the data layer's query. Without an aggregation, a
  * bucket of several months averages levels (rent growth, occupancy) and adds up flows (deliveries, absorption:
@@ -40,11 +60,14 @@ function readForecastQuery(
   const named = isBlank(args.aggregation)
     ? undefined
     : readChoice(args.aggregation, "aggregation", AGGREGATIONS);
-  const aggregations: ForecastAggregation[] = fields.map((field) => ({
-    name: field,
-    field: field as ForecastAggregation["field"],
-    aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
-  }));
+  const aggregations: ForecastAggregation[] = fields.map((name) => {
+    const field = targetField(target, name);
+    return {
+      name,
+      field: field as ForecastAggregation["field"],
+      aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
+    };
+  });
   return {
     fields,
     query: {
@@ -77,16 +100,20 @@ async function forecastTable(
   if (series.length === 0 || series.every((row) => fields.every((field) => row.values[field] === null))) {
     throw new ApiError("not_found", `No forecast data for ${what}.${hint}`);
   }
-  // With use_rent_value the rent growth fields hold forecast rent in dollars, whatever their names say.
+  // With use_rent_value the rent growth fields hold forecast rent in dollars, and their columns say so.
   // Otherwise a percent the service sends in points (occupancy) becomes a fraction, as every percent cell is.
-  const cell = (field: string, value: unknown) => {
-    if (query.useRentValue && /rent_growth/.test(field)) return resultCell(outputValue(value), "currency");
+  const fieldOf = new Map(query.aggregations.map((entry) => [entry.name, entry.field as string]));
+  const asRent = (name: string) =>
+    query.useRentValue === true && /rent_growth/.test(fieldOf.get(name) ?? name);
+  const cell = (name: string, value: unknown) => {
+    if (asRent(name)) return resultCell(outputValue(value), "currency");
+    const field = fieldOf.get(name) ?? name;
     const facts = factsIn(catalogueOf(target), field);
     const sent = facts?.unit === "percent" && facts.sentAs === "points" && typeof value === "number";
     return fieldCell(sent ? asFraction(value, "points") : value, field);
   };
   return [
-    ["date", ...fields],
+    ["date", ...fields.map((name) => (asRent(name) ? `forecast rent (${name})` : name))],
     ...series.map((row) => [
       resultCell(isoDateToSerial(row.date) ?? row.date, "date"),
       ...fields.map((field) => cell(field, row.values[field])),

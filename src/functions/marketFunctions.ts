@@ -14,7 +14,7 @@ import {
   readNumber,
   readText,
 } from "./args/scalars";
-import { didYouMean } from "./args/suggest";
+import { suggestionFor } from "./args/suggest";
 import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
@@ -76,7 +76,7 @@ function checkMetric(metric: string, record: Record<string, unknown>): void {
   if (metric in record) return;
   const removed = REMOVED_METRICS[metric];
   if (removed) throw new ArgumentError(removed);
-  throw new ArgumentError(`Unknown metric "${metric}".${didYouMean(metric, Object.keys(record))}`);
+  throw new ArgumentError(`Unknown metric "${metric}".${suggestionFor(metric, Object.keys(record))}`);
 }
 
 /**

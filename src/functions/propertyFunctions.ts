@@ -9,7 +9,7 @@ import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFil
 import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
 import { factsIn } from "../api/fieldFacts";
 import { notInPlan } from "../api/planLimits";
-import { didYouMean } from "./args/suggest";
+import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
@@ -31,7 +31,7 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
   const tier = factsIn("property", field)?.tier;
   if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
-  throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
+  throw new ArgumentError(`Unknown property field "${field}".${suggestionFor(field, Object.keys(attributes))}`);
 }
 
 /**
