@@ -31,7 +31,9 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
   const tier = factsIn("property", field)?.tier;
   if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
-  throw new ArgumentError(`Unknown property field "${field}".${suggestionFor(field, Object.keys(attributes))}`);
+  throw new ArgumentError(
+    `Unknown property field "${field}".${suggestionFor(field, Object.keys(attributes))}`,
+  );
 }
 
 /**
