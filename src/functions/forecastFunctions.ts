@@ -5,6 +5,7 @@ import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { resolveBoundary } from "./args/boundaryNames";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
@@ -24,6 +25,9 @@ interface ForecastArguments {
   useRentValue: unknown;
   useSubmarketFallback?: unknown;
 }
+
+/** Boundary forecasts exist for MSAs, submarkets and ZIP codes (api-notes). */
+const FORECAST_GEO_TYPES = ["MSA", "BespokeSubmarket", "ZipCode"] as const;
 
 const catalogueOf = (target: ForecastTarget) =>
   target.kind === "property" ? ("propertyForecast" as const) : ("boundaryForecast" as const);
@@ -161,7 +165,7 @@ export async function forecast(
  * @customfunction GEOFORECAST
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
- * @param boundaryId The boundary id (see RENT.BOUNDARY).
+ * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
  * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
  * @param [interval] month (default), quarter or year.
@@ -182,7 +186,14 @@ export async function geoForecast(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const target: ForecastTarget = { kind: "geo_boundary", id: readId(boundaryId, "boundary_id") };
+    // A name ("Austin") is resolved among the boundaries that have forecasts: MSAs, submarkets, ZIP codes.
+    const { id } = await resolveBoundary(
+      boundaryId,
+      cellContext(cellSignal),
+      "boundary_id",
+      FORECAST_GEO_TYPES,
+    );
+    const target: ForecastTarget = { kind: "geo_boundary", id };
     const args = { fields: field, aggregation, interval, start, end, useRentValue };
     return forecastTable(target, args, cellSignal);
   });

@@ -2,6 +2,7 @@ import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { recordsToTable } from "../excel/records";
+import { resolveBoundary } from "./args/boundaryNames";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
@@ -34,20 +35,13 @@ const REMOVED_METRICS: Record<string, string> = {
 const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
   readChoice(value, argument, MARKET_GEO_TYPES);
 
-/** A boundary given as an id, or as a name resolved (one cached search) to the best MSA or submarket match. */
-async function resolveBoundary(
+/** A market given as an id, or as a name resolved to the best MSA or submarket match. */
+async function resolveMarket(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
-  value = plainValue(value);
-  if (typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value))) {
-    return { id: readId(value, "boundary") };
-  }
-  const query = readText(value, "boundary");
-  const body = { query, geo_type: [...MARKET_GEO_TYPES], limit: 1 };
-  const best = (await context.data.geoSearch(body, context.call)).value.data[0];
-  if (!best) throw new ApiError("not_found", `No MSA or submarket matches "${query}".`);
-  return { id: best.attributes.id, geoType: best.attributes.geo_type as MarketGeoType };
+  const found = await resolveBoundary(value, context, "boundary", MARKET_GEO_TYPES);
+  return { id: found.id, geoType: found.geoType as MarketGeoType | undefined };
 }
 
 /**
@@ -140,7 +134,7 @@ export async function market(
     );
     const settled = await Promise.allSettled(
       unique.map(async (given) => {
-        const target = await resolveBoundary(given, context);
+        const target = await resolveMarket(given, context);
         const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
         return (await context.data.market(target.id, marketOptions, context.call)).value;
       }),

@@ -5,7 +5,7 @@
  */
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market } from "../../src/functions/marketFunctions";
-import { property } from "../../src/functions/propertyFunctions";
+import { properties, property } from "../../src/functions/propertyFunctions";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -83,4 +83,57 @@ it("titles a forecast rent column as rent when use_rent_value turns growth into 
   const table = await geo("rent_growth_yoy, occupancy", true);
   expect(table[0]).toEqual(["date", "forecast rent (rent_growth_yoy)", "occupancy"]);
   expect((table[1] as number[])[1]).toBeGreaterThan(100);
+});
+
+it("takes a market or area by name wherever one is asked, through one resolver", async () => {
+  const byId = await geoForecast(
+    msaId,
+    [["rent_growth_yoy"]],
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    undefined,
+    fakeInvocation(),
+  );
+  const byName = await geoForecast(
+    "Austin",
+    [["rent_growth_yoy"]],
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    undefined,
+    fakeInvocation(),
+  );
+  expect(byName).toEqual(byId);
+  const best = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    query: "Austin",
+    geo_type: ["MSA", "BespokeSubmarket", "CensusPlace", "County", "ZipCode", "Neighborhood"],
+    limit: 1,
+  });
+  const areaId = best.data[0]?.attributes.id as number;
+  const named = await properties(
+    [["Austin"]],
+    [["property_id, asking_rent"]],
+    [["max_results=10"]],
+    fakeInvocation(),
+  );
+  expect(named).toEqual(
+    await properties([[areaId]], [["property_id, asking_rent"]], [["max_results=10"]], fakeInvocation()),
+  );
+  expect(named.length).toBe(11);
+  await expect(
+    geoForecast(
+      "Zzyzxqq",
+      [["rent_growth_yoy"]],
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      fakeInvocation(),
+    ),
+  ).rejects.toMatchObject({ code: "#N/A", message: 'No MSA, submarket or ZIP code matches "Zzyzxqq".' });
 });
