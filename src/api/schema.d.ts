@@ -652,7 +652,7 @@ export interface components {
             unit_name: string;
             floorplan_name: string;
             is_trucomp: boolean;
-            /** @description Live code counted the values `Available` and `Applied` (capitalised, api-notes "Observed on the live service"). Decision: the sandbox lists units on the market, each `Available` or `Applied`; it lists no leased units (`is_leased` is always false), though the live service may. */
+            /** @description Values seen live: `Available`, `Applied` and `Leased` (capitalised, api-notes "Observed on the live service", second pass); leased units are also counted through `is_leased`. Decision: the sandbox lists units on the market (`Available`), applied for (`Applied`) and leased (`Leased`, with `is_leased`). */
             status: string;
             days_on_market: number | null;
             /** Format: date */

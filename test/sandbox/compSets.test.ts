@@ -192,9 +192,9 @@ describe("GET /comp_sets/{id}/units", () => {
     expect((await units(`?${query}`)).map((unit) => unit.id)).toEqual(expected);
   });
 
-  it("names unit statuses as the live service does: Available or Applied", async () => {
+  it("names unit statuses as the live service does: Available, Applied or Leased", async () => {
     const statuses = new Set((await units()).map((unit) => unit.attributes.status));
-    expect(statuses).toEqual(new Set(["Available", "Applied"]));
+    expect(statuses).toEqual(new Set(["Available", "Applied", "Leased"]));
   });
 
   it("lists leased units too, as the live service does: is_leased with the time of the lease", async () => {
@@ -204,7 +204,7 @@ describe("GET /comp_sets/{id}/units", () => {
     expect(leased.length).toBeLessThan(all.length);
     for (const unit of all) {
       if (unit.attributes.is_leased === true) {
-        expect(unit.attributes.status).toBe("Applied");
+        expect(unit.attributes.status).toBe("Leased");
         expect(unit.attributes.date_leased).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       } else {
         expect(unit.attributes.date_leased).toBeNull();
