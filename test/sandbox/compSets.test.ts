@@ -108,6 +108,15 @@ describe("comp sets", () => {
     for (const item of items) {
       expect(item).not.toHaveProperty("property_id");
       expect(Object.values(item.amenities as object).every((has) => typeof has === "boolean")).toBe(true);
+      // The whole vocabulary for every property, false where absent (about 95 names live).
+      const amenities = item.amenities as Record<string, boolean>;
+      expect(Object.keys(amenities).length).toBeGreaterThanOrEqual(90);
+      expect(amenities).toMatchObject({
+        "Access Gates (Driving)": expect.any(Boolean),
+        "Courtesy Patrol": expect.any(Boolean),
+        "Furnished Available": expect.any(Boolean),
+      });
+      expect(Object.values(amenities)).toContain(false);
       const fees = item.fees_and_deposits as Record<string, unknown>;
       expect(fees.admin).toMatchObject({
         title: "Admin fee",
