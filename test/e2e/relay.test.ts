@@ -12,6 +12,8 @@ import type { RunningSandbox } from "../../sandbox/server";
 import { relayServiceUrl } from "../../relay/options";
 import { revokeUser } from "../../relay/users/userAdmin";
 import { shapeTable } from "../../src/excel/tableData";
+import { FieldPath } from "../../src/api/readers/answerForm";
+import { unitsReader } from "../../src/api/readers/serviceReaders";
 import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
 import { percentsAsFractions } from "../../src/excel/exportPercents";
 import { parseExportFile } from "../../src/formats/exportFile";
@@ -157,7 +159,11 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await picker.locator(`option[value="${compSetId}"]`).waitFor({ state: "attached" });
   await picker.selectOption(compSetId);
   const sheet = /to the sheet "(.+)"/.exec(await paneAction(world, "export-units-button"))?.[1] ?? "";
-  const units = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  const answer = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  // The answer as the add-in reads every answer (signed amounts such as "+10.00" become numbers, percents fractions).
+  const units = unitsReader.read(answer, new FieldPath(unitsReader.endpoint)) as unknown as {
+    data: UnitEnvelope[];
+  };
   expect(await sheetValues(page, sheet)).toEqual(shownTable(unitsToTable(units.data)));
 
   const ids = (
