@@ -98,7 +98,8 @@ export function boundarySeries(dataset: Dataset, boundary: Boundary, field: stri
     typeof market.under_construction_unit_count_total === "number"
       ? market.under_construction_unit_count_total
       : 0;
-  const leased = typeof market.leased_percent_avg_t30 === "number" ? market.leased_percent_avg_t30 : 93;
+  // Market percents are held as fractions; boundary occupancy forecasts are points (openapi.yaml x-field-units).
+  const leased = typeof market.leased_percent_avg_t30 === "number" ? market.leased_percent_avg_t30 * 100 : 93;
   return Array.from({ length: FORECAST_MONTHS }, (_, month) => {
     const growth = boundaryGrowth(dataset, boundary, month);
     const growthWidth = spread(month, 0.003, 0.0005);

@@ -16,9 +16,10 @@ export interface NarrativeAttributes {
   demographics: string;
 }
 
-function percent(value: unknown, fromFraction = true): string {
+/** A percent held as a fraction (every market percent is), in words: 0.0242 -> "2.4%". */
+function percent(value: unknown): string {
   if (typeof value !== "number") return "n/a";
-  return `${(fromFraction ? value * 100 : value).toFixed(1)}%`;
+  return `${(value * 100).toFixed(1)}%`;
 }
 
 function dollars(value: unknown): string {
@@ -48,10 +49,10 @@ export function narrativeFor(dataset: Dataset, boundary: Boundary, today: string
       `Average asking rent is ${dollars(m.rent_avg_t30)} and rents changed ${percent(m.rent_growth_rate_yoy_avg)} over the past year.`,
     rent:
       `Asking rent averages ${dollars(m.rent_avg_t30)} (${dollars(m.rent_1_bed_avg_t30)} for a one-bedroom, ${dollars(m.rent_2_bed_avg_t30)} for a two-bedroom). ` +
-      `Net effective rent is ${dollars(m.ner_avg_t30)} after concessions worth ${percent(m.concession_percent_avg_t30, false)} of rent. ` +
+      `Net effective rent is ${dollars(m.ner_avg_t30)} after concessions worth ${percent(m.concession_percent_avg_t30)} of rent. ` +
       `The model expects ${percent(m.forecasted_rent_growth_rate_yoy)} rent growth over the next twelve months.`,
     occupancy:
-      `Leased occupancy stands at ${percent(m.leased_percent_avg_t30, false)} with ${percent(m.exposure_percent_avg_t30, false)} of units exposed. ` +
+      `Leased occupancy stands at ${percent(m.leased_percent_avg_t30)} with ${percent(m.exposure_percent_avg_t30)} of units exposed. ` +
       `Units stay on the market ${typeof m.days_on_market_avg_t30 === "number" ? m.days_on_market_avg_t30 : "n/a"} days on average.`,
     construction:
       `${count(m.under_construction_unit_count_total)} units are under construction and ${count(m.planned_unit_count_total)} are planned. ` +

@@ -1,3 +1,4 @@
+import { inSentScale } from "../contract/sentScale";
 import type { Dataset } from "./dataset";
 import { MSAS } from "./msas";
 import type { PropertyCore } from "./properties";
@@ -52,6 +53,8 @@ export interface RecordOptions {
   today: string;
   /** Ownership and sale fields are only for the pro-plus tier. */
   includeOwnership: boolean;
+  /** The variant's scale for percents whose scale the contract leaves open (default: fractions). */
+  percentScale?: "fraction" | "points";
 }
 
 function money(value: number | null): number | null {
@@ -129,9 +132,10 @@ export function propertyAttributes(
     asking_rent_psf: rent === null ? null : round(rent / property.averageUnitSize, 4),
     net_effective_rent: money(netEffective),
     net_effective_rent_psf: netEffective === null ? null : round(netEffective / property.averageUnitSize, 4),
-    exposure_percent: rent === null ? null : property.exposurePercent,
-    advertised_occupancy_percent: rent === null ? null : round(100 - property.exposurePercent, 2),
-    leased_percent: rent === null ? null : property.leasedPercent,
+    // Percents as fractions; propertyEnvelope writes them as the contract's x-sent-as says.
+    exposure_percent: rent === null ? null : round(property.exposurePercent / 100, 4),
+    advertised_occupancy_percent: rent === null ? null : round(1 - property.exposurePercent / 100, 4),
+    leased_percent: rent === null ? null : round(property.leasedPercent / 100, 4),
   });
   for (const bedrooms of BEDROOM_COUNTS) {
     const share = BEDROOM_MIX[bedrooms] * random.between(0.3, 1.7);
@@ -167,6 +171,10 @@ export function propertyEnvelope(dataset: Dataset, property: PropertyCore, optio
   return {
     id: String(property.id),
     type: "properties" as const,
-    attributes: propertyAttributes(dataset, property, options),
+    attributes: inSentScale(
+      "PropertyAttributes",
+      propertyAttributes(dataset, property, options),
+      options.percentScale ?? "fraction",
+    ),
   };
 }

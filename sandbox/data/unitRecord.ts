@@ -68,10 +68,11 @@ export function unitEnvelope(
   const changes = changeRoll < 50 ? 0 : changeRoll < 85 ? 1 : 2;
   const lastChange = changes === 0 ? null : ((changeRoll % 9) - 4) * 10;
   const reference = subject ? undefined : subjectAverages.get(spec.plan.bedrooms);
-  const status = changeRoll % 7 === 0 ? "Applied" : "Available";
+  const applied = changeRoll % 7 === 0;
   // Live code found leased units (is_leased true) among the listed ones: here half of the applied units,
-  // leased a few days before the day listed.
-  const leasedDaysAgo = status === "Applied" && changeRoll % 2 === 0 ? 1 + (changeRoll % 5) : undefined;
+  // leased a few days before the day listed; their status is `Leased` (api-notes, second pass).
+  const leasedDaysAgo = applied && changeRoll % 2 === 0 ? 1 + (changeRoll % 5) : undefined;
+  const status = leasedDaysAgo !== undefined ? "Leased" : applied ? "Applied" : "Available";
   const rentPsf = round(unit.rent / spec.sqFt, 4);
   return {
     id: `${property.id}_${spec.key}`,

@@ -1,10 +1,12 @@
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { tierAtLeast } from "../data/clients";
 import { numericFields } from "../contract/schemaFields";
+import { inSentScale, tieredFields } from "../contract/sentScale";
 import type { Boundary } from "../data/geography";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
 import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
 import { sendBadRequest } from "../http/errors";
+import { shapeOf } from "../variant";
 
 interface ExploreBody {
   account_id: number;
@@ -40,31 +42,14 @@ function passesBounds(attributes: MarketAttributes, bounds: [string, "gte" | "lt
 
 /**
  * What a caller below the pro tier (the live service's Explore Pro) receives of each market: its identity and
- * headline figures; every other metric is null. The live service answers such callers with limited data, not
- * an error (api-notes, "Observed on the live service"); which fields it keeps is not known.
+ * headline figures; every metric whose `x-tier` in the contract is above the caller's is null. The live service
+ * answers such callers with limited data, not an error (api-notes, "Observed on the live service"); which fields
+ * it keeps is not known.
  */
-const LIMITED_FIELDS = new Set([
-  "id",
-  "name",
-  "short_name",
-  "description",
-  "geo_type",
-  "geo_states",
-  "place_type",
-  "centroid",
-  "property_count_total",
-  "total_unit_count",
-  "rent_avg_t30",
-  "ner_avg_t30",
-  "rent_psf_avg_t30",
-  "ner_psf_avg_t30",
-  "leased_percent_avg_t30",
-  "advertised_occupancy_percent_avg_t30",
-]);
-
 function limited(attributes: MarketAttributes): MarketAttributes {
+  const tiered = tieredFields("CompareMarketAttributes");
   return Object.fromEntries(
-    Object.entries(attributes).map(([field, value]) => [field, LIMITED_FIELDS.has(field) ? value : null]),
+    Object.entries(attributes).map(([field, value]) => [field, tiered.has(field) ? null : value]),
   ) as MarketAttributes;
 }
 
@@ -108,6 +93,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       const matches = propertyPredicate(propertyFilters);
       const bounds = metricBounds(marketFilters);
       const direction = body.sort_direction === "asc" ? 1 : -1;
+      const percentScale = shapeOf(context.options.variant).percentScale;
       const rows = markets
         .map((boundary) =>
           filtered
@@ -119,6 +105,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
               )
             : boundaryMarket(dataset, boundary, today),
         )
+        .map((attributes) => inSentScale("CompareMarketAttributes", attributes, percentScale))
         .filter((attributes) => passesBounds(attributes, bounds))
         .sort((a, b) => {
           const x = a[body.sort];

@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import { inPlanTerms } from "./planLimits";
 import { readAnswer, type AnswerReader } from "./readers/answerForm";
 import { accountsReader } from "./readers/serviceReaders";
 import { collectPages, type PagingOptions } from "./paging";
@@ -77,8 +78,22 @@ export class ServiceClient {
         this.tokens.invalidate(token);
         continue;
       }
-      if (!response.ok) throw errorFromStatus(response.status, response.headers, bodyText(answer.error));
+      if (!response.ok) {
+        const error = errorFromStatus(response.status, response.headers, bodyText(answer.error));
+        throw inPlanTerms(error, this.operationPath(response.url));
+      }
       return answer.data as T;
+    }
+  }
+
+  /** A request URL's path relative to the contract's `{serviceUrl}/v1` ("/properties/bulk_details"). */
+  private operationPath(url: string): string {
+    try {
+      const base = new URL(`${this.config.serviceUrl}/v1`).pathname.replace(/\/$/, "");
+      const path = new URL(url).pathname;
+      return path.startsWith(base) ? path.slice(base.length) : path;
+    } catch {
+      return "";
     }
   }
 

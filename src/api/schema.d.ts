@@ -396,7 +396,7 @@ export interface components {
             type: "MultiPolygon";
             coordinates: components["schemas"]["Position"][][][];
         };
-        /** @description The property record. Ownership and sale fields (`ownership_company_N_*`, `owned_since_date`, `last_sale_price`, `last_sale_price_status`) are present only for the pro-plus tier. Decision: for other tiers they are omitted (not null). Decision: rates named `*_percent` are percents (0-100); `concession_percent*` are fractions (0.05 = 5%); money is in US dollars; `*_psf` is per square foot per month. */
+        /** @description The property record. Ownership and sale fields (`ownership_company_N_*`, `owned_since_date`, `last_sale_price`, `last_sale_price_status`) are present only for the pro-plus tier. Decision: for other tiers they are omitted (not null). Decision: each field's unit and the scale the service writes a percent in are its `x-unit` and `x-sent-as` (`concession_percent*` fractions, 0.05 = 5%; occupancy, leased and exposure of open scale, written by the sandbox in its variant's scale); money is in US dollars; `*_psf` is per square foot per month. */
         PropertyAttributes: {
             /** Format: date */
             collected_at: string;
@@ -512,7 +512,7 @@ export interface components {
             type: "properties";
             attributes: components["schemas"]["PropertyAttributes"];
         };
-        /** @description Aggregated market metrics. Decision: growth rates and cap rates are fractions (0.035 = 3.5%), fields named `*_percent*` are percents (0-100); a metric without data is null. `absorption_rate_avg_t30` was removed in v1.12.0. */
+        /** @description Aggregated market metrics. Decision: each metric's unit and scale are its `x-unit` and `x-sent-as`: growth, cap and concession rates are fractions (0.035 = 3.5%); occupancy, leased, exposure and labour-force percents are of open scale (the sandbox writes them in its variant's scale); a metric without data is null; metrics with `x-tier: pro` are null below pro. `absorption_rate_avg_t30` was removed in v1.12.0. */
         CompareMarketAttributes: {
             id: number;
             name: string;
@@ -652,7 +652,7 @@ export interface components {
             unit_name: string;
             floorplan_name: string;
             is_trucomp: boolean;
-            /** @description Live code counted the values `Available` and `Applied` (capitalised, api-notes "Observed on the live service"). Decision: the sandbox lists units on the market, each `Available` or `Applied`; it lists no leased units (`is_leased` is always false), though the live service may. */
+            /** @description Values seen live: `Available`, `Applied` and `Leased` (capitalised, api-notes "Observed on the live service", second pass); leased units are also counted through `is_leased`. Decision: the sandbox lists units on the market (`Available`), applied for (`Applied`) and leased (`Leased`, with `is_leased`). */
             status: string;
             days_on_market: number | null;
             /** Format: date */

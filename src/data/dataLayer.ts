@@ -134,7 +134,11 @@ export interface DataLayerStats {
   bulkExportUsage: Record<number, number>;
 }
 
-export const DEFAULT_DATABASE_NAME = "rent-market-cache";
+/**
+ * The IndexedDB database of cached answers. Its name changes when what is stored changes meaning: "-v2" since
+ * percents are kept as fractions (answers stored before held some in points).
+ */
+export const DEFAULT_DATABASE_NAME = "rent-market-cache-v2";
 
 const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
 

@@ -1,10 +1,14 @@
+import type { FieldUnit } from "../api/fieldCatalogue";
+import { factsOf } from "../api/fieldFacts";
+
 /**
- * What a column holds decides how Excel shows it. The kind is inferred from the column's name (the service's
- * field names follow steady conventions) and checked against its values, so export files whose column list
- * we do not control still come out formatted.
+ * What a column holds decides how Excel shows it. The kind of a field the contract lists comes from its
+ * `x-unit` in the field catalogue (src/api/openapi.yaml -> src/api/fieldCatalogue.ts); a column the contract does
+ * not list (an export file's layout is not all known) is read from its name's words, and either is checked
+ * against the values, so every column comes out formatted.
  *
- * The one field -> format catalogue: exported sheets, formula results (src/functions/shape/dataTypes.ts) and
- * the cells the sheet templates lay out (src/excel/templates/) all take their formats from here.
+ * Exported sheets, formula results (src/functions/shape/dataTypes.ts) and the cells the sheet templates lay out
+ * (src/excel/templates/) all take their formats from here.
  */
 
 export type ColumnKind =
@@ -14,18 +18,19 @@ export type ColumnKind =
   | "number"
   | "currency"
   | "percent"
-  | "fraction"
+  | "year"
+  | "miles"
   | "coordinate"
   | "date"
   | "timestamp"
   | "boolean";
 
 /**
- * Percents reach the workbook in points (95.2 means 95.2 %) whatever the service sent: src/api/readers and
- * exportPercents.ts convert the live service's fractions. Fields named `*_percent` / `*_percentage` / `*_pct`
- * therefore get a format that appends the sign instead of Excel's "%" that multiplies by 100;
- * `concession_percent*`, growth rates and cap rates are fractions (0.035 means 3.5 %) and get Excel's "%".
- * Text columns are "@" so Excel keeps unit names such as "021621" as typed rather than the number 21621.
+ * One percent convention: a percent is a fraction under Excel's "%" format (0.9187 shows 91.87 %), in every
+ * cell, spill, entity field, export and template, so arithmetic on cells is right (src/api/readers and
+ * exportPercents.ts turn whatever the service sent into fractions). A year is a plain number ("2005", never
+ * "2,005.00"); a distance shows its unit. Text columns are "@" so Excel keeps unit names such as "021621" as
+ * typed rather than the number 21621.
  */
 export const NUMBER_FORMAT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   text: "@",
@@ -33,12 +38,32 @@ export const NUMBER_FORMAT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   integer: "#,##0",
   number: "#,##0.00",
   currency: "$#,##0.00",
-  percent: '0.00"%"',
-  fraction: "0.00%",
+  percent: "0.00%",
+  year: "0",
+  miles: '0.00 "mi"',
   coordinate: "0.000000",
   date: "yyyy-mm-dd",
   timestamp: "yyyy-mm-dd hh:mm:ss",
   boolean: "General",
+};
+
+/** The column kind of each unit of the field catalogue. */
+const KIND_BY_UNIT: Readonly<Record<FieldUnit, ColumnKind>> = {
+  percent: "percent",
+  currency: "currency",
+  count: "integer",
+  days: "integer",
+  year: "year",
+  date: "date",
+  timestamp: "timestamp",
+  miles: "miles",
+  sq_ft: "number",
+  acres: "number",
+  coordinate: "coordinate",
+  number: "number",
+  identifier: "identifier",
+  boolean: "boolean",
+  text: "text",
 };
 
 const looksLikeTimestamp = (value: string) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value);
@@ -53,13 +78,14 @@ const MAX_REMEMBERED_NAMES = 10_000;
 
 function kindFromName(name: string): ColumnKind | undefined {
   if (kindByName.has(name)) return kindByName.get(name);
-  const kind = kindFromWords(name);
+  const facts = factsOf(name);
+  const kind = facts ? KIND_BY_UNIT[facts.unit] : kindFromWords(name);
   if (kindByName.size >= MAX_REMEMBERED_NAMES) kindByName.clear();
   kindByName.set(name, kind);
   return kind;
 }
 
-/** Reads the kind from the words of a snake_case field name ("net_effective_rent_per_sq_ft"). */
+/** Reads the kind from the words of a snake_case field name the contract does not list ("avg_ner_psf"). */
 function kindFromWords(name: string): ColumnKind | undefined {
   const words = name.toLowerCase().split(/[_\s]+/);
   const has = (word: string) => words.includes(word);
@@ -68,12 +94,12 @@ function kindFromWords(name: string): ColumnKind | undefined {
   if (last === "id" || last === "ids") return "identifier";
   if (has("zip") || has("zipcode")) return "text";
   if (has("latitude") || has("longitude")) return "coordinate";
-  if (has("concession") && has("percent")) return "fraction";
-  if ((has("growth") && (has("rate") || has("yoy"))) || (has("cap") && has("rate"))) return "fraction";
+  if ((has("growth") && (has("rate") || has("yoy"))) || (has("cap") && has("rate"))) return "percent";
   if (has("percent") || has("percentage") || has("pct")) return "percent";
   if (has("date") || name.toLowerCase() === "collected_at") return "date";
   if (last === "at") return "timestamp";
-  if (has("year") || (has("built") && !money) || (has("renovated") && !money)) return "identifier";
+  if (has("year") || (has("built") && !money) || (has("renovated") && !money)) return "year";
+  if (has("distance") || has("miles")) return "miles";
   if (has("count") || has("days") || has("stories")) return "integer";
   // A size difference is area, a rent-per-area difference is money: only money words make it currency.
   if (money || (has("differential") && !has("sq") && !has("sqft"))) return "currency";
@@ -121,7 +147,7 @@ export function inferColumnKind(name: string, values: Iterable<unknown>): Column
     const allIntegers = integers === seen;
     if (fromName === "identifier" || fromName === "integer") return allIntegers ? fromName : "number";
     if (fromName === "text") return allIntegers ? "identifier" : "number";
-    if (["currency", "percent", "fraction", "coordinate"].includes(fromName ?? ""))
+    if (["currency", "percent", "year", "miles", "coordinate"].includes(fromName ?? ""))
       return fromName as ColumnKind;
     return allIntegers ? "integer" : "number";
   }

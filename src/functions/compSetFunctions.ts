@@ -110,6 +110,32 @@ export async function units(
 }
 
 /**
+ * A history shorter than asked says so in its `collected_at` header ("collected_at (2026-08-27 to 2026-11-01 of
+ * 2025-11-01 to 2026-11-01 asked)"): the service keeps a limited history and answers a longer range with what it
+ * has, without a word, and a model must not read the missing months as flat.
+ */
+function withReturnedRange(
+  spill: unknown[][],
+  plans: readonly Record<string, unknown>[],
+  from: string | undefined,
+  to: string | undefined,
+): unknown[][] {
+  if (from === undefined && to === undefined) return spill;
+  const days = plans.map((plan) => plan.collected_at).filter((day): day is string => typeof day === "string");
+  if (days.length === 0) return spill;
+  const first = days.reduce((a, b) => (a < b ? a : b)).slice(0, 10);
+  const last = days.reduce((a, b) => (a > b ? a : b)).slice(0, 10);
+  const shorter = (from !== undefined && first > from) || (to !== undefined && last < to);
+  if (!shorter) return spill;
+  const header = (spill[0] ?? []).map((name) =>
+    name === "collected_at"
+      ? `collected_at (${first} to ${last} of ${from ?? "the start"} to ${to ?? "today"} asked)`
+      : name,
+  );
+  return [header, ...spill.slice(1)];
+}
+
+/**
  * The floor plans of a comp set, one row per property and plan. Without collection dates, the most recent
  * collection day alone.
  * @customfunction FLOORPLANS
@@ -141,6 +167,15 @@ export async function floorPlans(
     };
     const { data, call } = cellContext(cellSignal);
     const plans = (await data.floorPlans(id, filters, call)).value;
-    return spillFromTable(floorPlansToTable(plans), `Comp set ${id} has no floor plans for these dates.`);
+    const spill = spillFromTable(
+      floorPlansToTable(plans),
+      `Comp set ${id} has no floor plans for these dates.`,
+    );
+    return withReturnedRange(
+      spill,
+      plans,
+      filters["filter[collected_at_gte]"],
+      filters["filter[collected_at_lte]"],
+    );
   });
 }

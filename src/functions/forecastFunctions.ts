@@ -1,8 +1,13 @@
 import { ApiError } from "../api/errors";
+import { catalogueFields, factsIn } from "../api/fieldFacts";
+import { asFraction } from "../api/readers/percentScale";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { resolveBoundary } from "./args/boundaryNames";
+import { suggestionFor } from "./args/suggest";
+import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { fieldCell, resultCell } from "./shape/dataTypes";
@@ -21,18 +26,52 @@ interface ForecastArguments {
   useSubmarketFallback?: unknown;
 }
 
-/** Reads the arguments both forecast functions share into the data layer's query. */
-function readForecastQuery(args: ForecastArguments): { fields: string[]; query: ForecastQuery } {
+/** Boundary forecasts exist for MSAs, submarkets and ZIP codes (api-notes). */
+const FORECAST_GEO_TYPES = ["MSA", "BespokeSubmarket", "ZipCode"] as const;
+
+const catalogueOf = (target: ForecastTarget) =>
+  target.kind === "property" ? ("propertyForecast" as const) : ("boundaryForecast" as const);
+
+/** Property and boundary forecasts name the same ideas differently (api-spec.md): either name is taken for both. */
+const SAME_IDEA: Readonly<Record<ForecastTarget["kind"], Readonly<Record<string, string>>>> = {
+  property: { rent_growth_yoy: "rent_growth_rate_yoy", occupancy: "occupancy_percent" },
+  geo_boundary: { rent_growth_rate_yoy: "rent_growth_yoy", occupancy_percent: "occupancy" },
+};
+
+/** The target's own name of a field given by either name; a field the target does not have is refused with a hint. */
+function targetField(target: ForecastTarget, given: string): string {
+  const [, base = given, bound = ""] = /^(.*?)(_downside|_upside)?$/.exec(given) ?? [];
+  const field = (SAME_IDEA[target.kind][base] ?? base) + bound;
+  const known = Object.keys(catalogueFields(catalogueOf(target)));
+  if (known.includes(field)) return field;
+  const what = target.kind === "property" ? "a property" : "a boundary";
+  throw new ArgumentError(
+    `field: "${given}" is not a forecast field of ${what}.${suggestionFor(given, known)}`,
+  );
+}
+
+/**
+ * Reads the arguments both forecast functions share into the data layer's query. Without an aggregation, a
+ * bucket of several months averages levels (rent growth, occupancy) and adds up flows (deliveries, absorption:
+ * the contract's `x-aggregate`), so a quarter's deliveries are the quarter's, not a monthly average.
+ */
+function readForecastQuery(
+  target: ForecastTarget,
+  args: ForecastArguments,
+): { fields: string[]; query: ForecastQuery } {
   const fields = [...new Set(readList(args.fields, "field", readText))];
   if (fields.length === 0) throw new ApiError("invalid_input", "field: name at least one forecast field.");
-  const aggregationType = isBlank(args.aggregation)
-    ? "avg"
+  const named = isBlank(args.aggregation)
+    ? undefined
     : readChoice(args.aggregation, "aggregation", AGGREGATIONS);
-  const aggregations: ForecastAggregation[] = fields.map((field) => ({
-    name: field,
-    field: field as ForecastAggregation["field"],
-    aggregation_type: aggregationType,
-  }));
+  const aggregations: ForecastAggregation[] = fields.map((name) => {
+    const field = targetField(target, name);
+    return {
+      name,
+      field: field as ForecastAggregation["field"],
+      aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
+    };
+  });
   return {
     fields,
     query: {
@@ -52,7 +91,7 @@ async function forecastTable(
   args: ForecastArguments,
   cellSignal: CellSignal,
 ): Promise<unknown[][]> {
-  const { fields, query } = readForecastQuery(args);
+  const { fields, query } = readForecastQuery(target, args);
   const { data, call } = cellContext(cellSignal);
   const series = (await data.forecast(target, query, call)).value;
   const what = target.kind === "property" ? `property ${target.id}` : `boundary ${target.id}`;
@@ -65,13 +104,20 @@ async function forecastTable(
   if (series.length === 0 || series.every((row) => fields.every((field) => row.values[field] === null))) {
     throw new ApiError("not_found", `No forecast data for ${what}.${hint}`);
   }
-  // With use_rent_value the rent growth fields hold forecast rent in dollars, whatever their names say.
-  const cell = (field: string, value: unknown) =>
-    query.useRentValue && /rent_growth/.test(field)
-      ? resultCell(outputValue(value), "currency")
-      : fieldCell(value, field);
+  // With use_rent_value the rent growth fields hold forecast rent in dollars, and their columns say so.
+  // Otherwise a percent the service sends in points (occupancy) becomes a fraction, as every percent cell is.
+  const fieldOf = new Map(query.aggregations.map((entry) => [entry.name, entry.field as string]));
+  const asRent = (name: string) =>
+    query.useRentValue === true && /rent_growth/.test(fieldOf.get(name) ?? name);
+  const cell = (name: string, value: unknown) => {
+    if (asRent(name)) return resultCell(outputValue(value), "currency");
+    const field = fieldOf.get(name) ?? name;
+    const facts = factsIn(catalogueOf(target), field);
+    const sent = facts?.unit === "percent" && facts.sentAs === "points" && typeof value === "number";
+    return fieldCell(sent ? asFraction(value, "points") : value, field);
+  };
   return [
-    ["date", ...fields],
+    ["date", ...fields.map((name) => (asRent(name) ? `forecast rent (${name})` : name))],
     ...series.map((row) => [
       resultCell(isoDateToSerial(row.date) ?? row.date, "date"),
       ...fields.map((field) => cell(field, row.values[field])),
@@ -119,7 +165,7 @@ export async function forecast(
  * @customfunction GEOFORECAST
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
- * @param boundaryId The boundary id (see RENT.BOUNDARY).
+ * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
  * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
  * @param [interval] month (default), quarter or year.
@@ -140,7 +186,14 @@ export async function geoForecast(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const target: ForecastTarget = { kind: "geo_boundary", id: readId(boundaryId, "boundary_id") };
+    // A name ("Austin") is resolved among the boundaries that have forecasts: MSAs, submarkets, ZIP codes.
+    const { id } = await resolveBoundary(
+      boundaryId,
+      cellContext(cellSignal),
+      "boundary_id",
+      FORECAST_GEO_TYPES,
+    );
+    const target: ForecastTarget = { kind: "geo_boundary", id };
     const args = { fields: field, aggregation, interval, start, end, useRentValue };
     return forecastTable(target, args, cellSignal);
   });

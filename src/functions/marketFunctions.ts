@@ -1,6 +1,8 @@
 import { ApiError } from "../api/errors";
-import type { MarketAttributes } from "../data/dataLayer";
+import { factsIn } from "../api/fieldFacts";
+import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { recordsToTable } from "../excel/records";
+import { resolveBoundary } from "./args/boundaryNames";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
@@ -15,8 +17,8 @@ import {
   readOptionalId,
   readText,
 } from "./args/scalars";
-import { didYouMean } from "./args/suggest";
-import { ArgumentError } from "./cellErrors";
+import { suggestionFor } from "./args/suggest";
+import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
@@ -35,27 +37,42 @@ const REMOVED_METRICS: Record<string, string> = {
 const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
   readChoice(value, argument, MARKET_GEO_TYPES);
 
-/** A boundary given as an id, or as a name resolved (one cached search) to the best MSA or submarket match. */
-async function resolveBoundary(
+/** A market given as an id, or as a name resolved to the best MSA or submarket match. */
+async function resolveMarket(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
-  value = plainValue(value);
-  if (typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value))) {
-    return { id: readId(value, "boundary") };
+  const found = await resolveBoundary(value, context, "boundary", MARKET_GEO_TYPES);
+  return { id: found.id, geoType: found.geoType as MarketGeoType | undefined };
+}
+
+/**
+ * A metric's value, or the plan it needs when the caller's plan left it out: below pro the service answers with
+ * the limited record (every pro metric null), which must not read as missing data or as zero.
+ */
+function planned(record: Record<string, unknown>, metric: string): unknown {
+  const value = record[metric];
+  const tier = factsIn("market", metric)?.tier;
+  if ((value === null || value === undefined) && tier !== undefined && isLimitedMarket(record))
+    throw notInPlan(tier, `${metric} needs the ${tier} tier`);
+  return value;
+}
+
+/** A spilled cell as it is, or the plan error its metric gives in a limited record. */
+function safelyPlanned(record: Record<string, unknown>, metric: string, cell: unknown): unknown {
+  try {
+    planned(record, metric);
+    return cell;
+  } catch (error) {
+    return toCellError(error);
   }
-  const query = readText(value, "boundary");
-  const body = { query, geo_type: [...MARKET_GEO_TYPES], limit: 1 };
-  const best = (await context.data.geoSearch(body, context.call)).value.data[0];
-  if (!best) throw new ApiError("not_found", `No MSA or submarket matches "${query}".`);
-  return { id: best.attributes.id, geoType: best.attributes.geo_type as MarketGeoType };
 }
 
 function checkMetric(metric: string, record: Record<string, unknown>): void {
   if (metric in record) return;
   const removed = REMOVED_METRICS[metric];
   if (removed) throw new ArgumentError(removed);
-  throw new ArgumentError(`Unknown metric "${metric}".${didYouMean(metric, Object.keys(record))}`);
+  throw new ArgumentError(`Unknown metric "${metric}".${suggestionFor(metric, Object.keys(record))}`);
 }
 
 /**
@@ -74,7 +91,11 @@ function wholeMarkets(
       "metric: name a metric (or several across a row) for several markets; a whole record is for one market.",
     );
   }
-  return Object.entries(recordOf(cells[0])).map(([name, value]) => [name, fieldCell(value, name)]);
+  const record = recordOf(cells[0]);
+  return Object.keys(record).map((name) => [
+    name,
+    safelyPlanned(record, name, fieldCell(record[name], name)),
+  ]);
 }
 
 const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as const;
@@ -115,7 +136,7 @@ export async function market(
     );
     const settled = await Promise.allSettled(
       unique.map(async (given) => {
-        const target = await resolveBoundary(given, context);
+        const target = await resolveMarket(given, context);
         const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
         return (await context.data.market(target.id, marketOptions, context.call)).value;
       }),
@@ -132,7 +153,7 @@ export async function market(
       if (block.keysAreBlock && isEmptyArgument(given)) return "";
       const record = recordOf(given);
       checkMetric(name, record);
-      return fieldCell(record[name as keyof MarketAttributes], name);
+      return fieldCell(planned(record, name), name);
     });
   });
 }
@@ -210,7 +231,14 @@ export async function markets(
       ["id", "name", "geo_type", ...metricNames],
       "metrics",
     );
-    return spillFromTable(table, "No market matches these filters.");
+    const spill = spillFromTable(table, "No market matches these filters.");
+    const header = spill[0] as string[];
+    // A metric the caller's plan leaves out says so in each of its cells (a blank would read as no data).
+    return spill.map((row, index) =>
+      index === 0
+        ? row
+        : row.map((cell, column) => safelyPlanned(records[index - 1] ?? {}, header[column] ?? "", cell)),
+    );
   });
 }
 

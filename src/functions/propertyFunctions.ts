@@ -7,10 +7,13 @@ import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
-import { didYouMean } from "./args/suggest";
+import { factsIn } from "../api/fieldFacts";
+import { resolveBoundary } from "./args/boundaryNames";
+import { notInPlan } from "../api/planLimits";
+import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
-import { cellContext } from "./cellContext";
+import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
 import {
@@ -23,20 +26,15 @@ import {
   type KeyedBlock,
 } from "./shape/keyedBlock";
 
-/** Fields the service returns only to pro-plus accounts (spec: ownership and sale fields). */
-const PRO_PLUS_FIELD =
-  /^(ownership_company_[1-4]_(name|ownership_type)|owned_since_date|last_sale_price(_status)?)$/;
-
 function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   const attributes = record as unknown as Record<string, unknown>;
   if (field in attributes) return fieldCell(attributes[field], field);
-  if (PRO_PLUS_FIELD.test(field)) {
-    throw new ApiError(
-      "forbidden",
-      `${field} is not included in your plan: ownership and sale fields need pro-plus.`,
-    );
-  }
-  throw new ArgumentError(`Unknown property field "${field}".${didYouMean(field, Object.keys(attributes))}`);
+  // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
+  const tier = factsIn("property", field)?.tier;
+  if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
+  throw new ArgumentError(
+    `Unknown property field "${field}".${suggestionFor(field, Object.keys(attributes))}`,
+  );
 }
 
 /**
@@ -163,7 +161,20 @@ function readTransactionFilters(option: OptionValues): Record<string, string | n
 type Geometry = components["schemas"]["GeoJsonGeometry"];
 
 /** Boundary ids (a range or list), GeoJSON geometry text, or nothing for all areas. The service checks the shape. */
-function readArea(value: unknown): { geo_boundary_ids?: number[]; geometry?: Geometry } {
+/** Every boundary type: an area named in RENT.PROPERTIES may be a city, a county or a neighborhood as well. */
+const AREA_GEO_TYPES = [
+  "MSA",
+  "BespokeSubmarket",
+  "CensusPlace",
+  "County",
+  "ZipCode",
+  "Neighborhood",
+] as const;
+
+async function readArea(
+  value: unknown,
+  context: CellContext,
+): Promise<{ geo_boundary_ids?: number[]; geometry?: Geometry }> {
   if (typeof value === "string" && value.trim().startsWith("{")) {
     let geometry: unknown;
     try {
@@ -177,7 +188,11 @@ function readArea(value: unknown): { geo_boundary_ids?: number[]; geometry?: Geo
     }
     return { geometry: geometry as Geometry };
   }
-  const ids = readList(value, "area", readId);
+  // Ids or names ("Austin"), each name resolved to the service's best matching boundary.
+  const given = readList(value, "area", (item) => item);
+  const ids = await Promise.all(
+    given.map(async (item) => (await resolveBoundary(item, context, "area", AREA_GEO_TYPES)).id),
+  );
   return ids.length > 0 ? { geo_boundary_ids: ids } : {};
 }
 
@@ -187,7 +202,7 @@ function readArea(value: unknown): { geo_boundary_ids?: number[]; geometry?: Geo
  * @customfunction PROPERTIES
  * @helpurl https://localhost:3000/help.html#rent-properties
  * @cancelable
- * @param area Boundary ids (a range or "1,2"), GeoJSON polygon text, or empty for all areas.
+ * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
  * @param [invocation] Custom function invocation.
@@ -201,9 +216,9 @@ export async function properties(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const areaValue = Array.isArray(area) && area.length === 1 && area[0]?.length === 1 ? area[0][0] : area;
-    const where = readArea(areaValue);
     const wanted = readList(fields, "fields", readText);
     const option = readOptions(options, PROPERTIES_OPTIONS);
+    const where = await readArea(areaValue, cellContext(cellSignal, option.get("account")));
     const maxResults = isBlank(option.get("max_results"))
       ? PROPERTIES_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, PROPERTIES_CAP);

@@ -1,4 +1,4 @@
-import { percentsInPoints } from "../excel/exportPercents";
+import { percentsAsFractions } from "../excel/exportPercents";
 import { EXCEL_MAX_ROWS, sheetsNeeded } from "../excel/sheetLimits";
 import { writeTableAcrossSheets } from "../excel/splitTableWriter";
 import { shapeTable, type TableData } from "../excel/tableData";
@@ -58,7 +58,7 @@ export async function prepareExportFile(
   maxSheetRows: number = EXCEL_MAX_ROWS,
 ): Promise<PreparedExport> {
   const parsed = await parseExportFile(bytes, format);
-  const table = shapeTable(parsed.columns, percentsInPoints(parsed.columns, parsed.rows));
+  const table = shapeTable(parsed.columns, percentsAsFractions(parsed.columns, parsed.rows));
   return {
     table,
     ...names,

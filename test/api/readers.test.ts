@@ -1,7 +1,12 @@
 import { ApiError } from "../../src/api/errors";
 import { FieldPath } from "../../src/api/readers/answerForm";
 import { floorPlansReader, marketSurveyReader } from "../../src/api/readers/compSetReaders";
-import { accountsReader, bulkDetailsReader } from "../../src/api/readers/serviceReaders";
+import {
+  accountsReader,
+  bulkDetailsReader,
+  exploreMarketsReader,
+  unitsReader,
+} from "../../src/api/readers/serviceReaders";
 
 /** A reader applied to a body as the data layer applies it. */
 function read<T>(reader: { endpoint: string; read(body: unknown, at: FieldPath): T }, body: unknown): T {
@@ -55,12 +60,12 @@ const survey = (item: object) => ({
 });
 
 describe("the market survey reader", () => {
-  it("reads the live form: id, amenity and fee objects, concession objects, fractions as points", () => {
+  it("reads the live form: id, amenity and fee objects, concession objects, fractions kept as fractions", () => {
     const [item] = read(marketSurveyReader, survey(liveItem)).items;
     expect(item).toMatchObject({
       property_id: 42,
-      leased_percent: 97.15,
-      exposure: { current: 5, next_30_days: 7, next_60_days: 9 },
+      leased_percent: 0.9715,
+      exposure: { current: 0.05, next_30_days: 0.07, next_60_days: 0.09 },
       amenities: ["Stainless Steel Appliances", "Gym"],
       concessions: "6 weeks free",
       fees_and_deposits: { admin: { min: 150, max: 200 }, application: { min: 50, max: 50 } },
@@ -68,13 +73,13 @@ describe("the market survey reader", () => {
     });
   });
 
-  it("reads the earlier form: property_id, lists, text, points kept, numbers sent as text", () => {
+  it("reads the earlier form: property_id, lists, text, points as fractions, numbers sent as text", () => {
     const [item] = read(marketSurveyReader, survey(earlierItem)).items;
     expect(item).toMatchObject({
       property_id: 43,
       avg_rent: 1500,
-      leased_percent: 96.5,
-      exposure: { current: 6 },
+      leased_percent: 0.965,
+      exposure: { current: 0.06 },
       amenities: ["Pool"],
       concessions: "1 month free",
       fees_and_deposits: { application_fee: { min: 75, max: 75 } },
@@ -149,11 +154,11 @@ describe("the floor plans reader", () => {
         asking_rent: 1590,
         net_effective_rent: null,
       },
-      expect.objectContaining({ collected_at: "2026-03-02", asking_rent: 1600, unit_mix_percent: 25 }),
+      expect.objectContaining({ collected_at: "2026-03-02", asking_rent: 1600, unit_mix_percent: 0.25 }),
     ]);
   });
 
-  it("reads floor_plans_by_bed_bath entries of one day each, keyed by id, percents in points kept", () => {
+  it("reads floor_plans_by_bed_bath entries of one day each, keyed by id, percents in points as fractions", () => {
     const rows = read(floorPlansReader, {
       data: {
         attributes: {
@@ -168,7 +173,7 @@ describe("the floor plans reader", () => {
       },
     });
     expect(rows).toEqual([
-      expect.objectContaining({ property_id: 9, collected_at: "2026-03-01", unit_mix_percent: 40 }),
+      expect.objectContaining({ property_id: 9, collected_at: "2026-03-01", unit_mix_percent: 0.4 }),
     ]);
   });
 
@@ -207,5 +212,86 @@ describe("the bulk details reader", () => {
     ).toContain(
       'data[0].attributes.asking_rent should be a number but is the text "call for pricing" (/properties/bulk_details)',
     );
+  });
+});
+
+describe("percents leave the readers as fractions, whatever scale the service wrote (openapi.yaml x-sent-as)", () => {
+  const markets = (...attributes: object[]) => ({
+    data: attributes.map((fields, index) => ({
+      id: String(index + 1),
+      type: "compare_market",
+      attributes: { id: index + 1, ...fields },
+    })),
+  });
+  const attributesOf = (body: { data: { attributes: unknown }[] }) =>
+    body.data.map((entry) => entry.attributes);
+
+  it("reads open-scale percents written as points as fractions, judged on the answer's occupancy", () => {
+    const [austin] = attributesOf(
+      read(
+        exploreMarketsReader,
+        markets({
+          leased_percent_avg_t30: 91.87,
+          exposure_percent_avg_t30: 0.9,
+          concession_percent_avg_t30: 0.0242,
+        }),
+      ),
+    );
+    // Exposure 0.9 alone would read as a fraction: the answer's occupancy (91.87) says the answer is in points.
+    expect(austin).toMatchObject({
+      leased_percent_avg_t30: 0.9187,
+      exposure_percent_avg_t30: 0.009,
+      concession_percent_avg_t30: 0.0242,
+    });
+  });
+
+  it("keeps fractions as fractions; a 100 % occupancy written as 1 does not flip the answer to points", () => {
+    const read1 = attributesOf(
+      read(
+        exploreMarketsReader,
+        markets(
+          {
+            leased_percent_avg_t30: 1,
+            advertised_occupancy_percent_avg_t30: 1,
+            rent_growth_rate_yoy_avg: 0.0303,
+          },
+          { leased_percent_avg_t30: 0.9187, advertised_occupancy_percent_avg_t30: 0.95 },
+        ),
+      ),
+    );
+    expect(read1).toEqual([
+      expect.objectContaining({ leased_percent_avg_t30: 1, rent_growth_rate_yoy_avg: 0.0303 }),
+      expect.objectContaining({ leased_percent_avg_t30: 0.9187, advertised_occupancy_percent_avg_t30: 0.95 }),
+    ]);
+  });
+
+  it("judges each answer on its own: a points answer after a fraction answer", () => {
+    const first = attributesOf(
+      read(bulkDetailsReader, {
+        data: [{ id: "1", type: "properties", attributes: { leased_percent: 0.95 } }],
+      }),
+    );
+    const second = attributesOf(
+      read(bulkDetailsReader, {
+        data: [{ id: "1", type: "properties", attributes: { leased_percent: 95 } }],
+      }),
+    );
+    expect(first).toEqual([{ leased_percent: 0.95 }]);
+    expect(second).toEqual([{ leased_percent: 0.95 }]);
+  });
+
+  it("reads a unit's signed rent change written as text as a number", () => {
+    const [unit] = attributesOf(
+      read(unitsReader, {
+        data: [
+          {
+            id: "7_1",
+            type: "unit",
+            attributes: { last_rent_change: "+40.00", total_30_day_rent_change: "-1,025.50" },
+          },
+        ],
+      }),
+    );
+    expect(unit).toEqual({ last_rent_change: 40, total_30_day_rent_change: -1025.5 });
   });
 });

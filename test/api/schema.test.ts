@@ -3,10 +3,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
-import { numericFields } from "../../sandbox/contract/schemaFields";
+import { numericFields, schemaProperties } from "../../sandbox/contract/schemaFields";
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
 import { recordFields } from "../../scripts/generateRecordFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
+import { fieldCatalogue, operationTiers } from "../../scripts/generateFieldCatalogue";
+import { FIELD_CATALOGUE, OPERATION_TIERS } from "../../src/api/fieldCatalogue";
 import {
   MAX_BULK_DETAILS_IDS,
   MAX_EXPLORE_MARKETS,
@@ -46,6 +48,40 @@ describe("the readers' number fields", () => {
 describe("the record fields the Insert tab offers", () => {
   it("are the fields of openapi.yaml today (run `npm run generate:api` if not)", () => {
     expect(RECORD_FIELDS).toEqual(recordFields());
+  });
+});
+
+describe("the field catalogue", () => {
+  it("is the x-unit / x-sent-as / x-tier of openapi.yaml today (run `npm run generate:api` if not)", () => {
+    expect(FIELD_CATALOGUE).toEqual(fieldCatalogue());
+    expect(OPERATION_TIERS).toEqual(operationTiers());
+  });
+
+  it("gives every field of every record a unit, and every percent the scale the service writes it in", () => {
+    // fieldCatalogue() throws on a field without x-unit; here: each record is there, with every schema field.
+    const catalogue = fieldCatalogue();
+    for (const [schema, record] of [
+      ["PropertyAttributes", "property"],
+      ["CompareMarketAttributes", "market"],
+      ["UnitAttributes", "unit"],
+    ] as const) {
+      for (const field of Object.keys(schemaProperties(schema)))
+        expect([field, catalogue[record]?.[field]?.unit]).toEqual([field, expect.any(String)]);
+    }
+    const percents = Object.values(catalogue).flatMap((fields) =>
+      Object.entries(fields).filter(([, facts]) => facts.unit === "percent"),
+    );
+    expect(percents.length).toBeGreaterThan(40);
+    for (const [field, facts] of percents) expect([field, facts.sentAs]).toEqual([field, expect.any(String)]);
+    expect(catalogue.market?.concession_percent_avg_t30).toEqual({
+      unit: "percent",
+      sentAs: "fraction",
+      tier: "pro",
+    });
+    expect(catalogue.survey?.distance?.unit).toBe("miles");
+    expect(catalogue.unit?.last_rent_change).toEqual({ unit: "currency", sentAs: "text" });
+    expect(catalogue.boundaryForecast?.occupancy).toEqual({ unit: "percent", sentAs: "points" });
+    expect(catalogue.boundaryForecast?.deliveries).toEqual({ unit: "count", aggregate: "sum" });
   });
 });
 

@@ -260,8 +260,16 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
             interval,
           })
         ).data.attributes.time_series;
+      // Forecast occupancy comes in points (openapi.yaml x-field-units); a cell holds every percent as a fraction.
+      const asCell = (field: string, value: number | null | undefined) =>
+        field.startsWith("occupancy") && typeof value === "number"
+          ? Math.round((value / 100) * 1e10) / 1e10
+          : orEmpty(value);
       const asRows = (rows: Series, fields: string[]) =>
-        rows.map((row) => [isoToSerial(row.date), ...fields.map((field) => orEmpty(row.values[field]))]);
+        rows.map((row) => [
+          isoToSerial(row.date),
+          ...fields.map((field) => asCell(field, row.values[field])),
+        ]);
 
       // A property with a forecast (the sandbox, like the service, has none for some).
       const propertyFields = ["rent_growth_rate_yoy", "occupancy_percent"];

@@ -109,7 +109,8 @@ it("searches a market by name, shows two metrics' values, and inserts their form
   const dollars = (value: number) =>
     value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   expect(await pane.locator("#insert-preview li").allTextContents()).toEqual([
-    `leased_percent_avg_t30: ${Number(metrics.leased_percent_avg_t30).toFixed(2)}%`,
+    // A percent is a fraction under Excel's % format (the documented variant sends fractions).
+    `leased_percent_avg_t30: ${(Number(metrics.leased_percent_avg_t30) * 100).toFixed(2)}%`,
     `rent_avg_t30: $${dollars(Number(metrics.rent_avg_t30))}`,
   ]);
 

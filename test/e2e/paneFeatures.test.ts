@@ -5,6 +5,8 @@
  * add-in shapes it.
  */
 import { shapeTable } from "../../src/excel/tableData";
+import { FieldPath } from "../../src/api/readers/answerForm";
+import { unitsReader } from "../../src/api/readers/serviceReaders";
 import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
 import { parseExportFile } from "../../src/formats/exportFile";
 import {
@@ -67,7 +69,11 @@ it("exports a comp set's units to a new sheet: every unit, as a table with a fro
 
   const status = await paneAction(world, "export-units-button");
   const sheet = sheetNamed(status);
-  const units = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  const answer = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  // The answer as the add-in reads every answer (signed amounts such as "+10.00" become numbers, percents fractions).
+  const units = unitsReader.read(answer, new FieldPath(unitsReader.endpoint)) as unknown as {
+    data: UnitEnvelope[];
+  };
   expect(await sheetValues(world.page, sheet)).toEqual(shownTable(unitsToTable(units.data)));
   expect(await sheetLayout(sheet)).toEqual({ tables: 1, frozenRows: 1 });
 });

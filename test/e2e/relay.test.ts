@@ -12,8 +12,10 @@ import type { RunningSandbox } from "../../sandbox/server";
 import { relayServiceUrl } from "../../relay/options";
 import { revokeUser } from "../../relay/users/userAdmin";
 import { shapeTable } from "../../src/excel/tableData";
+import { FieldPath } from "../../src/api/readers/answerForm";
+import { unitsReader } from "../../src/api/readers/serviceReaders";
 import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
-import { percentsInPoints } from "../../src/excel/exportPercents";
+import { percentsAsFractions } from "../../src/excel/exportPercents";
 import { parseExportFile } from "../../src/formats/exportFile";
 import { addInBuild } from "../host/addinBuild";
 import { writePreviewSite } from "../host/previewServer";
@@ -157,7 +159,11 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await picker.locator(`option[value="${compSetId}"]`).waitFor({ state: "attached" });
   await picker.selectOption(compSetId);
   const sheet = /to the sheet "(.+)"/.exec(await paneAction(world, "export-units-button"))?.[1] ?? "";
-  const units = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  const answer = await raw.get<{ data: UnitEnvelope[] }>(`/comp_sets/${compSetId}/units`);
+  // The answer as the add-in reads every answer (signed amounts such as "+10.00" become numbers, percents fractions).
+  const units = unitsReader.read(answer, new FieldPath(unitsReader.endpoint)) as unknown as {
+    data: UnitEnvelope[];
+  };
   expect(await sheetValues(page, sheet)).toEqual(shownTable(unitsToTable(units.data)));
 
   const ids = (
@@ -181,8 +187,8 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
   const loaded = /to the sheet "(.+)"/.exec(await paneAction(world, `job-load-${jobId}`))?.[1] ?? "";
   const parsed = await parseExportFile(await raw.download(`/bulk_api/jobs/${jobId}/results`), "csv");
-  // The pane writes percents in points whatever scale the file used (src/excel/exportPercents.ts).
-  const rows = percentsInPoints(parsed.columns, parsed.rows);
+  // The pane writes percents as fractions whatever scale the file used (src/excel/exportPercents.ts).
+  const rows = percentsAsFractions(parsed.columns, parsed.rows);
   expect(await sheetValues(page, loaded)).toEqual(shownTable(shapeTable(parsed.columns, rows)));
 
   const origins = new Set(requested.filter((url) => /^https?:/.test(url)).map((url) => new URL(url).origin));

@@ -91,7 +91,9 @@ it("shows spilled rents as currency, percents as percents and dates as dates", a
       checked++;
     }
     if (typeof record.leased_percent === "number") {
-      expect(await gridText(`C${line}`)).toBe(`${record.leased_percent.toFixed(2)}%`);
+      // A fraction (the documented variant sends fractions) under Excel's %: the cell's value times 100 is shown.
+      expect(row[2]?.value).toBe(record.leased_percent);
+      expect(await gridText(`C${line}`)).toBe(`${(record.leased_percent * 100).toFixed(2)}%`);
       checked++;
     }
     expect(row[3]?.value).toBe(isoToSerial(record.collected_at as string));

@@ -7,13 +7,17 @@ describe("inferColumnKind", () => {
     ["net_effective_rent_per_sq_ft", [2.5], "currency"],
     ["sq_ft", [720, 810], "integer"],
     ["trucomp_sq_ft_differential", [-20.5], "number"],
-    ["leased_percent", [95.2], "percent"],
-    ["concession_percentage", [4.5], "percent"],
-    ["concession_percent", [0.05], "fraction"],
-    ["concession_percent_2_bed", [0.05], "fraction"],
-    ["rent_growth_rate_yoy_avg", [0.035], "fraction"],
-    ["median_income_growth_yoy", [0.02], "fraction"],
-    ["sale_cap_rate_avg_t365", [0.051], "fraction"],
+    ["leased_percent", [0.952], "percent"],
+    ["concession_percentage", [0.045], "percent"],
+    ["concession_percent", [0.05], "percent"],
+    ["concession_percent_2_bed", [0.05], "percent"],
+    ["rent_growth_rate_yoy_avg", [0.035], "percent"],
+    ["median_income_growth_yoy", [0.02], "percent"],
+    ["sale_cap_rate_avg_t365", [0.051], "percent"],
+    ["advertised_occupancy_pct", [0.9715], "percent"],
+    ["year_built", [2005.4], "year"],
+    ["year_built_p50", [2005], "year"],
+    ["distance", [1.25], "miles"],
     ["concession_value_avg_t30", [150], "currency"],
     ["latitude", [30.2672], "coordinate"],
     ["property_id", [123], "identifier"],
@@ -78,14 +82,15 @@ describe("numberFormatForField (a template's formula cells, before any value)", 
   it.each([
     ["asking_rent", NUMBER_FORMAT_BY_KIND.currency],
     ["leased_percent_avg_t30", NUMBER_FORMAT_BY_KIND.percent],
-    ["rent_growth_rate_yoy", NUMBER_FORMAT_BY_KIND.fraction],
+    ["rent_growth_rate_yoy", NUMBER_FORMAT_BY_KIND.percent],
+    ["year_built", NUMBER_FORMAT_BY_KIND.year],
     ["collected_at", NUMBER_FORMAT_BY_KIND.date],
     ["unit_count", NUMBER_FORMAT_BY_KIND.integer],
   ])("formats %s as the exports do", (field, format) => {
     expect(numberFormatForField(field)).toBe(format);
   });
 
-  it.each(["property_name", "zip", "property_id", "year_built"])(
+  it.each(["property_name", "zip", "property_id"])(
     "leaves %s General: a text format would turn the formula typed into the cell into text",
     (field) => {
       expect(numberFormatForField(field)).toBe("General");

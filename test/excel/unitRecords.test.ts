@@ -106,7 +106,7 @@ describe("unitsToTable", () => {
     expect(table.columns[column("bathroom_count")]?.kind).toBe("number");
     expect(table.columns[column("bedroom_count")]?.kind).toBe("integer");
     expect(table.columns[column("property_id")]?.kind).toBe("identifier");
-    expect(table.columns[column("year_built")]?.kind).toBe("identifier");
+    expect(table.columns[column("year_built")]?.kind).toBe("year");
     expect(cell(0, "is_leased")).toBe(false);
     expect(table.columns[column("is_leased")]?.kind).toBe("boolean");
   });

@@ -60,9 +60,9 @@ describe.each(["live-property-report.jsonl", "live-property-report.csv"])("loadi
     expect(format("ID")).toBe(NUMBER_FORMAT_BY_KIND.identifier);
   });
 
-  it("turns decimal percents into points with a percent format, an empty cell for a missing one", () => {
+  it("keeps decimal percents as fractions under Excel's % format, an empty cell for a missing one", () => {
     const occupancy = cells("Advertised Occupancy %");
-    expect(occupancy.slice(0, 3)).toEqual([97.15, 96.88, 91.2]);
+    expect(occupancy.slice(0, 3)).toEqual([0.9715, 0.9688, 0.912]);
     expect(occupancy[3]).toBe("");
     expect(format("Advertised Occupancy %")).toBe(NUMBER_FORMAT_BY_KIND.percent);
   });

@@ -14,10 +14,10 @@ type Row = unknown[];
 type Bucketed = { floor_plans: Record<string, unknown>[] }[];
 type FloorPlanAttributes = { floor_plans_by_bed_bath?: Bucketed; floor_plans_by_bed?: Bucketed };
 
-/** Cells show percents in points whatever the service sent: the documented variant sends fractions. */
-function inPoints(value: unknown, variant: SandboxVariant): unknown {
+/** Cells hold percents as fractions whatever the service sent: the alternate variant sends points. */
+function asFraction(value: unknown, variant: SandboxVariant): unknown {
   if (typeof value !== "number") return value ?? "";
-  return variant === "documented" ? Math.round(value * 100 * 1e8) / 1e8 : value;
+  return variant === "alternate" ? Math.round((value / 100) * 1e10) / 1e10 : value;
 }
 
 /** The plans of a floor plans answer, whichever bucket key it uses. */
@@ -84,10 +84,10 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       ]);
       expect(column(table, "avg_rent").slice(0, -1)).toEqual(items.map((item) => item.avg_rent ?? ""));
       expect(column(table, "exposure_current").slice(0, -1)).toEqual(
-        items.map((item) => inPoints((item.exposure as { current: number | null }).current, variant)),
+        items.map((item) => asFraction((item.exposure as { current: number | null }).current, variant)),
       );
       expect(column(table, "leased_percent").slice(0, -1)).toEqual(
-        items.map((item) => inPoints(item.leased_percent, variant)),
+        items.map((item) => asFraction(item.leased_percent, variant)),
       );
       expect(column(table, "property_id").slice(0, -1)).toEqual(items.map((item) => item.id));
     });
@@ -198,7 +198,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       );
       expect(column(table, "asking_rent")).toEqual(plans.map((plan) => plan.asking_rent ?? ""));
       expect(column(table, "unit_mix_percent")).toEqual(
-        plans.map((plan) => inPoints(plan.unit_mix_percent, variant)),
+        plans.map((plan) => asFraction(plan.unit_mix_percent, variant)),
       );
     });
 
@@ -217,7 +217,11 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         undefined,
         fakeInvocation(),
       );
-      const collected = new Set(column(table, "collected_at"));
+      // The service keeps a limited history: the header says which range came back of the one asked.
+      const sorted = [...days].sort();
+      const header = `collected_at (${sorted[0]} to ${sorted.at(-1)} of 2000-01-01 to today asked)`;
+      expect(table[0]).toContain(header);
+      const collected = new Set(column(table, header));
       expect([...collected].sort()).toEqual(days.map((day) => isoToSerial(day)).sort());
       await expect(
         floorPlans(compSetId, "yesterday", undefined, undefined, undefined, fakeInvocation()),

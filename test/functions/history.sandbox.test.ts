@@ -145,13 +145,13 @@ describe("RENT.HISTORY", () => {
     expect(rowsOf100003).toHaveLength(13);
     expect(rowsOf100003[0]).toEqual([expect.any(Number), 100003, rowOf("2025-02-28").avg_rent ?? ""]);
     expect(rowsOf100003[12]?.[2]).toBe(rowOf("2026-02-28").avg_rent ?? "");
-    // Averages over the month's days, percents in points.
+    // Averages over the month's days, percents as fractions (the add-in's one convention).
     const march = Array.from({ length: 31 }, (_, day) =>
       rowOf(`2025-03-${String(day + 1).padStart(2, "0")}`, 100008),
     );
     const marchOccupancy = march.map((row) => row.advertised_occupancy_pct as number);
     const occupancyOf100008 = (occupancyTable!.slice(1) as unknown[][]).filter((row) => row[1] === 100008);
-    expect(occupancyOf100008[1]?.[2]).toBeCloseTo((marchOccupancy.reduce((a, b) => a + b, 0) / 31) * 100, 6);
+    expect(occupancyOf100008[1]?.[2]).toBeCloseTo(marchOccupancy.reduce((a, b) => a + b, 0) / 31, 6);
 
     // Warm: all ten properties answer at once from the cache, without a request.
     const warmBefore = sandbox.counters.snapshot();

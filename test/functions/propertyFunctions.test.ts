@@ -104,7 +104,7 @@ describe("RENT.PROPERTY", () => {
         property([[ids[0]]], [["ownership_company_1_name"]], fakeInvocation()),
       ).rejects.toMatchObject({
         code: "#N/A",
-        message: expect.stringContaining("need pro-plus"),
+        message: "Not in your plan (pro-plus): ownership_company_1_name needs the pro-plus tier.",
       });
     } finally {
       await env.signInAs("demo-proplus");
@@ -116,7 +116,9 @@ describe("RENT.PROPERTY", () => {
     try {
       await expect(property([[ids[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
         code: "#N/A",
-        message: expect.stringMatching(/not included in your plan/i),
+        message: expect.stringMatching(
+          /^Not in your plan \(pro\): \/properties\/bulk_details needs the pro tier/,
+        ),
       });
     } finally {
       await env.signInAs("demo-proplus");
@@ -235,7 +237,10 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       raw.map((row) => [
         isoToSerial(row.date),
         row.values.rent_growth_rate_yoy ?? "",
-        row.values.occupancy_percent ?? "",
+        // Forecast occupancy comes in points (openapi.yaml x-field-units); cells hold every percent as a fraction.
+        typeof row.values.occupancy_percent === "number"
+          ? Math.round((row.values.occupancy_percent / 100) * 1e10) / 1e10
+          : "",
       ]),
     );
   });
@@ -325,7 +330,12 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
           undefined,
           fakeInvocation(),
         ),
-      ).rejects.toMatchObject({ code: "#N/A", message: expect.stringMatching(/not included in your plan/i) });
+      ).rejects.toMatchObject({
+        code: "#N/A",
+        message: expect.stringMatching(
+          /^Not in your plan \(pro\): \/geo_boundary\/\d+\/forecasts needs the pro tier/,
+        ),
+      });
     } finally {
       await env.signInAs("demo-proplus");
     }

@@ -108,6 +108,15 @@ describe("comp sets", () => {
     for (const item of items) {
       expect(item).not.toHaveProperty("property_id");
       expect(Object.values(item.amenities as object).every((has) => typeof has === "boolean")).toBe(true);
+      // The whole vocabulary for every property, false where absent (about 95 names live).
+      const amenities = item.amenities as Record<string, boolean>;
+      expect(Object.keys(amenities).length).toBeGreaterThanOrEqual(90);
+      expect(amenities).toMatchObject({
+        "Access Gates (Driving)": expect.any(Boolean),
+        "Courtesy Patrol": expect.any(Boolean),
+        "Furnished Available": expect.any(Boolean),
+      });
+      expect(Object.values(amenities)).toContain(false);
       const fees = item.fees_and_deposits as Record<string, unknown>;
       expect(fees.admin).toMatchObject({
         title: "Admin fee",
@@ -192,9 +201,9 @@ describe("GET /comp_sets/{id}/units", () => {
     expect((await units(`?${query}`)).map((unit) => unit.id)).toEqual(expected);
   });
 
-  it("names unit statuses as the live service does: Available or Applied", async () => {
+  it("names unit statuses as the live service does: Available, Applied or Leased", async () => {
     const statuses = new Set((await units()).map((unit) => unit.attributes.status));
-    expect(statuses).toEqual(new Set(["Available", "Applied"]));
+    expect(statuses).toEqual(new Set(["Available", "Applied", "Leased"]));
   });
 
   it("lists leased units too, as the live service does: is_leased with the time of the lease", async () => {
@@ -204,7 +213,7 @@ describe("GET /comp_sets/{id}/units", () => {
     expect(leased.length).toBeLessThan(all.length);
     for (const unit of all) {
       if (unit.attributes.is_leased === true) {
-        expect(unit.attributes.status).toBe("Applied");
+        expect(unit.attributes.status).toBe("Leased");
         expect(unit.attributes.date_leased).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       } else {
         expect(unit.attributes.date_leased).toBeNull();

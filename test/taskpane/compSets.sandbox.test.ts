@@ -113,7 +113,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       expect(excel.sheet(second.sheetName).values).toEqual(before);
     });
 
-    it("exports the market survey with the comp average as its last row, percents in points with a percent format", async () => {
+    it("exports the market survey with the comp average as its last row, percents as fractions under Excel's percent format", async () => {
       const answer = (await raw(`/comp_sets/${compSet.id}/market_survey`)) as {
         data: { attributes: { market_survey_items: { leased_percent: number }[] } };
       };
@@ -124,8 +124,8 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       expect(sheet.values.at(-1)?.[nameColumn]).toBe("Comp average");
       const leasedColumn = sheet.values[0]?.indexOf("Leased Percent") ?? -1;
       const sent = answer.data.attributes.market_survey_items[0]?.leased_percent ?? 0;
-      expect(sheet.values[1]?.[leasedColumn]).toBeCloseTo(variant === "documented" ? sent * 100 : sent, 6);
-      expect(sheet.numberFormats[1]?.[leasedColumn]).toBe(NUMBER_FORMAT_BY_KIND.percent);
+      expect(sheet.values[1]?.[leasedColumn]).toBeCloseTo(variant === "alternate" ? sent / 100 : sent, 6);
+      expect(sheet.numberFormats[1]?.[leasedColumn]).toBe("0.00%");
     });
 
     it("exports floor plans, one row per plan", async () => {

@@ -14,12 +14,12 @@ describe("a field described from its contract name and type", () => {
   it("gives the unit of the kind that formats the field's cells", () => {
     expect(unitOf("asking_rent_0_bed", "number")).toBe("dollars");
     expect(unitOf("asking_rent_psf_0_bed", "number")).toBe("$ per sq ft");
-    expect(unitOf("leased_percent", "number")).toBe("% (95.2 = 95.2 %)");
-    expect(unitOf("concession_percent_0_bed", "number")).toBe("fraction (0.035 = 3.5 %)");
+    expect(unitOf("leased_percent", "number")).toBe("% (a fraction: 0.952 shows 95.2 %)");
+    expect(unitOf("concession_percent_0_bed", "number")).toBe("% (a fraction: 0.952 shows 95.2 %)");
     expect(unitOf("existing_unit_count_total", "number")).toBe("count");
     expect(unitOf("year_renovated", "integer")).toBe("year");
     expect(unitOf("bike_score_avg", "number")).toBe("score");
-    expect(unitOf("population_total", "number")).toBe("number");
+    expect(unitOf("population_total", "number")).toBe("count");
   });
 
   it("keeps text as text whatever words its name has, and dates as dates", () => {

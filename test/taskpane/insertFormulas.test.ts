@@ -74,6 +74,17 @@ describe("the field catalogue", () => {
     });
   });
 
+  it("marks the fields a plan above base is needed for, as the contract's tiers say", () => {
+    const planOf = (fields: readonly { name: string; plan?: string }[], name: string) =>
+      fields.find((entry) => entry.name === name)?.plan;
+    expect(planOf(MARKET_METRICS, "rent_avg_t30")).toBeUndefined();
+    expect(planOf(MARKET_METRICS, "concession_percent_avg_t30")).toBe("pro");
+    expect(planOf(MARKET_METRICS, "rent_growth_rate_yoy_avg")).toBe("pro");
+    expect(planOf(PROPERTY_FIELDS, "asking_rent")).toBe("pro");
+    expect(planOf(PROPERTY_FIELDS, "last_sale_price")).toBe("pro-plus");
+    expect(filterFields(MARKET_METRICS, "pro").length).toBeGreaterThan(50);
+  });
+
   it("finds fields by any words of their name, meaning or unit, the common ones first", () => {
     const names = (typed: string) => filterFields(MARKET_METRICS, typed).map((field) => field.name);
     expect(names("leased")[0]).toBe("leased_percent_avg_t30");

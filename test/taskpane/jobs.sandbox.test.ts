@@ -3,7 +3,6 @@ import { parquetMetadata } from "hyparquet";
 import Papa from "papaparse";
 import type { RunningSandbox } from "../../sandbox/server";
 import { SANDBOX_VARIANTS } from "../../sandbox/variant";
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
 import {
@@ -263,7 +262,7 @@ describe.each(SANDBOX_VARIANTS)("loading jobs against the %s variant", (variant)
   );
 
   it.each(["csv", "jsonl", "parquet"] as const)(
-    "loads a %s property report with its percents in points and a percent format",
+    "loads a %s property report with its percents as fractions under Excel's percent format",
     async (outputFormat) => {
       const pane = await openPane({ variant });
       const { finished } = await finishedJob(pane, { outputFormat, reportType: "property" });
@@ -277,10 +276,10 @@ describe.each(SANDBOX_VARIANTS)("loading jobs against the %s variant", (variant)
       const values = sheet.values.slice(1).map((row) => row[occupancy]);
       const numbers = values.filter((value): value is number => typeof value === "number");
       expect(numbers.length).toBeGreaterThan(0);
-      // Occupancy in points (e.g. 94.6), whether the file held 0.946 or 94.6.
-      for (const value of numbers) expect(value).toBeGreaterThan(50);
-      for (const value of numbers) expect(value).toBeLessThanOrEqual(100);
-      expect(sheet.numberFormats[1]?.[occupancy]).toBe(NUMBER_FORMAT_BY_KIND.percent);
+      // Occupancy as a fraction (e.g. 0.946, shown 94.60%), whether the file held 0.946 or 94.6.
+      for (const value of numbers) expect(value).toBeGreaterThan(0.5);
+      for (const value of numbers) expect(value).toBeLessThanOrEqual(1);
+      expect(sheet.numberFormats[1]?.[occupancy]).toBe("0.00%");
       if (outputFormat === "csv") expect(firstLine).toMatch(/^report_generation_date,id,/);
     },
   );

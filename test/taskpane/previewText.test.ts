@@ -12,12 +12,20 @@ describe("the Insert tab's preview shows values as their cells will", () => {
   it("formats each kind of number the add-in gives a format", () => {
     expect(cellText(formatted(1600.734, "currency"))).toBe("$1,600.73");
     expect(cellText(formatted(-5.5, "currency"))).toBe("-$5.50");
-    expect(cellText(formatted(91.87, "percent"))).toBe("91.87%");
-    expect(cellText(formatted(0.035, "fraction"))).toBe("3.50%");
+    expect(cellText(formatted(0.9187, "percent"))).toBe("91.87%");
+    expect(cellText(formatted(0.035, "percent"))).toBe("3.50%");
+    expect(cellText(formatted(2005, "year"))).toBe("2005");
+    expect(cellText(formatted(1.254, "miles"))).toBe("1.25 mi");
     expect(cellText(formatted(12345, "integer"))).toBe("12,345");
     expect(cellText(formatted(1234.5, "number"))).toBe("1,234.50");
     expect(cellText(formatted(30.2672, "coordinate"))).toBe("30.267200");
     expect(cellText(formatted(isoDateToSerial("2026-11-23") as number, "date"))).toBe("2026-11-23");
+  });
+
+  it("formats a Double with its numberFormat as a FormattedNumber (hosts with ExcelApi 1.19)", () => {
+    const double = { ...formatted(0.9187, "percent"), type: "Double" };
+    expect(cellText(double)).toBe("91.87%");
+    expect(cellText({ ...formatted(1600.734, "currency"), type: "Double" })).toBe("$1,600.73");
   });
 
   it("shows a number under a format it does not know as Excel's General would", () => {
@@ -28,7 +36,7 @@ describe("the Insert tab's preview shows values as their cells will", () => {
     expect(cellText(1890)).toBe("1890");
     expect(cellText("Austin")).toBe("Austin");
     expect(cellText({ type: "Entity", text: "The Grove", properties: {} })).toBe("The Grove");
-    expect(answerText([[formatted(97.2, "percent")]])).toBe("97.20%");
+    expect(answerText([[formatted(0.972, "percent")]])).toBe("97.20%");
     expect(
       answerText([
         ["date", "occupancy_percent"],

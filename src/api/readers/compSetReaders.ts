@@ -8,7 +8,7 @@ import {
   textAt,
   type AnswerReader,
 } from "./answerForm";
-import { inPoints, scaleOf, type PercentScale } from "./percentScale";
+import { percentsAsFractions } from "./percentScale";
 
 /** A survey or floor plan record in the add-in's form: flat fields plus nested groups, numbers as numbers. */
 export type CompSetRecord = Record<string, unknown>;
@@ -36,7 +36,6 @@ const SURVEY_PERCENTS = [
   "concession_percentage",
   "cancelled_applications_percentage_last_30_days",
 ];
-const SURVEY_LEVELS = ["leased_percent", "advertised_occupancy_percent"];
 
 /** `{"Pool": true, "Gym": false}` or `["Pool"]`: the names the property has. */
 function amenityNames(value: unknown, at: FieldPath): string[] {
@@ -98,35 +97,25 @@ function numbersIn(record: CompSetRecord, fields: readonly string[], at: FieldPa
   for (const field of fields) if (field in record) record[field] = numberAt(record[field], at.member(field));
 }
 
-function percentsIn(record: CompSetRecord, fields: readonly string[], scale: PercentScale, at: FieldPath) {
-  for (const field of fields) {
-    if (field in record) record[field] = inPoints(numberAt(record[field], at.member(field)), scale);
-  }
-}
-
-/** Every value of an object keyed by unit type or bed/bath, in points. */
-function keyedPercents(value: unknown, scale: PercentScale, at: FieldPath): Record<string, number | null> {
+/** Every value of an object keyed by unit type or bed/bath, as a number. */
+function keyedNumbers(value: unknown, at: FieldPath): Record<string, number | null> {
   return Object.fromEntries(
-    Object.entries(objectAt(value, at)).map(([key, inner]) => [
-      key,
-      inPoints(numberAt(inner, at.member(key)), scale),
-    ]),
+    Object.entries(objectAt(value, at)).map(([key, inner]) => [key, numberAt(inner, at.member(key))]),
   );
 }
 
-function surveyRecord(raw: Record<string, unknown>, scale: PercentScale, at: FieldPath, isItem: boolean) {
+/** A survey item or the comps' average with its numbers read; its percents are still as the service sent them. */
+function surveyRecord(raw: Record<string, unknown>, at: FieldPath, isItem: boolean) {
   const { id, property_id: propertyId, ...rest } = raw;
   const record: CompSetRecord = isItem
     ? { property_id: idAt(propertyId ?? id, at.member("id")), ...rest }
     : rest;
-  numbersIn(record, SURVEY_NUMBERS, at);
-  percentsIn(record, SURVEY_PERCENTS, scale, at);
+  numbersIn(record, [...SURVEY_NUMBERS, ...SURVEY_PERCENTS], at);
   if (record.exposure !== undefined && record.exposure !== null)
-    record.exposure = keyedPercents(record.exposure, scale, at.member("exposure"));
+    record.exposure = keyedNumbers(record.exposure, at.member("exposure"));
   if (record.by_unit_type_concession_percentage_avg !== undefined)
-    record.by_unit_type_concession_percentage_avg = keyedPercents(
+    record.by_unit_type_concession_percentage_avg = keyedNumbers(
       record.by_unit_type_concession_percentage_avg,
-      scale,
       at.member("by_unit_type_concession_percentage_avg"),
     );
   if ("amenities" in record) record.amenities = amenityNames(record.amenities, at.member("amenities"));
@@ -137,13 +126,7 @@ function surveyRecord(raw: Record<string, unknown>, scale: PercentScale, at: Fie
   return record;
 }
 
-function levelsOf(records: Record<string, unknown>[], fields: readonly string[]): number[] {
-  return records.flatMap((record) =>
-    fields.map((field) => record[field]).filter((value): value is number => typeof value === "number"),
-  );
-}
-
-/** GET /comp_sets/{id}/market_survey: items keyed by `id` or `property_id`, percents in points. */
+/** GET /comp_sets/{id}/market_survey: items keyed by `id` or `property_id`, percents as fractions. */
 export const marketSurveyReader: AnswerReader<MarketSurveyTable> = {
   endpoint: "/comp_sets/{comp_set_id}/market_survey",
   read(body, at) {
@@ -157,11 +140,11 @@ export const marketSurveyReader: AnswerReader<MarketSurveyTable> = {
     const average = attributes.comp_average_column;
     const averageAt = data.member("attributes").member("comp_average_column");
     const averageRecord = average === null || average === undefined ? null : objectAt(average, averageAt);
-    const scale = scaleOf(levelsOf([...items, ...(averageRecord ? [averageRecord] : [])], SURVEY_LEVELS));
-    return {
-      items: items.map((item, index) => surveyRecord(item, scale, itemsAt.member(index), true)),
-      compAverage: averageRecord ? surveyRecord(averageRecord, scale, averageAt, false) : null,
-    };
+    const read = items.map((item, index) => surveyRecord(item, itemsAt.member(index), true));
+    const compAverage = averageRecord ? surveyRecord(averageRecord, averageAt, false) : null;
+    // The items and the comps' average are one answer: one scale, judged on all of them.
+    percentsAsFractions([...read, ...(compAverage ? [compAverage] : [])], "survey");
+    return { items: read, compAverage };
   },
 };
 
@@ -207,11 +190,10 @@ function history(value: unknown, at: FieldPath): Map<string, number | null> {
  * One plan as rows: with `_over_time` histories (live), a row per collection day, the latest carrying the plan's
  * figures and earlier days only the rents the histories hold; without them (one entry per plan and day), as is.
  */
-function planRows(raw: Record<string, unknown>, scale: PercentScale, at: FieldPath): CompSetRecord[] {
+function planRows(raw: Record<string, unknown>, at: FieldPath): CompSetRecord[] {
   const { id, property_id: propertyId, ...rest } = raw;
   const plan: CompSetRecord = { property_id: idAt(propertyId ?? id, at.member("property_id")), ...rest };
-  numbersIn(plan, PLAN_NUMBERS, at);
-  percentsIn(plan, PLAN_PERCENTS, scale, at);
+  numbersIn(plan, [...PLAN_NUMBERS, ...PLAN_PERCENTS], at);
   const histories = Object.entries(HISTORIES)
     .filter(([field]) => plan[field] !== undefined && plan[field] !== null)
     .map(([field, figure]) => ({ figure, points: history(plan[field], at.member(field)) }));
@@ -239,7 +221,7 @@ export const FLOOR_PLAN_BUCKET_KEYS = ["floor_plans_by_bed_bath", "floor_plans_b
 
 /**
  * GET /comp_sets/{id}/floor_plans: buckets by bed and bath or by bed, plans keyed by `property_id` or `id`,
- * percents in points; one row per plan and collection day, oldest day first within a plan.
+ * percents as fractions; one row per plan and collection day, oldest day first within a plan.
  */
 export const floorPlansReader: AnswerReader<CompSetRecord[]> = {
   endpoint: "/comp_sets/{comp_set_id}/floor_plans",
@@ -257,13 +239,9 @@ export const floorPlansReader: AnswerReader<CompSetRecord[]> = {
         at: bucketsAt.member(index).member("floor_plans").member(planIndex),
       })),
     );
-    const scale = scaleOf(
-      levelsOf(
-        plans.map(({ plan }) => plan),
-        ["unit_mix_percent"],
-      ),
-    );
-    return plans.flatMap(({ plan, at: planAt }) => planRows(plan, scale, planAt));
+    const rows = plans.flatMap(({ plan, at: planAt }) => planRows(plan, planAt));
+    percentsAsFractions(rows, "floorPlan");
+    return rows;
   },
 };
 

@@ -1,21 +1,79 @@
+import type { CatalogueRecord } from "../fieldCatalogue";
+import { factsIn } from "../fieldFacts";
+
 /**
- * Percent-like fields leave the readers in points (97.15 means 97.15 %), whatever the service sent: the live
- * service was read as sending fractions (0.9715), the contract's other `*_percent` fields are points, and one
- * scale in every cell and sheet is what a model can rely on.
+ * The add-in's one percent convention: a percent leaves the readers as a fraction (0.9187 for 91.87 %), shown
+ * through Excel's `%` format, so `=B6*C6` is right whichever column holds the percent. The service writes each
+ * percent field as the contract's `x-sent-as` says: a fraction, points (91.87), or either, which is judged per
+ * answer here.
  */
 export type PercentScale = "fraction" | "points";
 
 /**
  * The scale of one answer, judged on its level percents (occupancy, leased, unit mix): a fraction never
- * exceeds 1, while points of such a figure do in any real answer.
+ * exceeds 1, while points of such a figure do in any real answer. A 100 % level written as a fraction (1) does
+ * not exceed 1, so it does not flip the guess.
  */
 export function scaleOf(levels: Iterable<number | null>): PercentScale {
   for (const level of levels) if (level !== null && Math.abs(level) > 1) return "points";
   return "fraction";
 }
 
-/** A percent of the given scale in points; rounded so 0.9715 becomes 97.15, not 97.15000000000001. */
-export function inPoints(value: number | null, scale: PercentScale): number | null {
-  if (value === null || scale === "points") return value;
-  return Math.round(value * 100 * 1e8) / 1e8;
+/** A percent of the given scale as a fraction; rounded so 91.87 becomes 0.9187, not 0.9187000000000001. */
+export function asFraction(value: number | null, scale: PercentScale): number | null {
+  if (value === null || scale === "fraction") return value;
+  return Math.round((value / 100) * 1e10) / 1e10;
+}
+
+const LEVEL_WORDS = /(^|_)(occupancy|leased|unit_mix)(_|$)/;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Calls `visit` with every percent value of a record (nested groups and keyed groups included). */
+function eachPercent(
+  record: Record<string, unknown>,
+  kind: CatalogueRecord,
+  visit: (holder: Record<string, unknown>, key: string, field: string, sentAs: string | undefined) => void,
+  prefix = "",
+): void {
+  for (const [key, value] of Object.entries(record)) {
+    const field = prefix === "" ? key : `${prefix}_${key}`;
+    const facts = factsIn(kind, field);
+    if (facts?.unit === "percent" && facts.keyed && isPlainObject(value)) {
+      for (const inner of Object.keys(value)) visit(value, inner, field, facts.sentAs);
+    } else if (facts?.unit === "percent") visit(record, key, field, facts.sentAs);
+    else if (!facts && isPlainObject(value)) eachPercent(value, kind, visit, field);
+  }
+}
+
+/**
+ * Every percent of an answer's records as a fraction, in place. Fields the contract says come as fractions stay;
+ * points are divided by 100; fields whose scale the evidence leaves open (`either`) take the scale judged on the
+ * answer's occupancy-like values, or on all of them when the answer has none.
+ */
+export function percentsAsFractions(
+  records: readonly Record<string, unknown>[],
+  kind: CatalogueRecord,
+): void {
+  const levels: number[] = [];
+  const open: number[] = [];
+  for (const record of records) {
+    eachPercent(record, kind, (holder, key, field, sentAs) => {
+      const value = holder[key];
+      if (sentAs !== "either" || typeof value !== "number") return;
+      open.push(value);
+      if (LEVEL_WORDS.test(field)) levels.push(value);
+    });
+  }
+  const judged = scaleOf(levels.length > 0 ? levels : open);
+  for (const record of records) {
+    eachPercent(record, kind, (holder, key, _field, sentAs) => {
+      const value = holder[key];
+      if (typeof value !== "number") return;
+      const scale = sentAs === "points" ? "points" : sentAs === "either" ? judged : "fraction";
+      holder[key] = asFraction(value, scale);
+    });
+  }
 }

@@ -1,6 +1,9 @@
 import type { operations } from "../schema";
 import { NUMBER_FIELDS } from "./numberFields";
+import type { CatalogueRecord } from "../fieldCatalogue";
+import { catalogueFields } from "../fieldFacts";
 import { FieldPath, listAt, numberAt, objectAt, recordsAt, textAt, type AnswerReader } from "./answerForm";
+import { percentsAsFractions } from "./percentScale";
 
 /** The JSON body of an operation's success answer, as the contract types it. */
 type SuccessBody<Op extends keyof operations> = operations[Op]["responses"] extends infer R
@@ -37,20 +40,43 @@ function recordList(body: Record<string, unknown>, at: FieldPath): void {
   });
 }
 
+const CATALOGUE_RECORD_OF = {
+  PropertyAttributes: "property",
+  UnitAttributes: "unit",
+  CompareMarketAttributes: "market",
+} as const satisfies Readonly<Record<string, CatalogueRecord>>;
+
+/** "+40.00", "-25", "$1,200.50": a signed amount the service writes as text (`x-sent-as: text`). */
+const SIGNED_AMOUNT = /^\s*([+-]?)\$?(\d{1,3}(,\d{3})*|\d+)(\.\d+)?\s*$/;
+
+function signedAmount(value: unknown): unknown {
+  if (typeof value !== "string" || !SIGNED_AMOUNT.test(value)) return value;
+  return Number(value.replace(/[$,\s+]/g, ""));
+}
+
 /**
  * A record list whose attributes follow a contract schema: each number field the record has is read as a
- * number, so one sent as text ("1,500.00") arrives as 1500 and one that is no number is refused.
+ * number, so one sent as text ("1,500.00") arrives as 1500 and one that is no number is refused; amounts the
+ * contract says come as text ("+40.00") become numbers; percents become fractions (src/api/readers/percentScale.ts).
  */
-function typedRecordList(schema: keyof typeof NUMBER_FIELDS) {
+function typedRecordList(schema: keyof typeof CATALOGUE_RECORD_OF) {
   const fields = NUMBER_FIELDS[schema] ?? [];
+  const kind = CATALOGUE_RECORD_OF[schema];
+  const textAmounts = Object.entries(catalogueFields(kind))
+    .filter(([, facts]) => facts.sentAs === "text")
+    .map(([field]) => field);
   return (body: Record<string, unknown>, at: FieldPath): void => {
     recordList(body, at);
-    listAt(body.data, at.member("data")).forEach((record, index) => {
+    const records = listAt(body.data, at.member("data")).map((record, index) => {
       const attributesAt = at.member("data").member(index).member("attributes");
       const attributes = objectAt(objectAt(record, at).attributes, attributesAt);
       for (const field of fields)
         if (field in attributes) attributes[field] = numberAt(attributes[field], attributesAt.member(field));
+      for (const field of textAmounts)
+        if (field in attributes) attributes[field] = signedAmount(attributes[field]);
+      return attributes;
     });
+    percentsAsFractions(records, kind);
   };
 }
 

@@ -1,6 +1,6 @@
 import { MAX_JOB_PROPERTY_IDS, MAX_JOB_RANGE_DAYS } from "../../api/contractLimits";
 import { ApiError } from "../../api/errors";
-import { percentsInPoints } from "../../excel/exportPercents";
+import { percentsAsFractions } from "../../excel/exportPercents";
 import { parseExportFile } from "../../formats/exportFile";
 import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
 import { requestKey } from "../cacheKey";
@@ -9,7 +9,7 @@ import { pollUntil } from "../pollUntil";
 import { dayOfInstant, isoOfDay, splitRange, type DayRange } from "./historyDays";
 import { expectedJobMs, waitInWords } from "./exportJobWait";
 
-/** One property's row of the property export for one day, percents in points; null: the export had none. */
+/** One property's row of the property export for one day, percents as fractions; null: the export had none. */
 export type HistoryRow = Record<string, unknown>;
 
 /** Per property, one entry per day of the range asked (index 0 = the first day). */
@@ -382,7 +382,7 @@ export class HistoryExports {
   private store(job: PendingJob, file: ArrayBuffer): Promise<void> {
     const stored = this.saving.then(async () => {
       const parsed = await parseExportFile(file, "csv");
-      const rows = percentsInPoints(parsed.columns, parsed.rows);
+      const rows = percentsAsFractions(parsed.columns, parsed.rows);
       const dateAt = parsed.columns.indexOf("report_generation_date");
       const idAt = parsed.columns.indexOf("id");
       if (dateAt < 0 || idAt < 0)

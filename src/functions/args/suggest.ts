@@ -26,3 +26,55 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   const closest = closestName(name, candidates);
   return closest ? ` Did you mean "${closest}"?` : "";
 }
+
+/** Plain words an underwriter types for a figure, and the words of the field names that hold it. */
+const PLAIN_WORDS: Readonly<Record<string, readonly string[]>> = {
+  occupancy: ["occupancy", "leased_percent"],
+  occupied: ["occupancy", "leased_percent"],
+  leased: ["leased", "occupancy"],
+  vacancy: ["exposure"],
+  exposure: ["exposure"],
+  rent: ["rent"],
+  rents: ["rent"],
+  concession: ["concession"],
+  concessions: ["concession"],
+  growth: ["growth"],
+  supply: ["supply", "delivered", "construction"],
+  deliveries: ["delivered", "deliveries"],
+  income: ["income"],
+  population: ["population"],
+  cap: ["cap"],
+  price: ["price"],
+  size: ["sq", "size", "sqft"],
+};
+
+const hasPart = (name: string, part: string) => `_${name}_`.includes(`_${part}_`);
+
+/**
+ * Field names that hold what plain words ("occupancy", "rent", "concessions") mean: names having, for every word
+ * typed, one of its field words; those with a word's first meaning first, then the shortest (the headline
+ * figure before its variants), at most `limit`.
+ */
+export function namesForWords(typed: string, candidates: Iterable<string>, limit = 3): string[] {
+  const words = typed
+    .toLowerCase()
+    .split(/[\s_,]+/)
+    .filter(Boolean);
+  if (words.length === 0) return [];
+  const wanted = words.map((word) => PLAIN_WORDS[word] ?? [word]);
+  const rank = (name: string) => wanted.filter((options) => !hasPart(name, options[0] ?? "")).length;
+  return [...candidates]
+    .map((candidate) => candidate.toLowerCase())
+    .filter((name) => wanted.every((options) => options.some((option) => hasPart(name, option))))
+    .sort((a, b) => rank(a) - rank(b) || a.length - b.length || a.localeCompare(b))
+    .slice(0, limit);
+}
+
+/** A hint for a name that is not a field: the closest spelling, else the fields its plain words mean. */
+export function suggestionFor(name: string, candidates: Iterable<string>): string {
+  const list = [...candidates];
+  const closest = closestName(name, list);
+  if (closest) return ` Did you mean "${closest}"?`;
+  const named = namesForWords(name, list);
+  return named.length === 0 ? "" : ` Did you mean ${named.map((candidate) => `"${candidate}"`).join(", ")}?`;
+}

@@ -20,7 +20,7 @@ const FORMATTED_KINDS: ReadonlySet<ColumnKind> = new Set([
   "number",
   "currency",
   "percent",
-  "fraction",
+  "miles",
   "coordinate",
   "date",
   "timestamp",

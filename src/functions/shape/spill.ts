@@ -6,7 +6,7 @@
 import { ApiError } from "../../api/errors";
 import type { CellValue, TableData } from "../../excel/tableData";
 import { ArgumentError } from "../cellErrors";
-import { didYouMean } from "../args/suggest";
+import { suggestionFor } from "../args/suggest";
 import { resultCell, type ResultCell } from "./dataTypes";
 
 /** Each cell is formatted by its column's kind where the host takes formatted numbers (see dataTypes.ts). */
@@ -29,7 +29,7 @@ export function selectColumns(table: TableData, fields: readonly string[], argum
       // With no rows the columns are unknown, so nothing can be checked: the empty-result message says more.
       if (table.rows.length === 0) return -1;
       const known = table.columns.map((column) => column.field);
-      throw new ArgumentError(`${argument}: there is no column "${field}".${didYouMean(field, known)}`);
+      throw new ArgumentError(`${argument}: there is no column "${field}".${suggestionFor(field, known)}`);
     }
     return position;
   });

@@ -5,22 +5,39 @@
  * asked for come first, in words of their own; every other field of the record follows, described from its
  * name and type (fieldWords.ts).
  */
+import type { CatalogueRecord } from "../../api/fieldCatalogue";
+import { factsIn } from "../../api/fieldFacts";
 import { RECORD_FIELDS } from "../../api/recordFields";
-import { meaningOf, unitOf } from "./fieldWords";
+import { meaningOf, PERCENT_UNIT, unitOf } from "./fieldWords";
 
 export interface CatalogueField {
   /** The name the RENT function takes. */
   name: string;
   meaning: string;
   unit: string;
+  /** The plan (tier) the field needs, when the base plan does not have it (openapi.yaml x-tier). */
+  plan?: string;
 }
 
 const field = (name: string, meaning: string, unit: string): CatalogueField => ({ name, meaning, unit });
 
+/** The fields with the plan each needs, from the contract's field catalogue (or the function's whole plan). */
+function withPlans(
+  fields: readonly CatalogueField[],
+  record: CatalogueRecord,
+  functionPlan?: string,
+): readonly CatalogueField[] {
+  return fields.map((entry) => {
+    const plan = factsIn(record, entry.name)?.tier ?? functionPlan;
+    return plan === undefined ? entry : { ...entry, plan };
+  });
+}
+
 const RENT = "$ per unit per month";
 const RENT_PSF = "$ per sq ft per month";
-const POINTS = "% (95.2 = 95.2 %)";
-const FRACTION = "fraction (0.035 = 3.5 %)";
+// One percent convention: a percent is a fraction shown under Excel's % format.
+const POINTS = PERCENT_UNIT;
+const FRACTION = PERCENT_UNIT;
 
 /** Lists and nested records do not fit a cell: a formula asks for their parts. */
 const CELL_TYPES = new Set(["string", "number", "integer", "boolean"]);
@@ -60,7 +77,10 @@ const COMMON_MARKET_METRICS: readonly CatalogueField[] = [
   field("cap_rate_avg", "Average capitalisation rate of sales", FRACTION),
 ];
 
-export const MARKET_METRICS = withEveryField(COMMON_MARKET_METRICS, "CompareMarketAttributes");
+export const MARKET_METRICS = withPlans(
+  withEveryField(COMMON_MARKET_METRICS, "CompareMarketAttributes"),
+  "market",
+);
 
 const COMMON_PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("property_name", "The property's name", "text"),
@@ -83,25 +103,42 @@ const COMMON_PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("walk_score", "Walk Score (0 to 100)", "score"),
 ];
 
-export const PROPERTY_FIELDS = withEveryField(COMMON_PROPERTY_FIELDS, "PropertyAttributes");
+// Property records come from pro operations (bulk details), ownership and sale fields from pro-plus.
+export const PROPERTY_FIELDS = withPlans(
+  withEveryField(COMMON_PROPERTY_FIELDS, "PropertyAttributes"),
+  "property",
+  "pro",
+);
 
-export const PROPERTY_FORECAST_FIELDS: readonly CatalogueField[] = [
-  field("rent_growth_rate_yoy", "Forecast rent growth of the property, year over year, by month", FRACTION),
-  field("occupancy_percent", "Forecast occupancy of the property, by month", POINTS),
-  field("rent_growth_rate_yoy_downside", "Rent growth in the downside scenario", FRACTION),
-  field("rent_growth_rate_yoy_upside", "Rent growth in the upside scenario", FRACTION),
-  field("occupancy_percent_downside", "Occupancy in the downside scenario", POINTS),
-  field("occupancy_percent_upside", "Occupancy in the upside scenario", POINTS),
-];
+export const PROPERTY_FORECAST_FIELDS: readonly CatalogueField[] = withPlans(
+  [
+    field("rent_growth_rate_yoy", "Forecast rent growth of the property, year over year, by month", FRACTION),
+    field("occupancy_percent", "Forecast occupancy of the property, by month", POINTS),
+    field("rent_growth_rate_yoy_downside", "Rent growth in the downside scenario", FRACTION),
+    field("rent_growth_rate_yoy_upside", "Rent growth in the upside scenario", FRACTION),
+    field("occupancy_percent_downside", "Occupancy in the downside scenario", POINTS),
+    field("occupancy_percent_upside", "Occupancy in the upside scenario", POINTS),
+  ],
+  "propertyForecast",
+  "pro",
+);
 
-export const BOUNDARY_FORECAST_FIELDS: readonly CatalogueField[] = [
-  field("rent_growth_yoy", "Forecast rent growth, year over year, by month", FRACTION),
-  field("occupancy", "Forecast occupancy, by month", POINTS),
-  field("absorption", "Forecast units absorbed (net leased), by month", "units"),
-  field("deliveries", "Forecast new units delivered, by month", "units"),
-  field("rent_growth_yoy_downside", "Rent growth in the downside scenario", FRACTION),
-  field("rent_growth_yoy_upside", "Rent growth in the upside scenario", FRACTION),
-];
+export const BOUNDARY_FORECAST_FIELDS: readonly CatalogueField[] = withPlans(
+  [
+    field("rent_growth_yoy", "Forecast rent growth, year over year, by month", FRACTION),
+    field("occupancy", "Forecast occupancy, by month", POINTS),
+    field(
+      "absorption",
+      "Forecast units absorbed (net leased), per month (a quarter or year adds them up)",
+      "units",
+    ),
+    field("deliveries", "Forecast new units delivered, per month (a quarter or year adds them up)", "units"),
+    field("rent_growth_yoy_downside", "Rent growth in the downside scenario", FRACTION),
+    field("rent_growth_yoy_upside", "Rent growth in the upside scenario", FRACTION),
+  ],
+  "boundaryForecast",
+  "pro",
+);
 
 export const COMP_SET_TABLES: readonly CatalogueField[] = [
   field("SURVEY", "Market survey: one row per property with rent, size, occupancy and fees", "table"),
@@ -123,7 +160,7 @@ export const NARRATIVE_SECTIONS: readonly CatalogueField[] = [
 export function filterFields(fields: readonly CatalogueField[], typed: string): CatalogueField[] {
   const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
   return fields.filter((candidate) => {
-    const text = `${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit}`;
+    const text = `${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit} ${candidate.plan ?? ""}`;
     return words.every((word) => text.toLowerCase().includes(word));
   });
 }

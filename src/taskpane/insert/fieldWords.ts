@@ -55,6 +55,9 @@ export function meaningOf(name: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** How the Insert list says a percent's unit: the one convention, a fraction under Excel's % format. */
+export const PERCENT_UNIT = "% (a fraction: 0.952 shows 95.2 %)";
+
 /** A value of each JSON type, so the column kinds read a field as the contract types it. */
 const SAMPLE_BY_TYPE: Readonly<Record<string, unknown>> = { number: 1.5, integer: 1, boolean: true };
 
@@ -64,8 +67,9 @@ const UNIT_BY_KIND: Readonly<Record<ColumnKind, string>> = {
   integer: "count",
   number: "number",
   currency: "dollars",
-  percent: "% (95.2 = 95.2 %)",
-  fraction: "fraction (0.035 = 3.5 %)",
+  percent: PERCENT_UNIT,
+  year: "year",
+  miles: "miles",
   coordinate: "degrees",
   date: "date",
   timestamp: "date and time",
@@ -87,7 +91,6 @@ export function unitOf(name: string, jsonType: string): string {
   const kind = kindOf(name, jsonType);
   const words = name.split("_");
   if (words.includes("score")) return "score";
-  if (kind === "identifier" && words.includes("year")) return "year";
   if (kind === "currency" && (words.includes("psf") || (words.includes("sq") && words.includes("ft"))))
     return "$ per sq ft";
   return UNIT_BY_KIND[kind];

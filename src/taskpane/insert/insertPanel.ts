@@ -75,7 +75,8 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
     const rows = filterFields(CHOICES[kind()].fields, fieldText("insert-field-filter")).map((field) => {
       const meaning = document.createElement("span");
       meaning.className = "field-meaning";
-      meaning.textContent = `${field.meaning} · ${field.unit}`;
+      // A field outside the base plan says which plan it needs: its cell gives "Not in your plan (...)" below it.
+      meaning.textContent = `${field.meaning} · ${field.unit}${field.plan ? ` · ${field.plan} plan` : ""}`;
       const { row, input } = choiceRow(
         "checkbox",
         `insert-field-${field.name}`,

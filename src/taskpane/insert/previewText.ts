@@ -1,6 +1,6 @@
 /**
  * How a RENT function's answer reads in the Insert tab's preview: as the cell will show it. A formatted number
- * (the data-type result of hosts with ExcelApi 1.16) shows under its format ("$1,600.73", "91.87%"), an entity
+ * (the data-type result of hosts with CustomFunctionsRuntime 1.4) shows under its format ("$1,600.73", "91.87%"), an entity
  * card by its title, a table by its size; plain values as they are.
  */
 import { NUMBER_FORMAT_BY_KIND, type ColumnKind } from "../../excel/columnKinds";
@@ -32,9 +32,11 @@ export function formattedText(value: number, numberFormat: string): string {
       // Excel puts the minus before the currency sign: -$5.50.
       return `${sign}$${grouped(magnitude, 2)}`;
     case "percent":
-      return `${sign}${magnitude.toFixed(2)}%`;
-    case "fraction":
       return `${sign}${(magnitude * 100).toFixed(2)}%`;
+    case "year":
+      return sign + magnitude.toFixed(0);
+    case "miles":
+      return `${sign}${magnitude.toFixed(2)} mi`;
     case "coordinate":
       return sign + magnitude.toFixed(6);
     case "date":
@@ -53,7 +55,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** One cell's value as the preview shows it. */
 export function cellText(value: unknown): string {
   if (isRecord(value)) {
-    if (value.type === "FormattedNumber" && typeof value.basicValue === "number") {
+    // A FormattedNumber (ExcelApi 1.16 to 1.18) or a Double with its numberFormat (from 1.19).
+    if (
+      (value.type === "FormattedNumber" || value.type === "Double") &&
+      typeof value.basicValue === "number" &&
+      typeof value.numberFormat === "string"
+    ) {
       return formattedText(value.basicValue, String(value.numberFormat ?? "General"));
     }
     if (value.type === "Entity" && typeof value.text === "string") return value.text;

@@ -1,0 +1,55 @@
+import type { ShapeVariant } from "../variant";
+import { schemaProperties } from "./schemaFields";
+
+type Scale = ShapeVariant["percentScale"];
+type Attributes = Record<string, unknown>;
+
+const percentsBySchema = new Map<string, Map<string, string>>();
+
+/** A schema's percent fields and how the contract says the service writes each (`x-sent-as`). */
+function percentFields(schema: string): Map<string, string> {
+  let fields = percentsBySchema.get(schema);
+  if (!fields) {
+    fields = new Map(
+      Object.entries(schemaProperties(schema))
+        .filter(([, property]) => property["x-unit"] === "percent")
+        .map(([name, property]) => [name, String(property["x-sent-as"] ?? "fraction")]),
+    );
+    percentsBySchema.set(schema, fields);
+  }
+  return fields;
+}
+
+const inPoints = (fraction: number) => Math.round(fraction * 10_000) / 100;
+
+/**
+ * A record the sandbox holds with every percent as a fraction (its truth, which the narratives also state),
+ * written as the contract says the service writes each field: fractions as they are, points times 100, and
+ * fields of open scale (`either`) in the variant's scale.
+ */
+export function inSentScale<T extends Attributes>(schema: string, attributes: T, variantScale: Scale): T {
+  const sent: Attributes = { ...attributes };
+  for (const [field, sentAs] of percentFields(schema)) {
+    const value = sent[field];
+    if (typeof value !== "number") continue;
+    const scale = sentAs === "either" ? variantScale : sentAs;
+    if (scale === "points") sent[field] = inPoints(value);
+  }
+  return sent as T;
+}
+
+const tieredBySchema = new Map<string, Map<string, string>>();
+
+/** A schema's fields that a tier below `x-tier` does not see. */
+export function tieredFields(schema: string): Map<string, string> {
+  let fields = tieredBySchema.get(schema);
+  if (!fields) {
+    fields = new Map(
+      Object.entries(schemaProperties(schema))
+        .filter(([, property]) => typeof property["x-tier"] === "string")
+        .map(([name, property]) => [name, String(property["x-tier"])]),
+    );
+    tieredBySchema.set(schema, fields);
+  }
+  return fields;
+}

@@ -1,0 +1,154 @@
+/**
+ * Writes src/api/fieldCatalogue.ts: the unit, the scale the service writes it in and the tier of every field of
+ * the records the add-in shows, read from the `x-unit` / `x-sent-as` / `x-tier` / `x-field-units` keywords of
+ * src/api/openapi.yaml, so the readers, the formats, the Insert list and the function reference take them from
+ * the contract. Nested groups are flattened to the column names tables use ("exposure_current"). Part of
+ * `npm run generate:api`; a test fails when the file is stale.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadOpenApiDocument, resolvePointer, type JsonObject } from "../sandbox/contract/openapiDocument";
+
+/** The catalogue's records: a name the code uses, and where its fields are in the contract. */
+export const CATALOGUE_RECORDS = {
+  property: "#/components/schemas/PropertyAttributes",
+  market: "#/components/schemas/CompareMarketAttributes",
+  unit: "#/components/schemas/UnitAttributes",
+  survey: "#/components/schemas/MarketSurvey/properties/attributes/properties/market_survey_items/items",
+  surveyAverage: "#/components/schemas/MarketSurvey/properties/attributes/properties/comp_average_column",
+  floorPlan: "#/components/schemas/FloorPlan",
+  exportProperty: "#/components/schemas/ExportPropertyRow",
+  exportUnit: "#/components/schemas/ExportUnitRow",
+  exportFloorPlan: "#/components/schemas/ExportFloorPlanRow",
+} as const;
+
+/** Forecast fields: `x-field-units` of each aggregation's `field`. */
+export const CATALOGUE_FORECASTS = {
+  propertyForecast: "#/components/schemas/PropertyForecastAggregation/properties/field",
+  boundaryForecast: "#/components/schemas/BoundaryForecastAggregation/properties/field",
+} as const;
+
+export const FIELD_CATALOGUE_PATH = join(__dirname, "..", "src", "api", "fieldCatalogue.ts");
+
+export interface FieldFacts {
+  unit: string;
+  sentAs?: string;
+  tier?: string;
+  /** An object keyed by unit type, bed/bath or fee kind: its columns are `<field>_<key>...`. */
+  keyed?: true;
+  aggregate?: string;
+}
+
+function target(node: JsonObject): JsonObject {
+  const document = loadOpenApiDocument();
+  let here = node;
+  while (typeof here.$ref === "string") here = resolvePointer(document, here.$ref) as JsonObject;
+  return here;
+}
+
+function factsOf(schema: JsonObject): FieldFacts | undefined {
+  if (typeof schema["x-unit"] !== "string") return undefined;
+  const facts: FieldFacts = { unit: schema["x-unit"] };
+  if (typeof schema["x-sent-as"] === "string") facts.sentAs = schema["x-sent-as"];
+  if (typeof schema["x-tier"] === "string") facts.tier = schema["x-tier"];
+  if (schema.type === "object" && schema.additionalProperties && !schema.properties) facts.keyed = true;
+  if (typeof schema["x-aggregate"] === "string") facts.aggregate = schema["x-aggregate"];
+  return facts;
+}
+
+/** A schema's fields with their facts, nested groups (and referenced groups) flattened as "parent_child". */
+function flatFields(schema: JsonObject, prefix: string, into: Record<string, FieldFacts>): void {
+  const properties = (target(schema).properties ?? {}) as Record<string, JsonObject>;
+  for (const [name, property] of Object.entries(properties)) {
+    const flat = prefix === "" ? name : `${prefix}_${name}`;
+    const facts = factsOf(property);
+    if (facts) into[flat] = facts;
+    else if (target(property).properties) flatFields(property, flat, into);
+    else throw new Error(`${flat} has no x-unit in the contract`);
+  }
+}
+
+export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
+  const document = loadOpenApiDocument();
+  const catalogue: Record<string, Record<string, FieldFacts>> = {};
+  for (const [record, pointer] of Object.entries(CATALOGUE_RECORDS)) {
+    const fields: Record<string, FieldFacts> = {};
+    flatFields(resolvePointer(document, pointer) as JsonObject, "", fields);
+    catalogue[record] = fields;
+  }
+  for (const [record, pointer] of Object.entries(CATALOGUE_FORECASTS)) {
+    const units = (resolvePointer(document, pointer) as JsonObject)["x-field-units"] as Record<
+      string,
+      JsonObject
+    >;
+    catalogue[record] = Object.fromEntries(
+      Object.entries(units).map(([field, facts]) => [field, factsOf(facts) as FieldFacts]),
+    );
+  }
+  return catalogue;
+}
+
+/** Operations above the base tier (`x-required-tier`), as "METHOD /path/{template}" -> tier. */
+export function operationTiers(): Record<string, string> {
+  const paths = loadOpenApiDocument().paths as Record<string, Record<string, JsonObject>>;
+  const tiers: Record<string, string> = {};
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const tier = operation?.["x-required-tier"];
+      if (typeof tier === "string" && tier !== "base") tiers[`${method.toUpperCase()} ${path}`] = tier;
+    }
+  }
+  return tiers;
+}
+
+export function fieldCatalogueSource(): string {
+  const entries = Object.entries(fieldCatalogue())
+    .map(([record, fields]) => `  ${record}: ${JSON.stringify(fields)},`)
+    .join("\n");
+  return `// Generated by scripts/generateFieldCatalogue.ts from src/api/openapi.yaml (npm run generate:api). Do not edit.
+
+/** What a field's value means (openapi.yaml, \`x-unit\`). */
+export type FieldUnit =
+  | "percent"
+  | "currency"
+  | "count"
+  | "days"
+  | "year"
+  | "date"
+  | "timestamp"
+  | "miles"
+  | "sq_ft"
+  | "acres"
+  | "coordinate"
+  | "number"
+  | "identifier"
+  | "boolean"
+  | "text";
+
+/** How the service writes a field (\`x-sent-as\`): a percent as a fraction, in points, either, or a number as text. */
+export type SentAs = "fraction" | "points" | "either" | "text";
+
+export interface FieldFacts {
+  readonly unit: FieldUnit;
+  readonly sentAs?: SentAs;
+  /** The lowest tier that sees the field (\`x-tier\`); absent: every tier. */
+  readonly tier?: "pro" | "pro-plus";
+  /** An object keyed by unit type, bed/bath or fee kind: its table columns are \`<field>_<key>...\`. */
+  readonly keyed?: true;
+  /** How a forecast bucket of several months adds up when no aggregation is named. */
+  readonly aggregate?: "sum";
+}
+
+/** Every field of every record the add-in shows, by record, in contract order (nested groups flattened). */
+export const FIELD_CATALOGUE = {
+${entries}
+} as const satisfies Readonly<Record<string, Readonly<Record<string, FieldFacts>>>>;
+
+export type CatalogueRecord = keyof typeof FIELD_CATALOGUE;
+
+/** Operations a tier above base is required for (openapi.yaml, \`x-required-tier\`): "METHOD /path" -> tier. */
+export const OPERATION_TIERS: Readonly<Record<string, "pro" | "pro-plus">> = ${JSON.stringify(operationTiers())};
+`;
+}
+
+if (require.main === module) writeFileSync(FIELD_CATALOGUE_PATH, fieldCatalogueSource());

@@ -1,0 +1,49 @@
+import { ApiError, type ApiErrorDetails } from "./errors";
+import { OPERATION_TIERS } from "./fieldCatalogue";
+import { catalogueFields } from "./fieldFacts";
+
+/**
+ * What the caller's plan (access tier) leaves out, said in the cell that asks for it: "#N/A Not in your plan
+ * (pro)", never a blank that reads as missing data or as zero. The tiers come from the contract (`x-tier` of a
+ * field, `x-required-tier` of an operation).
+ */
+export function notInPlan(tier: string, what: string, details?: ApiErrorDetails): ApiError {
+  return new ApiError("forbidden", `Not in your plan (${tier}): ${what}.`, details);
+}
+
+const templates = Object.entries(OPERATION_TIERS).map(([operation, tier]) => {
+  const [method = "", path = ""] = operation.split(" ");
+  const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+  return { method, path, pattern, tier };
+});
+
+/**
+ * The tier above base that the operations of a request path (relative to the contract's `/v1`) need. The path is
+ * enough: the answer does not carry the request's method, and every operation of such a path needs the same tier.
+ */
+export function tierOfPath(path: string): { tier: string; operation: string } | undefined {
+  const found = templates.find((entry) => entry.pattern.test(path));
+  return found && { tier: found.tier, operation: `${found.method} ${found.path}` };
+}
+
+/** A 403 of an operation above the base tier, said as the plan it needs; any other error as it is. */
+export function inPlanTerms(error: ApiError, path: string): ApiError {
+  if (error.kind !== "forbidden") return error;
+  const needed = tierOfPath(path);
+  if (needed === undefined) return error;
+  const said = error.details.serviceMessage ? ` (the service said: ${error.details.serviceMessage})` : "";
+  return notInPlan(needed.tier, `${path} needs the ${needed.tier} tier${said}`, error.details);
+}
+
+const PRO_MARKET_FIELDS = Object.entries(catalogueFields("market"))
+  .filter(([, facts]) => facts.tier === "pro")
+  .map(([field]) => field);
+
+/**
+ * Whether a market record is the limited form the service gives callers below pro (api-notes: "limited data, not
+ * an error"): every pro field null. A pro caller's record always has some (unit counts, population), so a
+ * market's genuinely missing figure stays a blank for pro, and is a plan message only for the limited form.
+ */
+export function isLimitedMarket(record: Readonly<Record<string, unknown>>): boolean {
+  return PRO_MARKET_FIELDS.every((field) => record[field] === null || record[field] === undefined);
+}

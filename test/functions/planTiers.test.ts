@@ -1,0 +1,170 @@
+/**
+ * Plan-aware cells: what a base-tier sign-in's plan leaves out says so in its own cell ("#N/A Not in your plan
+ * (pro)"), never a blank that reads as missing data or as zero. The same formulas run signed in as pro and as base
+ * against one sandbox; wherever pro's cell has a value, base's cell has a value or a plan message.
+ */
+import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
+import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
+import { market, markets, narrative } from "../../src/functions/marketFunctions";
+import { lookup, properties, property } from "../../src/functions/propertyFunctions";
+import { fakeInvocation } from "../support/invocation";
+import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+
+type Grid = unknown[][];
+type Envelope<T> = { id: string; attributes: T };
+
+let env: SignedInSandbox;
+let msaId: number;
+let propertyIds: number[];
+
+/** A function's cells: its grid, or its one error as a one-cell grid. */
+async function cellsOf(result: Promise<Grid>): Promise<Grid> {
+  try {
+    return await result;
+  } catch (error) {
+    return [[error]];
+  }
+}
+
+const blank = (cell: unknown) => cell === "" || cell === null || cell === undefined;
+const isError = (cell: unknown): cell is { code: string; message: string } =>
+  cell instanceof CustomFunctions.Error;
+
+/** Every market metric with a number (identity and text fields aside). */
+const MARKET_METRICS = Object.entries(FIELD_CATALOGUE.market)
+  .filter(([, facts]) => !["text", "identifier", "coordinate"].includes(facts.unit))
+  .map(([field]) => field);
+
+/** The formulas an underwriter's workbook holds, one of each RENT function that reads market or property data. */
+const FORMULAS: Record<string, () => Promise<Grid>> = {
+  "RENT.MARKET(msa, every metric)": () => market([[msaId]], [MARKET_METRICS], undefined, fakeInvocation()),
+  "RENT.MARKET(name, concessions and growth)": () =>
+    market(
+      [["Austin"]],
+      [["concession_percent_avg_t30", "rent_growth_rate_yoy_avg", "new_supply_unit_count_total"]],
+      undefined,
+      fakeInvocation(),
+    ),
+  "RENT.MARKET(msa) whole record": () => market([[msaId]], undefined, undefined, fakeInvocation()),
+  "RENT.MARKETS(metrics)": () =>
+    markets(
+      [
+        [
+          "rent_avg_t30, concession_percent_avg_t30, rent_growth_rate_yoy_avg, under_construction_unit_count_total",
+        ],
+      ],
+      [["limit=5"]],
+      fakeInvocation(),
+    ),
+  "RENT.PROPERTY(ids, fields)": () =>
+    property(
+      propertyIds.map((id) => [id]),
+      [["asking_rent", "leased_percent", "year_built"]],
+      fakeInvocation(),
+    ),
+  "RENT.PROPERTIES(msa)": () =>
+    properties([[msaId]], [["property_id, asking_rent"]], [["max_results=5"]], fakeInvocation()),
+  "RENT.LOOKUP(city)": () => lookup([["city=Austin; max_results=5"]], fakeInvocation()),
+  "RENT.FORECAST(id)": () =>
+    forecast(
+      propertyIds[0],
+      [["rent_growth_rate_yoy"]],
+      undefined,
+      "year",
+      undefined,
+      undefined,
+      undefined,
+      true,
+      fakeInvocation(),
+    ),
+  "RENT.GEOFORECAST(msa)": () =>
+    geoForecast(
+      msaId,
+      [["rent_growth_yoy, deliveries"]],
+      undefined,
+      "year",
+      undefined,
+      undefined,
+      undefined,
+      fakeInvocation(),
+    ),
+  "RENT.NARRATIVE(msa)": () => narrative(msaId, "rent", fakeInvocation()),
+};
+
+beforeAll(async () => {
+  env = await startSignedInSandbox("demo-pro");
+  const found = await env.raw.post<{ data: Envelope<{ id: number }>[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    query: "Austin",
+    geo_type: ["MSA"],
+    limit: 1,
+  });
+  msaId = found.data[0]?.attributes.id as number;
+  propertyIds = (
+    await env.raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: env.accountId,
+      city: "Austin",
+      per_page: 3,
+    })
+  ).data;
+});
+
+afterAll(() => env.close());
+
+it("a base-tier sign-in leaves no RENT cell blank where pro has a value: each says the plan it needs", async () => {
+  const pro: Record<string, Grid> = {};
+  for (const [name, run] of Object.entries(FORMULAS)) pro[name] = await cellsOf(run());
+  await env.signInAs("demo-base");
+  let planCells = 0;
+  let compared = 0;
+  for (const [name, run] of Object.entries(FORMULAS)) {
+    const base = await cellsOf(run());
+    const proCells = pro[name] as Grid;
+    for (const [row, cells] of proCells.entries()) {
+      for (const [column, proCell] of cells.entries()) {
+        if (blank(proCell) || isError(proCell)) continue;
+        // A whole-call error (a function outside the plan) stands for every cell pro fills.
+        const baseCell =
+          base.length === 1 && base[0]?.length === 1 && isError(base[0][0])
+            ? base[0][0]
+            : base[row]?.[column];
+        compared++;
+        expect({ name, row, column, blank: blank(baseCell) }).toEqual({ name, row, column, blank: false });
+        if (isError(baseCell)) {
+          expect({ name, code: baseCell.code, message: baseCell.message }).toEqual({
+            name,
+            code: "#N/A",
+            message: expect.stringMatching(/^Not in your plan \(pro\): /),
+          });
+          planCells++;
+        }
+      }
+    }
+  }
+  expect(compared).toBeGreaterThan(MARKET_METRICS.length);
+  expect(planCells).toBeGreaterThan(MARKET_METRICS.length / 2);
+});
+
+it("says which metric needs which plan, in its own cell", async () => {
+  await env.signInAs("demo-base");
+  const [[rent, concession]] = (await market(
+    [[msaId]],
+    [["rent_avg_t30", "concession_percent_avg_t30"]],
+    undefined,
+    fakeInvocation(),
+  )) as [[unknown, { code: string; message: string }]];
+  expect(typeof rent).toBe("number");
+  expect(concession).toMatchObject({
+    code: "#N/A",
+    message: "Not in your plan (pro): concession_percent_avg_t30 needs the pro tier.",
+  });
+  await expect(property([[propertyIds[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: expect.stringContaining("Not in your plan (pro): /properties/bulk_details needs the pro tier"),
+  });
+  await env.signInAs("demo-pro");
+  await expect(property([[propertyIds[0]]], [["last_sale_price"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: "Not in your plan (pro-plus): last_sale_price needs the pro-plus tier.",
+  });
+});
