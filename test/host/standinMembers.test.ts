@@ -9,7 +9,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyseAddInSource } from "./addInSourceAnalysis";
 import { addInBuild } from "./addinBuild";
-import { CustomFunctionsError, StandInInvocation, customFunctionsNamespace } from "./standin/customFunctions";
+import {
+  CustomFunctionsError,
+  StandInInvocation,
+  StandInStreamingInvocation,
+  customFunctionsNamespace,
+} from "./standin/customFunctions";
 import { EXCEL_STAND_INS, excelNamespace } from "./standin/excelApi";
 import { HOST_PROFILES } from "./profiles";
 import type { HostBridge } from "./standin/hostBridge";
@@ -68,6 +73,7 @@ function standInMembers(): string[] {
   const classes: StandInClass[] = [
     ...EXCEL_STAND_INS,
     StandInInvocation,
+    StandInStreamingInvocation,
     StandInReadyInfo,
     StandInContext,
     StandInRequirementSetSupport,

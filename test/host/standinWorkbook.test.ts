@@ -206,6 +206,54 @@ describe("the host's calculation", () => {
     expect(workbook.sheet("Sheet1").cell(0, 1)?.value).toBe("fast answer");
   });
 
+  it("shows each result a streaming function sets, and cancels it when the cell is calculated again", async () => {
+    const workbook = new Workbook();
+    const calculator = new Calculator(
+      workbook,
+      "RENT",
+      [{ id: "WAIT", name: "WAIT", parameters: [{ name: "value" }], options: { stream: true } }],
+      HOST_PROFILES["m365-windows"],
+    );
+    const calls: {
+      value: unknown;
+      call: CustomFunctions.StreamingInvocation<unknown>;
+      cancelled: boolean;
+    }[] = [];
+    calculator.registerFunction("WAIT", (value, invocation) => {
+      const entry = {
+        value,
+        call: invocation as CustomFunctions.StreamingInvocation<unknown>,
+        cancelled: false,
+      };
+      entry.call.onCanceled = () => (entry.cancelled = true);
+      calls.push(entry);
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    workbook.enter("Sheet1", 0, 0, "a");
+    workbook.enter("Sheet1", 0, 1, "=RENT.WAIT(A1)");
+    await tick();
+    calls[0]?.call.setResult("export running, about 4 min");
+    await tick();
+    expect(workbook.sheet("Sheet1").cell(0, 1)?.value).toBe("export running, about 4 min");
+    calls[0]?.call.setResult([
+      ["date", "avg_rent"],
+      ["2026-01", 1890],
+    ]);
+    await tick();
+    expect(workbook.sheet("Sheet1").cell(1, 2)?.value).toBe(1890);
+    workbook.enter("Sheet1", 0, 0, "b");
+    await tick();
+    expect(calls.map((entry) => [entry.value, entry.cancelled])).toEqual([
+      ["a", true],
+      ["b", false],
+    ]);
+    // The cancelled call's later results no longer reach the cell.
+    calls[0]?.call.setResult("stale");
+    calls[1]?.call.setResult("export submitting");
+    await tick();
+    expect(workbook.sheet("Sheet1").cell(0, 1)?.value).toBe("export submitting");
+  });
+
   it("shows #SPILL! while the array's cells are taken, and spills once they are free", async () => {
     const { workbook, calculated, shown } = host();
     workbook.enter("Sheet1", 2, 1, "in the way");

@@ -7,7 +7,7 @@
  * then is cancelled.
  */
 import type { CellRect } from "../../../src/excel/a1";
-import { StandInInvocation } from "../standin/customFunctions";
+import { StandInInvocation, StandInStreamingInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
@@ -19,6 +19,7 @@ export interface FunctionMetadata {
   id: string;
   name: string;
   parameters: { name: string; dimensionality?: string; optional?: boolean }[];
+  options?: { stream?: boolean; cancelable?: boolean };
 }
 
 type Result = Cell[][];
@@ -83,6 +84,8 @@ export class Calculator {
   private readonly implementations = new Map<string, CustomFunctionImplementation>();
   private readonly metadataByName = new Map<string, FunctionMetadata>();
   private readonly runs = new Map<string, Run>();
+  /** The streaming call each formula cell shows now, by run key: a recalculation of the cell cancels it. */
+  private readonly streams = new Map<string, StandInStreamingInvocation>();
   private generation = 0;
   /** Formulas whose function the add-in had not associated yet: sheet and anchor. */
   private readonly waitingForFunctions = new Map<string, { sheetName: string; anchor: string }>();
@@ -181,6 +184,9 @@ export class Calculator {
   }
 
   private cancel(runKey: string): void {
+    const stream = this.streams.get(runKey);
+    this.streams.delete(runKey);
+    stream?.onCanceled?.();
     const run = this.runs.get(runKey);
     if (!run) return;
     this.runs.delete(runKey);
@@ -322,14 +328,50 @@ export class Calculator {
         );
       }
     }
+    this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
+    if (metadata.options?.stream) return this.stream(implementation, passed, sheetName, anchor);
     const invocation = new StandInInvocation();
     run.invocations.push(invocation);
-    this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
     try {
       return shownResult(await implementation(...passed, invocation), this.profile);
     } catch (error) {
       return failure(error);
     }
+  }
+
+  /**
+   * A streaming call: its first `setResult` is the formula's result; every later one shows in the cell as it
+   * comes, until the cell is calculated again (which cancels the call) or its formula goes.
+   */
+  private stream(
+    implementation: CustomFunctionImplementation,
+    passed: unknown[],
+    sheetName: string,
+    anchor: string,
+  ): Promise<Result> {
+    const runKey = `${sheetName.toUpperCase()}!${anchor}`;
+    return new Promise<Result>((resolve) => {
+      let answered = false;
+      const invocation = new StandInStreamingInvocation((value) => {
+        const shown = shownResult(value, this.profile);
+        if (!answered) {
+          answered = true;
+          resolve(shown);
+        } else if (this.streams.get(runKey) === invocation)
+          this.workbook.showResult(sheetName, anchor, shown);
+      });
+      this.streams.set(runKey, invocation);
+      const failed = (error: unknown) => {
+        if (answered) return;
+        answered = true;
+        resolve(failure(error));
+      };
+      try {
+        Promise.resolve(implementation(...passed, invocation)).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
   }
 
   /** An empty cell reaches a function as the host passes it: null on the web, 0 on desktop (office-js #4702). */

@@ -36,6 +36,28 @@ export class StandInInvocation {
   }
 }
 
+/**
+ * The last argument of a streaming function (`@streaming`): `setResult` shows a new value in the cell each time
+ * it is called (a wait's progress, then the table); `onCanceled` as for a cancelable call.
+ */
+export class StandInStreamingInvocation {
+  static readonly officeName = "CustomFunctions.StreamingInvocation";
+  #onCanceled: (() => void) | undefined;
+
+  constructor(private readonly show: (value: unknown) => void) {}
+
+  setResult(value: unknown): void {
+    this.show(value);
+  }
+
+  get onCanceled(): (() => void) | undefined {
+    return this.#onCanceled;
+  }
+  set onCanceled(handler: (() => void) | undefined) {
+    this.#onCanceled = handler;
+  }
+}
+
 export function customFunctionsNamespace(host: HostBridge) {
   return {
     associate(id: string, implementation: CustomFunctionImplementation): void {
