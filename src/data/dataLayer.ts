@@ -53,7 +53,7 @@ import {
   type ForecastTarget,
 } from "./forecastBatcher";
 import { validateForecastFields } from "./forecastFields";
-import { openPersistentStore } from "./persistentStore";
+import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { QueryRunner } from "./queryRunner";
 import { RequestExecutor } from "./requestExecutor";
 import { RequestGate, type GateLimit } from "./requestGate";
@@ -140,6 +140,9 @@ export interface DataLayerStats {
  */
 export const DEFAULT_DATABASE_NAME = "rent-market-cache-v2";
 
+/** Databases of earlier versions, removed when the default one is opened. */
+export const RETIRED_DATABASE_NAMES = ["rent-market-cache"] as const;
+
 const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
 
 /** A batched answer as its callers see it: the claim on its quota stays with the data layer. */
@@ -178,6 +181,7 @@ export class DataLayer {
 
   constructor(options: DataLayerOptions) {
     this.now = options.now ?? Date.now;
+    if (!options.cache && options.databaseName === undefined) removeDatabases(RETIRED_DATABASE_NAMES);
     this.cache =
       options.cache ??
       new ResponseCache({

@@ -111,3 +111,19 @@ export function openPersistentStore(databaseName: string): PersistentStore | und
     return undefined;
   }
 }
+
+/**
+ * Deletes databases an earlier version of the add-in kept and this one no longer reads, so their answers do
+ * not stay on the person's computer. Nothing happens where there is no IndexedDB; a failure is ignored (the
+ * old database is then only unused).
+ */
+export function removeDatabases(names: readonly string[]): void {
+  if (typeof indexedDB === "undefined") return;
+  for (const name of names) {
+    try {
+      indexedDB.deleteDatabase(name);
+    } catch {
+      // Not deleted: unused, and harmless.
+    }
+  }
+}
