@@ -26,7 +26,7 @@ import {
 } from "./batchedReads";
 import type { CachedReads } from "./cachedReads";
 import { handleJobOperation, registerDownloadRoute } from "./jobRoutes";
-import { sendApiError, sendRelayError, sendUpstream } from "./replies";
+import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 export interface ApiRouteParts {
   upstream: Upstream;
@@ -71,16 +71,11 @@ async function accountsPage(parts: ApiRouteParts, user: UserRecord, request: Ope
   const page = (request.values.page as number | undefined) ?? 1;
   const perPage = (request.values.per_page as number | undefined) ?? 50;
   const all: Account[] = (await parts.upstream.data.accounts()).value;
-  const mine = all.filter((account) => mayUse(user, account.id));
-  return {
-    data: mine.slice((page - 1) * perPage, page * perPage),
-    pagination: {
-      current_page: page,
-      total_pages: Math.max(1, Math.ceil(mine.length / perPage)),
-      total_count: mine.length,
-      per_page: perPage,
-    },
-  };
+  return pageOf(
+    all.filter((account) => mayUse(user, account.id)),
+    page,
+    perPage,
+  );
 }
 
 /**

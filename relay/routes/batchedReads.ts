@@ -4,7 +4,10 @@ import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } fr
 import type { MarketOptions } from "../../src/data/exploreMarketsBatcher";
 import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
+import { MAX_FORECAST_AGGREGATIONS } from "../../src/api/contractLimits";
+import { operationById } from "../../src/api/operations";
 import type { RelayStats } from "../status/relayStats";
+import { isObject } from "./accountAccess";
 import { currentClientSignal } from "../upstream/clientSignal";
 import {
   interestsOf,
@@ -34,24 +37,13 @@ type Json = Record<string, unknown>;
 /** The answer of a batched read: a body in the contract's shape, or the error to send instead. */
 export type BatchedAnswer = { body: unknown } | { error: ApiError };
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const onlyKeys = (value: Json, allowed: string[]) => Object.keys(value).every((key) => allowed.includes(key));
+/** The top-level properties the contract gives an operation's body. */
+const bodyProperties = (operationId: "exploreMarkets" | "getPropertyForecasts") =>
+  operationById(operationId).body?.properties ?? [];
+const onlyKeys = (value: Json, allowed: readonly string[]) =>
+  Object.keys(value).every((key) => allowed.includes(key));
 const positiveIds = (values: unknown[]): values is number[] =>
   values.length > 0 && values.every((value) => Number.isSafeInteger(value) && (value as number) > 0);
-
-/** The ids of a bulk details query: `property_ids=1,2` or repeated `property_ids[]`. */
-export function bulkDetailsIds(query: Json): number[] | undefined {
-  const listed = query.property_ids ?? query["property_ids[]"];
-  const texts = Array.isArray(listed)
-    ? listed.map(String)
-    : typeof listed === "string"
-      ? listed.split(",")
-      : [];
-  if (texts.some((text) => !/^\d+$/.test(text.trim()))) return undefined;
-  const ids = texts.map((text) => Number(text.trim()));
-  return positiveIds(ids) ? ids : undefined;
-}
 
 /** Each failure that is not "not found" is the answer of the whole request, as one service call would give. */
 function firstFailure<T>(values: Iterable<Fetched<T> | ApiError>): ApiError | undefined {
@@ -90,10 +82,7 @@ export async function bulkDetails(
 
 /** The explore markets body the add-in's batcher sends: named boundaries, ranked by property count. */
 export function batchableMarkets(body: Json): { ids: number[]; options: MarketOptions } | undefined {
-  if (
-    !onlyKeys(body, ["account_id", "market_filters", "property_filters", "sort", "sort_direction", "limit"])
-  )
-    return undefined;
+  if (!onlyKeys(body, bodyProperties("exploreMarkets"))) return undefined;
   const filters = body.market_filters;
   if (!isObject(filters) || !onlyKeys(filters, ["geo_type", "geo_boundary_ids"])) return undefined;
   const ids = filters.geo_boundary_ids;
@@ -135,18 +124,14 @@ const INTERVALS = ["month", "quarter", "year"];
 
 /** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
 export function batchableForecast(body: Json): ForecastQuery | undefined {
-  const allowed = [
-    "account_id",
-    "aggregations",
-    "interval",
-    "offset",
-    "use_rent_value",
-    "use_submarket_fallback",
-    "filters",
-  ];
-  if (!onlyKeys(body, allowed)) return undefined;
+  if (!onlyKeys(body, bodyProperties("getPropertyForecasts"))) return undefined;
   const { aggregations, interval, offset, use_rent_value, use_submarket_fallback, filters } = body;
-  if (!Array.isArray(aggregations) || aggregations.length === 0 || aggregations.length > 50) return undefined;
+  if (
+    !Array.isArray(aggregations) ||
+    aggregations.length === 0 ||
+    aggregations.length > MAX_FORECAST_AGGREGATIONS
+  )
+    return undefined;
   const named: ForecastAggregation[] = [];
   for (const aggregation of aggregations) {
     if (!isObject(aggregation) || !onlyKeys(aggregation, ["name", "field", "aggregation_type"]))

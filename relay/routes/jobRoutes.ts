@@ -6,7 +6,7 @@ import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { ApiError } from "../../src/api/errors";
 import { fetchDownload } from "../upstream/upstreamFetch";
-import { sendApiError, sendRelayError, sendUpstream } from "./replies";
+import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 /**
  * How long a relay download link stays valid. The pane fetches it the moment the results redirect names it,
@@ -114,18 +114,8 @@ async function listJobs(
     const totalPages = Number((parsed.pagination as Json | undefined)?.total_pages ?? 1);
     if (upstreamPage >= totalPages) break;
   }
-  return reply
-    .code(200)
-    .type("application/json")
-    .send({
-      jobs: mine.slice((page - 1) * perPage, page * perPage),
-      pagination: {
-        current_page: page,
-        total_pages: Math.max(1, Math.ceil(mine.length / perPage)),
-        total_count: mine.length,
-        per_page: perPage,
-      },
-    });
+  const { data, pagination } = pageOf(mine, page, perPage);
+  return reply.code(200).type("application/json").send({ jobs: data, pagination });
 }
 
 /** The results redirect, pointed at a short-lived relay link of the person's instead of the signed URL. */

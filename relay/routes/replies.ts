@@ -56,3 +56,16 @@ export function sendUpstream(reply: FastifyReply, answer: UpstreamAnswer): Fasti
   }
   return reply.code(answer.status).send(answer.body);
 }
+
+/** One page of a list the relay cut down to a person's share, with the contract's pagination of that share. */
+export function pageOf<T>(items: readonly T[], page: number, perPage: number) {
+  return {
+    data: items.slice((page - 1) * perPage, page * perPage),
+    pagination: {
+      current_page: page,
+      total_pages: Math.max(1, Math.ceil(items.length / perPage)),
+      total_count: items.length,
+      per_page: perPage,
+    },
+  };
+}
