@@ -1,0 +1,173 @@
+/**
+ * The add-in's pages with the real office.js under the Content-Security-Policy the production build ships.
+ *
+ * The preview swaps office.js for the host stand-in; here nothing is swapped. Each HTML page the built
+ * manifest names (the pane and, in the shared runtime, the functions' page are one page) is served as built,
+ * at the manifest's own URL, with its policy in its <meta> as webpack wrote it (the add-in's hosts send no
+ * policy header). The page's script tag asks Microsoft's CDN for office.js; the browser's routing answers with
+ * the copy of @microsoft/office-js the lock file pins, and every file office.js asks for after it from the
+ * same folder. Outside Office, office.js finds no host and resolves `Office.onReady` with `host: null`; the
+ * pane then starts as it does outside Excel. Every tab is opened (the Insert tab loads a chunk of its own),
+ * then the page's clock is moved past office.js's own start-up timers (its logging frame waits 3 s), and any
+ * violation reported in any frame fails the test.
+ *
+ * Why not inside the preview's host page: office.js, outside Office and in a frame, navigates its frame to
+ * about:blank (office.debug.js: "The add-in is not hosted in plain browser top window"), so a pane framed
+ * by the stand-in's page never shows. The stand-in keeps the preview; this test keeps the real office.js.
+ */
+import { readFile } from "node:fs/promises";
+import { extname, join } from "node:path";
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { addInBuild } from "../host/addinBuild";
+import { workerChromium } from "../support/chromium";
+import { recordCspViolations, type CspViolation } from "./support/cspViolations";
+
+jest.setTimeout(120_000);
+
+const ROOT = join(__dirname, "..", "..");
+/** Where the built taskpane.html loads office.js from, and where the package keeps the same files. */
+const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
+const OFFICE_JS_DIST = join(ROOT, "node_modules", "@microsoft", "office-js", "dist");
+/** Longer than any timer office.js sets while it starts (its logging frame after 3 s). */
+const OFFICE_JS_START_UP_MS = 60_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css",
+  ".png": "image/png",
+  ".json": "application/json",
+  ".xml": "application/xml",
+  ".map": "application/json",
+};
+
+const BUILDS: [string, Record<string, string>][] = [
+  ["the production build (npm run build)", {}],
+  ["a build for a team's server (ADDIN_BASE_URL)", { ADDIN_BASE_URL: "https://addin.example.com/rent/" }],
+];
+
+/** The HTML pages a built manifest sends Office to, each once (SourceLocation and bt:Url values). */
+function manifestPages(manifest: string): string[] {
+  const urls = [...manifest.matchAll(/DefaultValue="(https:[^"]+\.html)"/g)].map((match) => match[1]!);
+  return [...new Set(urls)];
+}
+
+/** A file of `directory` for a path under it, or undefined (nothing outside it). */
+async function fileUnder(directory: string, path: string): Promise<Buffer | undefined> {
+  const file = join(directory, decodeURIComponent(path));
+  if (!file.startsWith(directory) || path.includes("..")) return undefined;
+  return readFile(file).catch(() => undefined);
+}
+
+interface Served {
+  /** office.js files answered from the package, by path under the CDN folder. */
+  officeJs: string[];
+  /** Requests for anything else outside the add-in's origin (answered empty). */
+  elsewhere: string[];
+  /** Requests the add-in's origin or the office.js folder had no file for. */
+  missing: string[];
+}
+
+/** Answers the add-in's URLs from the build and office.js's from the package; nothing reaches the network. */
+async function serve(context: BrowserContext, baseUrl: string, buildDir: string): Promise<Served> {
+  const served: Served = { officeJs: [], elsewhere: [], missing: [] };
+  const answer = async (route: Route, directory: string, path: string) => {
+    const body = await fileUnder(directory, path);
+    if (!body) {
+      served.missing.push(route.request().url());
+      return route.fulfill({ status: 404, body: "" });
+    }
+    const contentType = CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+    return route.fulfill({ status: 200, body, contentType });
+  };
+  await context.route("**/*", async (route) => {
+    const url = new URL(route.request().url());
+    const address = `${url.origin}${url.pathname}`;
+    if (address.startsWith(baseUrl)) return answer(route, buildDir, address.slice(baseUrl.length));
+    if (address.startsWith(OFFICE_JS_CDN)) {
+      // The CDN's file names are case-insensitive; the package's are lower case.
+      const path = address.slice(OFFICE_JS_CDN.length).toLowerCase();
+      served.officeJs.push(path);
+      return answer(route, OFFICE_JS_DIST, path);
+    }
+    served.elsewhere.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" });
+  });
+  return served;
+}
+
+/** Opens each of the pane's tabs as a person does (each panel's own markup and scripts then run). */
+async function openEveryTab(page: Page): Promise<string[]> {
+  const tabs = await page.locator("fluent-tab").evaluateAll((found) => found.map((tab) => tab.id));
+  for (const tab of tabs) {
+    await page.locator(`#${tab}`).click();
+    const panel = await page.locator(`#${tab}`).getAttribute("aria-controls");
+    await page.locator(`#${panel}`).waitFor({ state: "visible" });
+  }
+  return tabs;
+}
+
+/** Lets every frame finish loading and every violation already queued reach the recorder. */
+async function settle(page: Page): Promise<void> {
+  for (const frame of page.frames()) {
+    await frame.waitForLoadState("load");
+    await frame
+      .evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(null);
+          }),
+      )
+      .catch(() => undefined);
+  }
+}
+
+describe.each(BUILDS)("%s", (_name, env) => {
+  let buildDir: string;
+  let pages: string[];
+
+  beforeAll(async () => {
+    buildDir = await addInBuild(env);
+    pages = manifestPages(await readFile(join(buildDir, "manifest.xml"), "utf8"));
+  }, 300_000);
+
+  it("names the pages office.js runs in: the pane's, which is also the functions' shared runtime", () => {
+    expect(pages.map((url) => new URL(url).pathname.split("/").pop())).toEqual(["taskpane.html"]);
+  });
+
+  it("runs the real office.js and the whole pane with no Content-Security-Policy violation", async () => {
+    const { browser, release } = await workerChromium();
+    const context = await browser.newContext({ viewport: { width: 350, height: 900 } });
+    try {
+      const violations = await recordCspViolations(context);
+      await context.clock.install();
+      const pageErrors: string[] = [];
+      for (const pageUrl of pages) {
+        const baseUrl = pageUrl.slice(0, pageUrl.lastIndexOf("/") + 1);
+        const served = await serve(context, baseUrl, buildDir);
+        const page = await context.newPage();
+        page.on("pageerror", (error) => pageErrors.push(error.message));
+        await page.goto(pageUrl);
+
+        // The pane shows once Office.onReady has called back: office.js ran, found no host, and said so.
+        await page.locator("#pane-main").waitFor({ state: "visible" });
+        const ready = await page.evaluate(() => Office.onReady());
+        expect(ready.host).toBeNull();
+        expect(served.officeJs).toContain("office.js");
+        expect(served.missing).toEqual([]);
+
+        expect((await openEveryTab(page)).length).toBeGreaterThan(1);
+        await page.clock.fastForward(OFFICE_JS_START_UP_MS);
+        await settle(page);
+        await context.unroute("**/*");
+      }
+      expect(pageErrors).toEqual([]);
+      expect(violations.violations).toEqual([] satisfies CspViolation[]);
+    } finally {
+      await context.close();
+      await release();
+    }
+  });
+});
