@@ -1,3 +1,4 @@
+const crypto = require("crypto");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
@@ -37,12 +38,28 @@ function relayServiceUrl(baseUrl) {
   return baseUrl ? `${baseUrl}api` : "";
 }
 
+/**
+ * What office.js itself needs beyond its own script origin, and nothing more (docs/hosts.md, "The page's
+ * Content-Security-Policy", gives the sources). Where it runs without an Office host (the pane's page opened in
+ * a browser), its logging proxy frames this one page, after setting exactly this style attribute on the frame.
+ */
+const OFFICE_JS_LOGGING_FRAME =
+  "https://telemetryservice.firstpartyapps.oaspapps.com/telemetryservice/telemetryproxy.html";
+const OFFICE_JS_LOGGING_FRAME_STYLE = "display:none";
+
+/** A CSP source for one exact inline style attribute (hashes match attributes only with 'unsafe-hashes'). */
+function styleAttributeHash(style) {
+  return `'sha256-${crypto.createHash("sha256").update(style).digest("base64")}'`;
+}
+
 function contentSecurityPolicy(baseUrl) {
   const origins = baseUrl ? extraOrigins() : serviceOrigins();
   return [
     "default-src 'self'",
     "script-src 'self' https://appsforoffice.microsoft.com",
     "style-src 'self'",
+    `style-src-attr 'unsafe-hashes' ${styleAttributeHash(OFFICE_JS_LOGGING_FRAME_STYLE)}`,
+    `frame-src ${OFFICE_JS_LOGGING_FRAME}`,
     "img-src 'self' data:",
     ["connect-src 'self'", ...origins].join(" "),
     "object-src 'none'",

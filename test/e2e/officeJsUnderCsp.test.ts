@@ -46,6 +46,16 @@ const BUILDS: [string, Record<string, string>][] = [
   ["a build for a team's server (ADDIN_BASE_URL)", { ADDIN_BASE_URL: "https://addin.example.com/rent/" }],
 ];
 
+/** The sources one directive of a built page's Content-Security-Policy admits. */
+function policySources(html: string, directive: string): string[] {
+  const policy = /http-equiv=["']?Content-Security-Policy["']?\s+content="([^"]*)"/i.exec(html)?.[1] ?? "";
+  const found = policy
+    .split(";")
+    .map((part) => part.trim().split(/\s+/))
+    .find(([name]) => name === directive);
+  return found?.slice(1) ?? [];
+}
+
 /** The HTML pages a built manifest sends Office to, each once (SourceLocation and bt:Url values). */
 function manifestPages(manifest: string): string[] {
   const urls = [...manifest.matchAll(/DefaultValue="(https:[^"]+\.html)"/g)].map((match) => match[1]!);
@@ -161,6 +171,11 @@ describe.each(BUILDS)("%s", (_name, env) => {
         expect((await openEveryTab(page)).length).toBeGreaterThan(1);
         await page.clock.fastForward(OFFICE_JS_START_UP_MS);
         await settle(page);
+        // Beyond the add-in's origin and office.js's folder, the page reached only frames its policy names
+        // (office.js's logging frame, created by the timer the clock just ran: proof the start-up ran whole).
+        const html = await readFile(join(buildDir, pageUrl.slice(baseUrl.length)), "utf8");
+        expect(served.elsewhere).not.toEqual([]);
+        expect(served.elsewhere).toEqual(policySources(html, "frame-src"));
         await context.unroute("**/*");
       }
       expect(pageErrors).toEqual([]);
