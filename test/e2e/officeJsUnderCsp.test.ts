@@ -162,7 +162,13 @@ describe.each(BUILDS)("%s", (_name, env) => {
         await page.goto(pageUrl);
 
         // The pane shows once Office.onReady has called back: office.js ran, found no host, and said so.
-        await page.locator("#pane-main").waitFor({ state: "visible" });
+        await page
+          .locator("#pane-main")
+          .waitFor({ state: "visible" })
+          .catch((error: unknown) => {
+            const seen = JSON.stringify(violations.violations, null, 1);
+            throw new Error(`The pane never showed (${String(error)}). CSP violations: ${seen}`);
+          });
         const ready = await page.evaluate(() => Office.onReady());
         expect(ready.host).toBeNull();
         expect(served.officeJs).toContain("office.js");
@@ -171,6 +177,8 @@ describe.each(BUILDS)("%s", (_name, env) => {
         expect((await openEveryTab(page)).length).toBeGreaterThan(1);
         await page.clock.fastForward(OFFICE_JS_START_UP_MS);
         await settle(page);
+        expect(pageErrors).toEqual([]);
+        expect(violations.violations).toEqual([] satisfies CspViolation[]);
         // Beyond the add-in's origin and office.js's folder, the page reached only frames its policy names
         // (office.js's logging frame, created by the timer the clock just ran: proof the start-up ran whole).
         const html = await readFile(join(buildDir, pageUrl.slice(baseUrl.length)), "utf8");
@@ -178,8 +186,6 @@ describe.each(BUILDS)("%s", (_name, env) => {
         expect(served.elsewhere).toEqual(policySources(html, "frame-src"));
         await context.unroute("**/*");
       }
-      expect(pageErrors).toEqual([]);
-      expect(violations.violations).toEqual([] satisfies CspViolation[]);
     } finally {
       await context.close();
       await release();
