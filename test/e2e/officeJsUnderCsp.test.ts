@@ -19,8 +19,10 @@ import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { addInBuild } from "../host/addinBuild";
+import { startPreview } from "../host/previewServer";
 import { workerChromium } from "../support/chromium";
 import { recordCspViolations, type CspViolation } from "./support/cspViolations";
+import { calculate, signIn, valuesOf } from "./support/previewBrowser";
 
 jest.setTimeout(120_000);
 
@@ -78,8 +80,14 @@ interface Served {
   missing: string[];
 }
 
-/** Answers the add-in's URLs from the build and office.js's from the package; nothing reaches the network. */
-async function serve(context: BrowserContext, baseUrl: string, buildDir: string): Promise<Served> {
+/**
+ * Answers the add-in's URLs from the build (or lets the origins in `passThrough` answer, a local preview and
+ * its sandbox) and office.js's from the package; nothing reaches the network.
+ */
+async function serve(
+  context: BrowserContext,
+  own: { baseUrl: string; buildDir: string } | { passThrough: string[] },
+): Promise<Served> {
   const served: Served = { officeJs: [], elsewhere: [], missing: [] };
   const answer = async (route: Route, directory: string, path: string) => {
     const body = await fileUnder(directory, path);
@@ -93,7 +101,11 @@ async function serve(context: BrowserContext, baseUrl: string, buildDir: string)
   await context.route("**/*", async (route) => {
     const url = new URL(route.request().url());
     const address = `${url.origin}${url.pathname}`;
-    if (address.startsWith(baseUrl)) return answer(route, buildDir, address.slice(baseUrl.length));
+    if ("passThrough" in own) {
+      if (own.passThrough.some((origin) => address.startsWith(origin))) return route.continue();
+    } else if (address.startsWith(own.baseUrl)) {
+      return answer(route, own.buildDir, address.slice(own.baseUrl.length));
+    }
     if (address.startsWith(OFFICE_JS_CDN)) {
       // The CDN's file names are case-insensitive; the package's are lower case.
       const path = address.slice(OFFICE_JS_CDN.length).toLowerCase();
@@ -156,7 +168,7 @@ describe.each(BUILDS)("%s", (_name, env) => {
       const pageErrors: string[] = [];
       for (const pageUrl of pages) {
         const baseUrl = pageUrl.slice(0, pageUrl.lastIndexOf("/") + 1);
-        const served = await serve(context, baseUrl, buildDir);
+        const served = await serve(context, { baseUrl, buildDir });
         const page = await context.newPage();
         page.on("pageerror", (error) => pageErrors.push(error.message));
         await page.goto(pageUrl);
@@ -189,6 +201,47 @@ describe.each(BUILDS)("%s", (_name, env) => {
     } finally {
       await context.close();
       await release();
+    }
+  });
+});
+
+describe("in the preview: the real office.js first, then the stand-in playing Excel", () => {
+  it("starts the add-in, signs in and calculates a cell with no Content-Security-Policy violation", async () => {
+    const preview = await startPreview({ sandbox: { rateLimit: 1_000_000 }, realOfficeJs: true });
+    const { browser, release } = await workerChromium();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+    try {
+      const violations = await recordCspViolations(context);
+      await context.clock.install();
+      const passThrough = [preview.url, preview.sandbox.url, preview.sandbox.downloadUrl];
+      const served = await serve(context, { passThrough });
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      await page.goto(preview.url);
+      const pane = page.frameLocator("#taskpane-frame");
+      await pane.locator("#sign-in-button").waitFor();
+      expect(served.officeJs).toContain("office.js");
+      // office.js's own start-up (its logging frame after 3 s) has run before the person signs in.
+      await page.clock.fastForward(OFFICE_JS_START_UP_MS);
+
+      const world = { preview, browser, page, pane, close: async () => undefined };
+      await signIn(world, "demo-pro", "sandbox-secret-pro");
+      const shown = valuesOf(await calculate(page, '=RENT.MARKET("Austin", "rent_avg_t30")'));
+      expect(typeof shown[0]?.[0]).toBe("number");
+      await settle(page);
+      expect(pageErrors).toEqual([]);
+      expect(violations.violations).toEqual([] satisfies CspViolation[]);
+      expect(served.missing).toEqual([]);
+      // The page reached nothing outside the preview, its sandbox and office.js's folder but the frames its
+      // policy names: office.js's logging frame, so office.js ran its start-up whole in the preview too.
+      const html = await (await fetch(`${preview.url}taskpane.html`)).text();
+      expect(served.elsewhere).not.toEqual([]);
+      expect(served.elsewhere).toEqual(policySources(html, "frame-src"));
+    } finally {
+      await context.close();
+      await release();
+      await preview.close();
     }
   });
 });

@@ -31,6 +31,11 @@ export interface PreviewOptions {
   port?: number;
   /** Sandbox settings; its CORS origins always include the preview's own origin. */
   sandbox?: Partial<SandboxOptions>;
+  /**
+   * Keep the page's office.js tag and load the stand-in after it: the real office.js starts in the frame
+   * (the browser must answer its CDN URL) and the stand-in then plays the host. Default: the stand-in alone.
+   */
+  realOfficeJs?: boolean;
 }
 
 export interface RunningPreview {
@@ -53,8 +58,11 @@ async function bundle(entry: string): Promise<string> {
   return result.outputFiles[0]?.text ?? "";
 }
 
-/** Office.js becomes the stand-in; `origins` are added to the page's connect-src. */
-function rewriteTaskpane(html: string, origins: string[]): string {
+/**
+ * Office.js becomes the stand-in (or, with `realOfficeJs`, is followed by it); `origins` are added to the
+ * page's connect-src.
+ */
+function rewriteTaskpane(html: string, origins: string[], realOfficeJs = false): string {
   if (!OFFICE_JS_TAG.test(html)) {
     throw new Error(
       "taskpane.html no longer loads Office.js from appsforoffice.microsoft.com: update the preview.",
@@ -63,8 +71,9 @@ function rewriteTaskpane(html: string, origins: string[]): string {
   // The build already allows the default sandbox ports; a sandbox elsewhere (the tests') must be added.
   const connectSources = /connect-src ([^;"]*)/.exec(html)?.[1]?.split(" ") ?? [];
   const missing = origins.filter((origin) => !connectSources.includes(origin));
+  const standIn = `<script src="${STAND_IN_PATH}"></script>`;
   return html
-    .replace(OFFICE_JS_TAG, `<script src="${STAND_IN_PATH}"></script>`)
+    .replace(OFFICE_JS_TAG, (officeJs) => (realOfficeJs ? officeJs + standIn : standIn))
     .replace("connect-src 'self'", ["connect-src 'self'", ...missing].join(" "));
 }
 
@@ -122,7 +131,11 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
       const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
       const body =
         path === "/taskpane.html" && sandbox
-          ? rewriteTaskpane(content.toString("utf8"), [sandbox.url, sandbox.downloadUrl])
+          ? rewriteTaskpane(
+              content.toString("utf8"),
+              [sandbox.url, sandbox.downloadUrl],
+              options.realOfficeJs,
+            )
           : content;
       response.writeHead(200, { "Content-Type": type, "Cache-Control": "no-store" }).end(body);
     } catch {
