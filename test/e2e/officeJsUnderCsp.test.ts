@@ -1,7 +1,7 @@
 /**
  * The add-in's pages with the real office.js under the Content-Security-Policy the production build ships.
  *
- * The preview swaps office.js for the host stand-in; here nothing is swapped. Each HTML page the built
+ * First with nothing swapped (the preview swaps office.js for the host stand-in). Each HTML page the built
  * manifest names (the pane and, in the shared runtime, the functions' page are one page) is served as built,
  * at the manifest's own URL, with its policy in its <meta> as webpack wrote it (the add-in's hosts send no
  * policy header). The page's script tag asks Microsoft's CDN for office.js; the browser's routing answers with
@@ -11,9 +11,10 @@
  * then the page's clock is moved past office.js's own start-up timers (its logging frame waits 3 s), and any
  * violation reported in any frame fails the test.
  *
- * Why not inside the preview's host page: office.js, outside Office and in a frame, navigates its frame to
- * about:blank (office.debug.js: "The add-in is not hosted in plain browser top window"), so a pane framed
- * by the stand-in's page never shows. The stand-in keeps the preview; this test keeps the real office.js.
+ * Then the same in the preview (test/host/), the stand-in loaded after the real office.js to play Excel: a
+ * sign-in and a cell calculated through the service, under the same policy (its connect-src also names this
+ * run's sandbox, as the preview always does). office.js, outside Office and in a frame, takes the frame to
+ * about:blank unless `OsfOptOut` is set (office.debug.js): the stand-in sets it, or the pane never shows.
  */
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
