@@ -151,7 +151,7 @@ async function accountOperation(
       return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids));
   }
   if (operation.batch === "market_metrics" && request.body) {
-    const markets = batchableMarkets(request.body);
+    const markets = batchableMarkets(accountId, request.body);
     if (markets) return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets));
   }
   if (operation.batch === "forecast" && request.body) {

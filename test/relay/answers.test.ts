@@ -139,6 +139,31 @@ test("two POST reads with different bodies are told apart in flight and in the c
   expect(await lengths(await Promise.all([ask(3), ask(2)]))).toEqual([3, 2]);
 });
 
+test("an explore markets body as the add-in's batcher sends it is answered per market; any other body is forwarded whole", async () => {
+  const EXPLORE = "/v1/explore_markets";
+  const [first, second] = [msa(20), msa(21)];
+  const batcherBody = (ids: number[]) => ({
+    account_id: MINE,
+    market_filters: { geo_boundary_ids: ids },
+    sort: "property_count_total",
+    sort_direction: "desc",
+    limit: ids.length,
+  });
+  const ids = async (answer: Response) =>
+    ((await answer.json()) as { data: { id: string }[] }).data.map((market) => Number(market.id)).sort();
+  const before = sandbox.counters.get(EXPLORE);
+  expect(await ids(await relay.api(me, EXPLORE, batcherBody([first, second])))).toEqual(
+    [first, second].sort(),
+  );
+  // Each market was kept on its own: a colleague's differently split question costs nothing.
+  expect(await ids(await relay.api(colleague, EXPLORE, batcherBody([second])))).toEqual([second]);
+  expect(sandbox.counters.get(EXPLORE)).toBe(before + 1);
+  // Not the batcher's body (another ranking): the service is asked for exactly what was sent.
+  const ranked = { ...batcherBody([second]), sort_direction: "asc" };
+  expect((await relay.api(colleague, EXPLORE, ranked)).status).toBe(200);
+  expect(sandbox.counters.get(EXPLORE)).toBe(before + 2);
+});
+
 async function succeededJob(key: string): Promise<string> {
   const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
     report_type: "property",
