@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { Writable } from "node:stream";
 import { datasetFor } from "../../sandbox/data/dataset";
 import { DEFAULT_OPTIONS } from "../../sandbox/options";
 import { relayServiceUrl } from "../../relay/options";
@@ -61,6 +62,24 @@ interface ScenarioReport {
   sign_in_ms: number[];
   relay_cpu_ms: number;
   relay_peak_rss_mb: number;
+  /** What the relays warned of (e.g. Redis commands that failed, after which an instance carries on alone). */
+  relay_warnings: { count: number; first: string[] };
+}
+
+/** The relays' warnings, kept to be counted. */
+class Warnings extends Writable {
+  readonly messages: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) {
+      try {
+        this.messages.push(String((JSON.parse(line) as { msg?: unknown }).msg));
+      } catch {
+        this.messages.push(line);
+      }
+    }
+    done();
+  }
 }
 
 function lineFrom(child: ChildProcess, test: (line: string) => boolean): Promise<string> {
@@ -132,6 +151,7 @@ async function scenario(
   floor: number,
 ): Promise<ScenarioReport> {
   const relays: RunningRelay[] = [];
+  const warnings = new Warnings();
   for (const store of stores) {
     relays.push(
       await startRelay({
@@ -143,7 +163,7 @@ async function scenario(
         distDirectory: path.join(root, "dist"),
         pacing: LIVE_PACING,
         batchWindowMs: 25,
-        log: false,
+        log: warnings,
         logLevel: "warn",
       }),
     );
@@ -181,6 +201,7 @@ async function scenario(
       sign_in_ms: people.map((person) => person.sign_in_ms),
       relay_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
       relay_peak_rss_mb: Math.round(peak / 1024 / 1024),
+      relay_warnings: { count: warnings.messages.length, first: [...new Set(warnings.messages)].slice(0, 3) },
     };
   } finally {
     for (const relay of relays) await relay.close();
@@ -220,6 +241,10 @@ async function main(): Promise<void> {
           `  cold per person ${run.cold_ms.min}-${run.cold_ms.max} ms (median ${run.cold_ms.median}), ${run.cell_errors} cell errors, cache hit rate ${run.cache_hit_rate}`,
         );
         console.log(`  relay CPU ${run.relay_cpu_ms} ms, peak RSS ${run.relay_peak_rss_mb} MB`);
+        if (run.relay_warnings.count > 0)
+          console.log(
+            `  ${run.relay_warnings.count} relay warnings, e.g. ${run.relay_warnings.first.join(" / ")}`,
+          );
       }
     }
   } finally {
