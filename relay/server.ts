@@ -107,7 +107,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     interests,
     clock,
   );
-  const reads = new CachedReads(upstream, cache, stats, options.credentials.clientId, clock.now);
+  const reads = new CachedReads(upstream, stats, clock.now);
 
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);

@@ -79,11 +79,23 @@ async function accountsPage(parts: ApiRouteParts, user: UserRecord, request: Ope
 }
 
 /**
- * Whether one of the person's accounts lists the comp set. Each account's list is a cached read shared by
- * everyone with that account: the lists already at hand are looked at first, and only then are the others
- * asked for, so a comp set the pane has just listed costs no request to check.
+ * Whether the person holds every account the relay may act for. The service refuses the relay a comp set of
+ * any other account (403), so such a person may see every comp set the service answers. The relay's account
+ * list is the same cached read that answers everyone's sign-in, so knowing this costs no request of its own.
+ */
+async function holdsEveryRelayAccount(parts: ApiRouteParts, user: UserRecord): Promise<boolean> {
+  const relayAccounts: Account[] = (await parts.upstream.data.accounts()).value;
+  return relayAccounts.length > 0 && relayAccounts.every((account) => mayUse(user, account.id));
+}
+
+/**
+ * Whether the person may read the comp set: they hold every account the relay may act for, or one of their
+ * accounts lists it. Each account's list is a cached read shared by everyone with that account: the lists
+ * already at hand are looked at first, and only then are the others asked for, so a comp set the pane has
+ * just listed costs no request to check.
  */
 async function mayUseCompSet(parts: ApiRouteParts, user: UserRecord, compSetId: number): Promise<boolean> {
+  if (await holdsEveryRelayAccount(parts, user)) return true;
   const listCompSets = operationById("listCompSets");
   const names = (answer: UpstreamAnswer | undefined) =>
     answer?.status === 200 && compSetIds(answer.body).includes(compSetId);
@@ -139,7 +151,7 @@ async function accountOperation(
       return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids));
   }
   if (operation.batch === "market_metrics" && request.body) {
-    const markets = batchableMarkets(request.body);
+    const markets = batchableMarkets(accountId, request.body);
     if (markets) return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets));
   }
   if (operation.batch === "forecast" && request.body) {

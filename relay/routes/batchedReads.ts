@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../../src/api/errors";
 import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } from "../../src/data/dataLayer";
-import type { MarketOptions } from "../../src/data/exploreMarketsBatcher";
+import { exploreMarketsBody, type MarketOptions } from "../../src/data/exploreMarketsBatcher";
+import { canonicalJson } from "../../src/data/cacheKey";
 import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
 import { MAX_FORECAST_AGGREGATIONS } from "../../src/api/contractLimits";
@@ -38,7 +39,7 @@ type Json = Record<string, unknown>;
 export type BatchedAnswer = { body: unknown } | { error: ApiError };
 
 /** The top-level properties the contract gives an operation's body. */
-const bodyProperties = (operationId: "exploreMarkets" | "getPropertyForecasts") =>
+const bodyProperties = (operationId: "getPropertyForecasts") =>
   operationById(operationId).body?.properties ?? [];
 const onlyKeys = (value: Json, allowed: readonly string[]) =>
   Object.keys(value).every((key) => allowed.includes(key));
@@ -80,22 +81,28 @@ export async function bulkDetails(
   return { body: { data: found } };
 }
 
-/** The explore markets body the add-in's batcher sends: named boundaries, ranked by property count. */
-export function batchableMarkets(body: Json): { ids: number[]; options: MarketOptions } | undefined {
-  if (!onlyKeys(body, bodyProperties("exploreMarkets"))) return undefined;
+/**
+ * The boundaries and options of an explore markets body that is exactly what the add-in's batcher sends for
+ * them (`exploreMarketsBody`), so that several people's calls can be merged again; any other body is not.
+ */
+export function batchableMarkets(
+  accountId: number,
+  body: Json,
+): { ids: number[]; options: MarketOptions } | undefined {
   const filters = body.market_filters;
-  if (!isObject(filters) || !onlyKeys(filters, ["geo_type", "geo_boundary_ids"])) return undefined;
+  if (!isObject(filters)) return undefined;
   const ids = filters.geo_boundary_ids;
   if (!Array.isArray(ids) || !positiveIds(ids) || new Set(ids).size !== ids.length) return undefined;
-  if (body.sort !== "property_count_total" || body.sort_direction !== "desc" || body.limit !== ids.length)
-    return undefined;
-  const geoType = filters.geo_type;
-  if (geoType !== undefined && geoType !== "MSA" && geoType !== "BespokeSubmarket") return undefined;
-  if (body.property_filters !== undefined && !isObject(body.property_filters)) return undefined;
-  return {
-    ids,
-    options: { geoType, propertyFilters: body.property_filters as MarketOptions["propertyFilters"] },
+  const { geo_type: geoType } = filters;
+  const propertyFilters = body.property_filters;
+  if (geoType !== undefined && typeof geoType !== "string") return undefined;
+  if (propertyFilters !== undefined && !isObject(propertyFilters)) return undefined;
+  const options = {
+    geoType: geoType as MarketOptions["geoType"],
+    propertyFilters: propertyFilters as MarketOptions["propertyFilters"],
   };
+  const batched = exploreMarketsBody({ accountId, ...options }, ids);
+  return canonicalJson(batched) === canonicalJson(body) ? { ids, options } : undefined;
 }
 
 export async function marketMetrics(

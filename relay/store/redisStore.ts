@@ -311,6 +311,9 @@ class RedisDownloads implements DownloadLinks {
   }
 }
 
+/** Whether a flight's answer may serve an identical request that comes after the flight ended. */
+const reusedAfterwards = (status: number) => (status >= 200 && status < 300) || status === 404;
+
 class RedisFlights implements Flights {
   private readonly local = new LocalFlights();
 
@@ -323,7 +326,14 @@ class RedisFlights implements Flights {
     // The local claim first: requests of this instance never need Redis to find each other.
     if (!(await this.local.claim(key))) return false;
     const claimed = await this.degrade.run(
-      async () => (await this.redis.set(`${PREFIX}flight:${key}`, "1", "PX", ttlMs, "NX")) === "OK",
+      async () => {
+        // An answer another instance published a moment ago is this request's too: its sender may not have
+        // put it in the shared cache yet, where this request looked before it came here. Errors other than a
+        // "not found" are shared only with those who waited for them, never reused afterwards.
+        const recent = await this.redis.get(`${PREFIX}flight-answer:${key}`);
+        if (recent && reusedAfterwards((JSON.parse(recent) as SharedResponse).status)) return false;
+        return (await this.redis.set(`${PREFIX}flight:${key}`, "1", "PX", ttlMs, "NX")) === "OK";
+      },
       () => true,
     );
     if (!claimed) await this.local.finish(key, undefined);

@@ -220,6 +220,14 @@ export class DataLayer {
     return this.runner.client.api;
   }
 
+  /**
+   * The runner under every read of this data layer, for a caller whose reads come in other shapes (the team
+   * relay's forwarded answers), so that freshness, coalescing, not-found and stale-if-offline rules are these.
+   */
+  get queries(): QueryRunner {
+    return this.runner;
+  }
+
   /** Every account this sign-in may act for: all pages (each a paced request), cached as one value. */
   accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
     return this.runner.queryWith(

@@ -35,6 +35,21 @@ export function marketGroup(accountId: number, options: MarketOptions): { key: s
 }
 
 /**
+ * The body of one batched call: the named boundaries, ranked by property count, all of them. The team relay
+ * reads a body as batchable when it is exactly this for its own boundaries.
+ */
+export function exploreMarketsBody(group: MarketGroup, ids: readonly number[]): ExploreMarketsBody {
+  return {
+    account_id: group.accountId,
+    market_filters: { geo_type: group.geoType, geo_boundary_ids: [...ids] },
+    property_filters: group.propertyFilters,
+    sort: "property_count_total",
+    sort_direction: "desc",
+    limit: ids.length,
+  };
+}
+
+/**
  * Market metrics for many boundaries with the same options go out as one /explore_markets call per
  * `maxMarkets` boundaries (`market_filters.geo_boundary_ids`, `limit` = their count). A boundary the service
  * does not return (unknown, not a market, or not of the type asked) fails its own callers with not_found.
@@ -62,14 +77,7 @@ export function exploreMarketsBatcher(
               exploreMarketsReader,
               runner.client.api.POST("/explore_markets", {
                 ...context,
-                body: {
-                  account_id: group.accountId,
-                  market_filters: { geo_type: group.geoType, geo_boundary_ids: ids },
-                  property_filters: group.propertyFilters,
-                  sort: "property_count_total",
-                  sort_direction: "desc",
-                  limit: ids.length,
-                },
+                body: exploreMarketsBody(group, ids),
               }),
             ),
           signal,

@@ -5,6 +5,7 @@
 import type { RunningSandbox } from "../../sandbox/server";
 import { request } from "node:http";
 import { revokeUser } from "../../relay/users/userAdmin";
+import { compSetsOf } from "../../sandbox/data/compSets";
 import { startTestRelay, startTestSandbox, type TestRelay } from "./support/relayHarness";
 
 const SHARED = 100;
@@ -106,6 +107,33 @@ test("comp sets of another account are refused, even when the relay has them cac
   const units = await relay.api(narrow, `/v1/comp_sets/${compSetId}/units`);
   expect(units.status).toBe(403);
   expect(((await units.json()) as { message: string }).message).toContain(`Comp set ${compSetId}`);
+});
+
+test("a person holding every account of the relay reads comp sets with no list read; the service refuses the rest", async () => {
+  // A relay of its own, so that no comp set list is cached yet.
+  const fresh = await startTestRelay(sandbox);
+  try {
+    const everything = await fresh.addUser("everything", [SHARED, PRIVATE, 101]);
+    const oneOfThem = await fresh.addUser("one-of-them", [SHARED]);
+    const compSets = compSetsOf(sandbox.dataset());
+    const ofAccount = (account: number) => compSets.find((compSet) => compSet.accountId === account)?.id;
+    const lists = () => sandbox.counters.get("/v1/accounts/:account_id/comp_sets");
+    // The relay's account list is read by everyone's sign-in, and by this check: one read for both.
+    expect((await fresh.api(everything, "/v1/accounts")).status).toBe(200);
+    const before = lists();
+    expect((await fresh.api(everything, `/v1/comp_sets/${ofAccount(PRIVATE)}/units`)).status).toBe(200);
+    expect((await fresh.api(everything, `/v1/comp_sets/${ofAccount(SHARED)}/market_survey`)).status).toBe(
+      200,
+    );
+    expect(lists()).toBe(before);
+    // Account 101 is the person's but not the relay's: the service refuses its comp set, and so does the relay.
+    expect((await fresh.api(everything, `/v1/comp_sets/${ofAccount(101)}/units`)).status).toBe(403);
+    // Someone holding fewer accounts than the relay is still checked against the lists.
+    expect((await fresh.api(oneOfThem, `/v1/comp_sets/${ofAccount(PRIVATE)}/units`)).status).toBe(403);
+    expect(lists()).toBeGreaterThan(before);
+  } finally {
+    await fresh.close();
+  }
 });
 
 test("export jobs are seen, cancelled and downloaded only by whoever submitted them", async () => {

@@ -44,6 +44,11 @@ async function setFaults(faults: Record<string, unknown>): Promise<void> {
 
 const NARRATIVES = "/v1/markets/narratives";
 
+/** The id of the `index`-th MSA: each test below reads narratives of markets no other test has read. */
+const msa = (index: number) =>
+  sandbox.dataset().geography.boundaries.filter((boundary) => boundary.geoType === "MSA")[index]
+    ?.id as number;
+
 async function narrativeOf(marketId: number): Promise<Response> {
   return relay.api(me, `${NARRATIVES}?account_id=${MINE}&geo_boundary_id=${marketId}`);
 }
@@ -67,11 +72,49 @@ test("a maintenance page or an answer of the wrong shape is passed on but never 
 });
 
 test("an error answer is never cached", async () => {
+  const marketId = msa(10);
+  await setFaults({ errorRate: 1 });
   const before = sandbox.counters.get(NARRATIVES);
-  const unknownMarket = 999_999_999;
-  expect((await narrativeOf(unknownMarket)).status).toBeGreaterThanOrEqual(400);
-  expect((await narrativeOf(unknownMarket)).status).toBeGreaterThanOrEqual(400);
+  expect((await narrativeOf(marketId)).status).toBe(500);
+  expect((await narrativeOf(marketId)).status).toBe(500);
   expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
+});
+
+test("a not-found answer is kept for its kind's lifetime, as the add-in keeps it, and then asked again", async () => {
+  const unknownMarket = 999_999_999;
+  const before = sandbox.counters.get(NARRATIVES);
+  const first = await narrativeOf(unknownMarket);
+  expect(first.status).toBe(404);
+  const said = ((await first.json()) as { message: string }).message;
+  expect(said).toContain(String(unknownMarket));
+  const again = await narrativeOf(unknownMarket);
+  expect(again.status).toBe(404);
+  expect(await again.json()).toEqual({ error: "Not Found", message: said });
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before + 1);
+  clockMs += DEFAULT_TTL_MS.narrative + 1000;
+  expect((await narrativeOf(unknownMarket)).status).toBe(404);
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
+});
+
+test("past its lifetime, the last answer kept is served while the service cannot be reached", async () => {
+  const marketId = msa(11);
+  const fresh = await narrativeOf(marketId);
+  expect(fresh.status).toBe(200);
+  const kept = await fresh.text();
+  clockMs += DEFAULT_TTL_MS.narrative + 1000;
+  // Every connection to the service is dropped without an answer: the service cannot be reached.
+  await setFaults({ dropRate: 1 });
+  const before = sandbox.counters.get(NARRATIVES);
+  const stale = await narrativeOf(marketId);
+  expect(stale.status).toBe(200);
+  expect(await stale.text()).toBe(kept);
+  // It was asked (and could not answer): the expired answer is not served as if it were fresh.
+  expect(sandbox.counters.get(NARRATIVES)).toBeGreaterThan(before);
+  // Nothing kept for this one: the person hears that the service cannot be reached.
+  expect((await narrativeOf(msa(12))).status).toBe(502);
+  await fetch(`${sandbox.url}/admin/faults`, { method: "DELETE" });
+  const back = await narrativeOf(marketId);
+  expect(back.status).toBe(200);
 });
 
 test("a cached answer expires with its kind's lifetime, by the relay's clock", async () => {
@@ -94,6 +137,31 @@ test("two POST reads with different bodies are told apart in flight and in the c
     Promise.all(answers.map(async (answer) => ((await answer.json()) as { data: unknown[] }).data.length));
   expect(await lengths(await Promise.all([ask(2), ask(3), ask(2), ask(3)]))).toEqual([2, 3, 2, 3]);
   expect(await lengths(await Promise.all([ask(3), ask(2)]))).toEqual([3, 2]);
+});
+
+test("an explore markets body as the add-in's batcher sends it is answered per market; any other body is forwarded whole", async () => {
+  const EXPLORE = "/v1/explore_markets";
+  const [first, second] = [msa(20), msa(21)];
+  const batcherBody = (ids: number[]) => ({
+    account_id: MINE,
+    market_filters: { geo_boundary_ids: ids },
+    sort: "property_count_total",
+    sort_direction: "desc",
+    limit: ids.length,
+  });
+  const ids = async (answer: Response) =>
+    ((await answer.json()) as { data: { id: string }[] }).data.map((market) => Number(market.id)).sort();
+  const before = sandbox.counters.get(EXPLORE);
+  expect(await ids(await relay.api(me, EXPLORE, batcherBody([first, second])))).toEqual(
+    [first, second].sort(),
+  );
+  // Each market was kept on its own: a colleague's differently split question costs nothing.
+  expect(await ids(await relay.api(colleague, EXPLORE, batcherBody([second])))).toEqual([second]);
+  expect(sandbox.counters.get(EXPLORE)).toBe(before + 1);
+  // Not the batcher's body (another ranking): the service is asked for exactly what was sent.
+  const ranked = { ...batcherBody([second]), sort_direction: "asc" };
+  expect((await relay.api(colleague, EXPLORE, ranked)).status).toBe(200);
+  expect(sandbox.counters.get(EXPLORE)).toBe(before + 2);
 });
 
 async function succeededJob(key: string): Promise<string> {

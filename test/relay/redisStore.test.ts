@@ -89,6 +89,29 @@ describe("two instances' stores on one Redis, with a clock that moves", () => {
     expect(await east.budget.take(LIMIT, WINDOW_MS, BURST)).toBe(0);
   });
 
+  test("an answer just published serves an identical request of another instance that comes after it; an error does not", async () => {
+    const answer = (status: number) => ({
+      status,
+      headers: {},
+      body: Buffer.from(`${status}`).toString("base64"),
+    });
+    // East sent the read and published its answer; west looked in the cache before east had stored it there.
+    expect(await east.flights.claim("read", 60_000)).toBe(true);
+    await east.flights.finish("read", answer(200));
+    expect(await west.flights.claim("read", 60_000)).toBe(false);
+    expect(await west.flights.waitFor("read", 60_000)).toEqual(answer(200));
+    // A "not found" is an answer too; a failure is the service's state of that moment, so west asks again.
+    for (const [status, reused] of [
+      [404, true],
+      [500, false],
+      [429, false],
+    ] as const) {
+      expect(await east.flights.claim(`read ${status}`, 60_000)).toBe(true);
+      await east.flights.finish(`read ${status}`, answer(status));
+      expect(await west.flights.claim(`read ${status}`, 60_000)).toBe(!reused);
+    }
+  });
+
   test("a 429 pause taken at one instance holds at the other until it ends", async () => {
     const until = clockMs + 330_000;
     await east.budget.pauseUntil(until);
