@@ -299,6 +299,24 @@ class StandInRange {
     });
   }
 
+  /**
+   * The anchor of the spill this one cell belongs to (the anchor's own cell included); a null object for a
+   * cell outside any spill, and for a range of several cells, as Excel's OrNullObject variant gives.
+   */
+  getSpillParentOrNullObject(): StandInRange {
+    return StandInRange.nullable(this.#batch, this.#sheet, () => {
+      const rect = this.#rect();
+      if (rect.rowCount !== 1 || rect.columnCount !== 1) return undefined;
+      const sheet = resolveSheet(this.#sheet);
+      const key = cellKey(rect.row, rect.column);
+      const anchor =
+        sheet.cell(rect.row, rect.column)?.spilledFrom ?? (sheet.spills.has(key) ? key : undefined);
+      if (anchor === undefined) return undefined;
+      const [row = 0, column = 0] = anchor.split(",").map(Number);
+      return { row, column, rowCount: 1, columnCount: 1 };
+    });
+  }
+
   /** A range that may be a null object: `isNullObject` is known after the next sync. */
   static nullable(batch: Batch, sheet: StandInWorksheet, locate: () => CellRect | undefined): StandInRange {
     const range = new StandInRange(batch, sheet, locate);
