@@ -95,7 +95,7 @@ function summaryOf(typed: string, shown: number, total: { count: number; exact: 
 function belowPro(): PaneInputError {
   return new PaneInputError(
     "Property search needs the pro plan, which this sign-in does not have (property fields and forecasts need it too). " +
-      'Your plan has comp sets: Insert "A comp set table" (RENT.SURVEY or RENT.UNITS) to list each property of a comp set with its id, name and address; ' +
+      'Your plan has comp sets: Insert "A comp set table" (RENT.SURVEY) to list each property of a comp set with its name and address; ' +
       'for a city\'s figures, Insert "A market metric" and type the city.',
   );
 }
