@@ -342,3 +342,40 @@ it("never writes a formula over data: a block skips to free cells, one cell with
   );
   expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
 });
+
+it("searches properties by city in the pane: ids and addresses shown, the capped list said", async () => {
+  const { pane } = world;
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("property");
+  const total = (
+    await raw.get<{ pagination: { total_count: number } }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 1,
+    })
+  ).pagination.total_count;
+  await typeInSearch("Austin");
+  await pane.locator("#status", { hasText: "Showing 8 of" }).waitFor();
+  await expect(pane.locator("#status").textContent()).resolves.toBe(
+    `Showing 8 of ${total} found for "Austin" (name, address or city): refine it (more of the name, or the street) to see the rest.`,
+  );
+  const labels = await pane.locator("#insert-found label").allTextContents();
+  expect(labels).toHaveLength(8);
+  for (const label of labels) expect(label).toMatch(/^.+ · .+, Austin, [A-Z]{2} · id \d+$/);
+});
+
+it("tells a base-plan sign-in in the pane why it cannot search properties and what to insert instead", async () => {
+  const base = await openPreviewBrowser();
+  try {
+    await signIn(base, "demo-base", "sandbox-secret-base");
+    await openTab(base, "insert");
+    await base.pane.locator("#insert-kind").selectOption("property");
+    await base.pane.locator("#insert-search input").pressSequentially("Austin", { delay: 30 });
+    await base.pane.locator("#status.error").waitFor();
+    await expect(base.pane.locator("#status").textContent()).resolves.toMatch(
+      /^Property search needs the pro plan, which this sign-in does not have .*"A comp set table" \(RENT\.SURVEY\)/,
+    );
+  } finally {
+    await base.close();
+  }
+});
