@@ -273,16 +273,15 @@ it("puts the block formula over spilled ids beside their spill, and shows it wit
   expect(source[0]).toHaveLength(3);
   const ids = source.slice(1).map((row) => row[0]);
   expect(ids.every((id) => typeof id === "number")).toBe(true);
-  // The spilled ids, as a person selects them: A2 to A11, inside the spill of A1.
-  await page.locator('#grid td[data-address="A2"]').click();
-  await page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] });
-
   await openTab(world, "insert");
   await pane.locator("#insert-kind").selectOption("property");
   const fields = ["asking_rent", "unit_count"];
   for (const field of fields) await tick(pane.locator(`#insert-field-${field}`));
+  // The spilled ids, as a person selects them after picking the fields: A2 to A11, inside the spill of A1.
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] });
   const formula = '=RENT.PROPERTY(A2:A11, "asking_rent,unit_count")';
-  // Block mode shows the formula, and where it will go, before anything is written.
+  // Block mode shows the formula, and where it will go, before anything is written; it follows the selection.
   const shown = pane.locator("#insert-formula");
   await shown
     .filter({ hasText: formula })
@@ -321,11 +320,14 @@ it("never writes a formula over data: a block skips to free cells, one cell with
   await pane.locator("#insert-kind").selectOption("market");
   for (const metric of ["rent_avg_t30", "leased_percent_avg_t30"])
     await tick(pane.locator(`#insert-field-${metric}`));
+  const block = '=RENT.MARKET(A2:A3, "rent_avg_t30,leased_percent_avg_t30")';
+  await pane.locator("#insert-formula", { hasText: block }).waitFor();
+  await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(`D2: ${block}`);
   // B2:C3 holds the note in C3: the block (two rows, two columns) goes to D2.
   expect(await paneAction(world, "insert-button")).toBe(
     "Inserted 1 formula at D2 (B2:C3 beside the selection is not empty).",
   );
-  expect(await formulaAt(sheet, 1, 3)).toBe('=RENT.MARKET(A2:A3, "rent_avg_t30,leased_percent_avg_t30")');
+  expect(await formulaAt(sheet, 1, 3)).toBe(block);
   expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
   expect(
     valuesOf(await shownAt(page, sheet, "D2"))

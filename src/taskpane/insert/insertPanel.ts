@@ -184,6 +184,13 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
     }),
   );
 
+  // A block formula refers to the selected cells: it changes with the selection (Workbook.onSelectionChanged,
+  // ExcelApi 1.2, within the manifest's minimum). Outside Excel there is no selection to follow.
+  runExcel(async (context) => {
+    context.workbook.onSelectionChanged.add(async () => showFormula());
+    await context.sync();
+  }).catch(() => undefined);
+
   const showSignedIn = () => {
     element("insert-signed-out").hidden = session.current !== undefined;
   };

@@ -524,6 +524,34 @@ class StandInWorksheetCollection {
   }
 }
 
+/** What `EventHandlers.add` gives back; the add-in uses none of its members. */
+class StandInEventHandlerResult {
+  static readonly officeName = "OfficeExtension.EventHandlerResult";
+}
+
+/**
+ * The workbook's selection event: a handler added in a batch is registered when the batch syncs and then
+ * called, as Excel calls it, after each change of selection (the host's grid, or a sheet activated).
+ */
+class StandInSelectionChangedHandlers {
+  static readonly officeName = "OfficeExtension.EventHandlers";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(handler: (args: { type: "WorkbookSelectionChanged" }) => Promise<unknown>): StandInEventHandlerResult {
+    this.#batch.queue(() => {
+      this.#batch.workbook.onChange((change) => {
+        if (change.kind === "selection" || change.kind === "sheets")
+          void handler({ type: "WorkbookSelectionChanged" }).catch(() => undefined);
+      });
+    });
+    return new StandInEventHandlerResult();
+  }
+}
+
 class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
@@ -536,6 +564,10 @@ class StandInWorkbook {
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
+  }
+
+  get onSelectionChanged(): StandInSelectionChangedHandlers {
+    return new StandInSelectionChangedHandlers(this.#batch);
   }
 
   getSelectedRange(): StandInRange {
@@ -595,4 +627,6 @@ export const EXCEL_STAND_INS = [
   StandInWorksheetFreezePanes,
   StandInRange,
   StandInRangeFormat,
+  StandInSelectionChangedHandlers,
+  StandInEventHandlerResult,
 ];
