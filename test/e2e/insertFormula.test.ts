@@ -259,3 +259,125 @@ it("inserts a property's forecast found by part of its name, and the formula spi
   expect(table[0]).toEqual(["date", "rent_growth_rate_yoy"]);
   expect(table.length).toBeGreaterThan(12);
 });
+
+it("puts the block formula over spilled ids beside their spill, and shows it with its cell before inserting", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  await typeInto(
+    page,
+    "A1",
+    '=RENT.PROPERTIES(, "property_id, property_name, address", "city=Austin; max_results=10")',
+  );
+  const source = valuesOf(await shownAt(page, sheet, "A1"));
+  expect(source).toHaveLength(11);
+  expect(source[0]).toHaveLength(3);
+  const ids = source.slice(1).map((row) => row[0]);
+  expect(ids.every((id) => typeof id === "number")).toBe(true);
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("property");
+  const fields = ["asking_rent", "unit_count"];
+  for (const field of fields) await tick(pane.locator(`#insert-field-${field}`));
+  // The spilled ids, as a person selects them after picking the fields: A2 to A11, inside the spill of A1.
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] });
+  const formula = '=RENT.PROPERTY(A2:A11, "asking_rent,unit_count")';
+  // Block mode shows the formula, and where it will go, before anything is written; it follows the selection.
+  const shown = pane.locator("#insert-formula");
+  await shown
+    .filter({ hasText: formula })
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
+  await expect(shown.textContent()).resolves.toBe(`D2: ${formula}`);
+
+  expect(await paneAction(world, "insert-button")).toBe(
+    "Inserted 1 formula at D2 (B2:C11 is inside the spill of A1, where the selected cells come from).",
+  );
+  expect(await formulaAt(sheet, 1, 1)).toBeUndefined();
+  expect(await formulaAt(sheet, 1, 3)).toBe(formula);
+  // The source spill is whole (no #SPILL!) and the block shows the sandbox's records of the same ids.
+  expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(source);
+  const records = (
+    await raw.get<{ data: Envelope<Attributes>[] }>("/properties/bulk_details", {
+      account_id: accountId,
+      property_ids: ids.join(","),
+    })
+  ).data;
+  const expected = ids.map((id) => {
+    const attributes = records.find((record) => Number(record.id) === id)?.attributes ?? {};
+    return fields.map((field) => attributes[field] ?? "");
+  });
+  expect(valuesOf(await shownAt(page, sheet, "D2"))).toEqual(expected);
+});
+
+it("never writes a formula over data: a block skips to free cells, one cell with data is refused", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  for (const [index, name] of ["Austin", "Dallas"].entries()) await typeInto(page, `A${index + 2}`, name);
+  await typeInto(page, "C3", "my note");
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A3"]').click({ modifiers: ["Shift"] });
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("market");
+  for (const metric of ["rent_avg_t30", "leased_percent_avg_t30"])
+    await tick(pane.locator(`#insert-field-${metric}`));
+  const block = '=RENT.MARKET(A2:A3, "rent_avg_t30,leased_percent_avg_t30")';
+  await pane.locator("#insert-formula", { hasText: block }).waitFor();
+  await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(`D2: ${block}`);
+  // B2:C3 holds the note in C3: the block (two rows, two columns) goes to D2.
+  expect(await paneAction(world, "insert-button")).toBe(
+    "Inserted 1 formula at D2 (B2:C3 beside the selection is not empty).",
+  );
+  expect(await formulaAt(sheet, 1, 3)).toBe(block);
+  expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
+  expect(
+    valuesOf(await shownAt(page, sheet, "D2"))
+      .flat()
+      .every((value) => typeof value === "number"),
+  ).toBe(true);
+
+  // One cell chosen, a market found by name: the formulas go exactly there, so a cell with data is refused.
+  await page.locator('#grid td[data-address="C3"]').click();
+  await typeInSearch("Austin");
+  await pane.locator("#insert-found fluent-radio").first().waitFor({ state: "attached" });
+  await expect(paneAction(world, "insert-button")).rejects.toThrow(
+    "The pane says: C3:D3 is not empty (it holds data): select an empty cell with room for 2 formulas across.",
+  );
+  expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
+});
+
+it("searches properties by city in the pane: ids and addresses shown, the capped list said", async () => {
+  const { pane } = world;
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("property");
+  const total = (
+    await raw.get<{ pagination: { total_count: number } }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 1,
+    })
+  ).pagination.total_count;
+  await typeInSearch("Austin");
+  await pane.locator("#status", { hasText: "Showing 8 of" }).waitFor();
+  await expect(pane.locator("#status").textContent()).resolves.toBe(
+    `Showing 8 of ${total} found for "Austin" (name, address or city): refine it (more of the name, or the street) to see the rest.`,
+  );
+  const labels = await pane.locator("#insert-found label").allTextContents();
+  expect(labels).toHaveLength(8);
+  for (const label of labels) expect(label).toMatch(/^.+ · .+, Austin, [A-Z]{2} · id \d+$/);
+});
+
+it("tells a base-plan sign-in in the pane why it cannot search properties and what to insert instead", async () => {
+  const base = await openPreviewBrowser();
+  try {
+    await signIn(base, "demo-base", "sandbox-secret-base");
+    await openTab(base, "insert");
+    await base.pane.locator("#insert-kind").selectOption("property");
+    await base.pane.locator("#insert-search input").pressSequentially("Austin", { delay: 30 });
+    await base.pane.locator("#status.error").waitFor();
+    await expect(base.pane.locator("#status").textContent()).resolves.toMatch(
+      /^Property search needs the pro plan, which this sign-in does not have .*"A comp set table" \(RENT\.SURVEY\)/,
+    );
+  } finally {
+    await base.close();
+  }
+});

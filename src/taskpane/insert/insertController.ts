@@ -1,4 +1,4 @@
-import { columnLetters } from "../../excel/a1";
+import { cellAddress, rectAddress, type CellRect } from "../../excel/a1";
 import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
 import { property } from "../../functions/propertyFunctions";
@@ -6,8 +6,10 @@ import { floorPlans, survey, units } from "../../functions/compSetFunctions";
 import type { Session } from "../../session/session";
 import type { ExcelRunner } from "../excelRunner";
 import { PaneInputError } from "../paneInputError";
-import { BLOCK_KINDS, formulasFor, type InsertKind, type Subject } from "./insertFormulas";
+import { BLOCK_KINDS, formulasFor, type InsertKind } from "./insertFormulas";
+import { placeBesideSelection, requireFree } from "./insertTarget";
 import { answerText } from "./previewText";
+import { searchProperties } from "./propertySearch";
 
 /** A boundary, property or comp set found by name. */
 export interface Found {
@@ -15,10 +17,20 @@ export interface Found {
   label: string;
 }
 
-export interface Inserted {
-  /** Where the first formula went, e.g. "B2". */
+export interface SearchResult {
+  found: Found[];
+  /** For the status line: how many were found, and whether more match than the list shows. */
+  summary: string;
+}
+
+export interface Planned {
+  /** Where the first formula goes, e.g. "B2". */
   address: string;
   formulas: string[];
+  /** Whether it is one block formula referring to the selected cells. */
+  block: boolean;
+  /** Why the block goes further right than the cells beside the selection, when it does. */
+  note?: string;
 }
 
 const SEARCH_LIMIT = 8;
@@ -38,35 +50,30 @@ export class InsertController {
     private readonly runExcel: ExcelRunner,
   ) {}
 
-  async find(kind: InsertKind, typed: string, signal?: AbortSignal): Promise<Found[]> {
+  async find(kind: InsertKind, typed: string, signal?: AbortSignal): Promise<SearchResult> {
     const query = typed.trim();
-    if (query.length < 2) return [];
+    if (query.length < 2) return { found: [], summary: "Type at least two letters to search." };
     const { data, accountId } = this.session.requireSignedIn();
     const call = { accountId, signal };
     if (kind === "property" || kind === "propertyForecast") {
-      const ids = (await data.lookup({ property_name: query, per_page: SEARCH_LIMIT }, call)).value.data;
-      const { records } = await data.propertyDetails(ids, call);
-      return ids.map((id) => {
-        const record = records.get(id);
-        const name = record && !(record instanceof Error) ? record.value.property_name : "";
-        const city = record && !(record instanceof Error) ? record.value.city : "";
-        return { id, label: [name, city].filter(Boolean).join(", ") || `Property ${id}` };
-      });
+      return searchProperties(data, query, SEARCH_LIMIT, call);
     }
     if (kind === "compSet") {
       const sets = (await data.compSets(call)).value.data;
       const words = query.toLowerCase();
-      return sets
+      const found = sets
         .filter((set) => set.attributes.name.toLowerCase().includes(words))
         .map((set) => ({ id: Number(set.id), label: set.attributes.name }));
+      return { found, summary: countSummary(query, found.length, false) };
     }
     const geoTypes = kind === "forecast" ? FORECAST_GEO_TYPES : MARKET_GEO_TYPES;
     const body = { query, geo_type: [...geoTypes], limit: SEARCH_LIMIT };
-    const found = (await data.geoSearch(body, call)).value.data;
-    return found.map(({ attributes }) => ({
+    const found = (await data.geoSearch(body, call)).value.data.map(({ attributes }) => ({
       id: attributes.id,
       label: `${attributes.name} (${attributes.geo_type})`,
     }));
+    // The boundary search gives no total: a full list may be the first of more.
+    return { found, summary: countSummary(query, found.length, found.length === SEARCH_LIMIT) };
   }
 
   /** What the formulas will show, computed by the RENT functions themselves: one line per formula. */
@@ -95,37 +102,77 @@ export class InsertController {
   }
 
   /**
-   * Writes the formulas: with one cell selected, there and to its right; with a column of several cells
-   * selected (property ids, or markets by name or id), one block formula in the column to its right that
-   * refers to them.
+   * Where the formulas for this choice go and what they are, from the selection, without writing: with one
+   * cell selected, there and to its right; with a column of several cells selected (property ids, or markets by
+   * name or id), one block formula referring to them, in the first free cells beside them.
    */
-  async insert(kind: InsertKind, found: Found | undefined, fields: readonly string[]): Promise<Inserted> {
+  plan(kind: InsertKind, found: Found | undefined, fields: readonly string[]): Promise<Planned> {
+    return this.runExcel(async (context) => (await this.place(context, kind, found, fields)).planned);
+  }
+
+  /** Writes the formulas where `plan` says they go (read again in the same batch, so nothing moved since). */
+  insert(kind: InsertKind, found: Found | undefined, fields: readonly string[]): Promise<Planned> {
     return this.runExcel(async (context) => {
-      const range = context.workbook.getSelectedRange();
-      range.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
+      const { planned, target } = await this.place(context, kind, found, fields);
+      target.formulas = [planned.formulas];
       await context.sync();
-      const several = range.rowCount * range.columnCount > 1;
-      let subject: Subject;
-      const row = range.rowIndex;
-      let column = range.columnIndex;
-      if (several && BLOCK_KINDS.has(kind)) {
-        if (range.columnCount !== 1) {
-          throw new PaneInputError(
-            `Select the ${kind === "market" ? "markets" : "property ids"} as one column of cells.`,
-          );
-        }
-        const letters = columnLetters(column);
-        subject = { cells: `${letters}${row + 1}:${letters}${row + range.rowCount}` };
-        column += 1;
-      } else {
-        if (!found) throw new PaneInputError("Find and choose what the formula is about first.");
-        subject = { id: found.id };
-      }
-      const formulas = formulasFor(kind, subject, fields);
-      const target = range.worksheet.getRangeByIndexes(row, column, 1, formulas.length);
-      target.formulas = [formulas];
-      await context.sync();
-      return { address: `${columnLetters(column)}${row + 1}`, formulas };
+      return planned;
     });
   }
+
+  private async place(
+    context: Excel.RequestContext,
+    kind: InsertKind,
+    found: Found | undefined,
+    fields: readonly string[],
+  ): Promise<{ planned: Planned; target: Excel.Range }> {
+    const range = context.workbook.getSelectedRange();
+    range.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
+    await context.sync();
+    const sheet = range.worksheet;
+    const selection = {
+      row: range.rowIndex,
+      column: range.columnIndex,
+      rowCount: range.rowCount,
+      columnCount: range.columnCount,
+    };
+    const several = selection.rowCount * selection.columnCount > 1;
+    if (several && BLOCK_KINDS.has(kind)) {
+      if (selection.columnCount !== 1) {
+        throw new PaneInputError(
+          `Select the ${kind === "market" ? "markets" : "property ids"} as one column of cells.`,
+        );
+      }
+      const formulas = formulasFor(kind, { cells: rectAddress(selection) }, fields);
+      // The block spills one row per selected cell and one column per field.
+      const place = await placeBesideSelection(context, sheet, selection, fields.length);
+      const at = place.rect;
+      const planned: Planned = { address: cellAddress(at.row, at.column), formulas, block: true };
+      if (place.skipped) planned.note = skippedReason(place.skipped, place.sourceSpill);
+      return { planned, target: sheet.getRangeByIndexes(at.row, at.column, 1, 1) };
+    }
+    if (!found) throw new PaneInputError("Find and choose what the formula is about first.");
+    const formulas = formulasFor(kind, { id: found.id }, fields);
+    const at = { row: selection.row, column: selection.column, rowCount: 1, columnCount: formulas.length };
+    await requireFree(context, sheet, at);
+    return {
+      planned: { address: cellAddress(at.row, at.column), formulas, block: false },
+      target: sheet.getRangeByIndexes(at.row, at.column, 1, formulas.length),
+    };
+  }
+}
+
+function countSummary(query: string, count: number, mayBeMore: boolean): string {
+  if (count === 0) return `Nothing found for "${query}".`;
+  return mayBeMore
+    ? `The first ${count} found for "${query}": type more of the name to narrow the list.`
+    : `${count} found for "${query}".`;
+}
+
+/** Why a block went further right than the cells beside the selection. */
+function skippedReason(skipped: CellRect, sourceSpill: CellRect | undefined): string {
+  const inSpill = sourceSpill !== undefined && skipped.column < sourceSpill.column + sourceSpill.columnCount;
+  return inSpill
+    ? `${rectAddress(skipped)} is inside the spill of ${cellAddress(sourceSpill.row, sourceSpill.column)}, where the selected cells come from`
+    : `${rectAddress(skipped)} beside the selection is not empty`;
 }

@@ -12,7 +12,7 @@ import {
   filterFields,
   type CatalogueField,
 } from "./fieldCatalogue";
-import { InsertController, type Found } from "./insertController";
+import { InsertController, type Found, type Planned } from "./insertController";
 import { formulasFor, type InsertKind } from "./insertFormulas";
 
 /** Waits this long after the last key before searching, so typing "Austin" asks once, not six times. */
@@ -26,6 +26,9 @@ const CHOICES: Readonly<Record<InsertKind, { target: string; fields: readonly Ca
   compSet: { target: "Comp set", fields: COMP_SET_TABLES },
   narrative: { target: "Market", fields: NARRATIVE_SECTIONS },
 };
+
+/** A block formula with the cell it goes to, as the formula box shows it before (and after) inserting. */
+const formulaLine = (planned: Planned) => `${planned.address}: ${planned.formulas.join("  ")}`;
 
 /** A Fluent radio or check box with its label after it, in a Fluent field (which ties the two together). */
 function choiceRow(kind: "radio" | "checkbox", id: string, label: Node[], checked: boolean) {
@@ -62,6 +65,7 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
 
   const kind = () => kindPicker.value as InsertKind;
 
+  let formulaAsked = 0;
   const showFormula = () => {
     try {
       formula.textContent = chosen ? formulasFor(kind(), { id: chosen.id }, [...picked]).join("  ") : "";
@@ -69,6 +73,14 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       // An incomplete choice has no formula yet; Insert says what is missing.
       formula.textContent = "";
     }
+    // With several cells selected the formula is one block over them, placed beside them: ask the workbook.
+    const asked = ++formulaAsked;
+    controller.plan(kind(), chosen, [...picked]).then(
+      (planned) => {
+        if (asked === formulaAsked && planned.block) formula.textContent = formulaLine(planned);
+      },
+      () => undefined,
+    );
   };
 
   const renderFields = () => {
@@ -117,15 +129,11 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
   const runSearch = async (typed: string, signal: AbortSignal) => {
     const results = await controller.find(kind(), typed, signal);
     if (signal.aborted) return;
-    found = results;
+    found = results.found;
     // The best match is chosen until the person picks another.
     chosen = found[0];
     renderFound();
-    status.show(
-      found.length === 0
-        ? `Nothing found for "${typed.trim()}".`
-        : `${found.length} found for "${typed.trim()}".`,
-    );
+    status.show(results.summary);
   };
 
   search.addEventListener("input", () => {
@@ -161,7 +169,9 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
     whileBusy(insertButton, status, async () => {
       const inserted = await controller.insert(kind(), chosen, [...picked]);
       const count = inserted.formulas.length;
-      status.show(`Inserted ${count} ${count === 1 ? "formula" : "formulas"} at ${inserted.address}.`);
+      const note = inserted.note ? ` (${inserted.note})` : "";
+      status.show(`Inserted ${count} ${count === 1 ? "formula" : "formulas"} at ${inserted.address}${note}.`);
+      if (inserted.block) formula.textContent = formulaLine(inserted);
     }),
   );
 
@@ -173,6 +183,13 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       status.show("The value for this choice is shown under the buttons.");
     }),
   );
+
+  // A block formula refers to the selected cells: it changes with the selection (Workbook.onSelectionChanged,
+  // ExcelApi 1.2, within the manifest's minimum). Outside Excel there is no selection to follow.
+  runExcel(async (context) => {
+    context.workbook.onSelectionChanged.add(async () => showFormula());
+    await context.sync();
+  }).catch(() => undefined);
 
   const showSignedIn = () => {
     element("insert-signed-out").hidden = session.current !== undefined;

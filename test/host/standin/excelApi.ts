@@ -299,6 +299,24 @@ class StandInRange {
     });
   }
 
+  /**
+   * The anchor of the spill this one cell belongs to (the anchor's own cell included); a null object for a
+   * cell outside any spill, and for a range of several cells, as Excel's OrNullObject variant gives.
+   */
+  getSpillParentOrNullObject(): StandInRange {
+    return StandInRange.nullable(this.#batch, this.#sheet, () => {
+      const rect = this.#rect();
+      if (rect.rowCount !== 1 || rect.columnCount !== 1) return undefined;
+      const sheet = resolveSheet(this.#sheet);
+      const key = cellKey(rect.row, rect.column);
+      const anchor =
+        sheet.cell(rect.row, rect.column)?.spilledFrom ?? (sheet.spills.has(key) ? key : undefined);
+      if (anchor === undefined) return undefined;
+      const [row = 0, column = 0] = anchor.split(",").map(Number);
+      return { row, column, rowCount: 1, columnCount: 1 };
+    });
+  }
+
   /** A range that may be a null object: `isNullObject` is known after the next sync. */
   static nullable(batch: Batch, sheet: StandInWorksheet, locate: () => CellRect | undefined): StandInRange {
     const range = new StandInRange(batch, sheet, locate);
@@ -506,6 +524,34 @@ class StandInWorksheetCollection {
   }
 }
 
+/** What `EventHandlers.add` gives back; the add-in uses none of its members. */
+class StandInEventHandlerResult {
+  static readonly officeName = "OfficeExtension.EventHandlerResult";
+}
+
+/**
+ * The workbook's selection event: a handler added in a batch is registered when the batch syncs and then
+ * called, as Excel calls it, after each change of selection (the host's grid, or a sheet activated).
+ */
+class StandInSelectionChangedHandlers {
+  static readonly officeName = "OfficeExtension.EventHandlers";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(handler: (args: { type: "WorkbookSelectionChanged" }) => Promise<unknown>): StandInEventHandlerResult {
+    this.#batch.queue(() => {
+      this.#batch.workbook.onChange((change) => {
+        if (change.kind === "selection" || change.kind === "sheets")
+          void handler({ type: "WorkbookSelectionChanged" }).catch(() => undefined);
+      });
+    });
+    return new StandInEventHandlerResult();
+  }
+}
+
 class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
@@ -518,6 +564,10 @@ class StandInWorkbook {
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
+  }
+
+  get onSelectionChanged(): StandInSelectionChangedHandlers {
+    return new StandInSelectionChangedHandlers(this.#batch);
   }
 
   getSelectedRange(): StandInRange {
@@ -577,4 +627,6 @@ export const EXCEL_STAND_INS = [
   StandInWorksheetFreezePanes,
   StandInRange,
   StandInRangeFormat,
+  StandInSelectionChangedHandlers,
+  StandInEventHandlerResult,
 ];
