@@ -1,3 +1,5 @@
+import { marketGeoTypeValues, type components, type operations } from "../../src/api/schema";
+import { isOneOf } from "../contract/enums";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { tierAtLeast } from "../data/clients";
 import { numericFields } from "../contract/schemaFields";
@@ -8,17 +10,21 @@ import { propertyPredicate, type PropertyAttributeFilters } from "../data/proper
 import { sendBadRequest } from "../http/errors";
 import { shapeOf } from "../variant";
 
+type ExploreMarketsBody = NonNullable<
+  operations["exploreMarkets"]["requestBody"]
+>["content"]["application/json"];
+
 interface ExploreBody {
   account_id: number;
   market_filters?: Record<string, unknown> & {
-    geo_type?: "MSA" | "BespokeSubmarket";
+    geo_type?: components["schemas"]["MarketGeoType"];
     geo_boundary_ids?: number[];
     msa_geo_boundary_id?: number;
     states?: string[];
   };
   property_filters?: PropertyAttributeFilters;
   sort: string;
-  sort_direction: "asc" | "desc";
+  sort_direction: NonNullable<ExploreMarketsBody["sort_direction"]>;
   limit: number;
 }
 
@@ -82,7 +88,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       const markets = dataset.geography.boundaries.filter(
         (boundary: Boundary) =>
           (geoType === undefined
-            ? boundary.geoType === "MSA" || boundary.geoType === "BespokeSubmarket"
+            ? isOneOf(marketGeoTypeValues, boundary.geoType)
             : boundary.geoType === geoType) &&
           (!ids || ids.has(boundary.id)) &&
           (msaIndex === undefined || boundary.msaIndex === msaIndex) &&

@@ -1,3 +1,4 @@
+import { forecastGeoTypeValues, marketGeoTypeValues } from "../../api/schema";
 import { columnLetters } from "../../excel/a1";
 import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
@@ -22,10 +23,6 @@ export interface Inserted {
 }
 
 const SEARCH_LIMIT = 8;
-
-/** Geo types RENT.MARKET and RENT.NARRATIVE take; forecasts take ZIP codes too. */
-const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
-const FORECAST_GEO_TYPES = ["MSA", "BespokeSubmarket", "ZipCode"] as const;
 
 /**
  * The formula builder's logic: finds what a formula is about by name (through the data layer, so searches
@@ -60,7 +57,7 @@ export class InsertController {
         .filter((set) => set.attributes.name.toLowerCase().includes(words))
         .map((set) => ({ id: Number(set.id), label: set.attributes.name }));
     }
-    const geoTypes = kind === "forecast" ? FORECAST_GEO_TYPES : MARKET_GEO_TYPES;
+    const geoTypes = kind === "forecast" ? forecastGeoTypeValues : marketGeoTypeValues;
     const body = { query, geo_type: [...geoTypes], limit: SEARCH_LIMIT };
     const found = (await data.geoSearch(body, call)).value.data;
     return found.map(({ attributes }) => ({
