@@ -40,7 +40,12 @@ function dateProblem(body: CreateJobBody, today: number): string | undefined {
 }
 
 /** The bulk export job endpoints. Jobs belong to the API client that created them. */
-export function bulkJobHandlers(context: SandboxContext): OperationHandlers {
+export function bulkJobHandlers(
+  context: SandboxContext,
+): Pick<
+  OperationHandlers,
+  "createBulkJob" | "listBulkJobs" | "getBulkJob" | "cancelBulkJob" | "getBulkJobResults"
+> {
   const ownedJob = (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -60,7 +60,12 @@ function subjectAverages(
 }
 
 /** The comp set endpoints: list, market survey, units and floor plans. */
-export function compSetHandlers(context: SandboxContext): OperationHandlers {
+export function compSetHandlers(
+  context: SandboxContext,
+): Pick<
+  OperationHandlers,
+  "listCompSets" | "getMarketSurvey" | "listCompSetUnits" | "listCompSetFloorPlans"
+> {
   const shape = shapeOf(context.options.variant);
   const propertiesOf = (compSet: CompSet) =>
     compSet.propertyIds

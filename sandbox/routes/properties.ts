@@ -30,7 +30,9 @@ function requestedIds(query: Record<string, unknown>): number[] | undefined {
 }
 
 /** GET /properties/lookup and GET /properties/bulk_details. */
-export function propertyHandlers(context: SandboxContext): OperationHandlers {
+export function propertyHandlers(
+  context: SandboxContext,
+): Pick<OperationHandlers, "lookupProperties" | "getBulkPropertyDetails"> {
   return {
     lookupProperties: (request, reply) => {
       const query = inputOf(request).query as unknown as LookupQuery;
