@@ -1201,7 +1201,7 @@ export interface components {
             bedroom_count: number;
             bathroom_count: number;
             sq_ft: number;
-            status: components["schemas"]["UnitStatus"];
+            status: string;
             date_available: string | null;
             days_on_market: number | null;
             asking_rent: number;
