@@ -6,6 +6,8 @@ import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
 import { MAX_FORECAST_AGGREGATIONS } from "../../src/api/contractLimits";
 import { operationById } from "../../src/api/operations";
+import { isOneOf } from "../../src/api/enumValues";
+import { forecastIntervalValues, marketGeoTypeValues } from "../../src/api/schema";
 import type { RelayStats } from "../status/relayStats";
 import { isObject } from "./accountAccess";
 import { currentClientSignal } from "../upstream/clientSignal";
@@ -90,7 +92,7 @@ export function batchableMarkets(body: Json): { ids: number[]; options: MarketOp
   if (body.sort !== "property_count_total" || body.sort_direction !== "desc" || body.limit !== ids.length)
     return undefined;
   const geoType = filters.geo_type;
-  if (geoType !== undefined && geoType !== "MSA" && geoType !== "BespokeSubmarket") return undefined;
+  if (geoType !== undefined && !isOneOf(marketGeoTypeValues, geoType)) return undefined;
   if (body.property_filters !== undefined && !isObject(body.property_filters)) return undefined;
   return {
     ids,
@@ -120,8 +122,6 @@ export async function marketMetrics(
   };
 }
 
-const INTERVALS = ["month", "quarter", "year"];
-
 /** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
 export function batchableForecast(body: Json): ForecastQuery | undefined {
   if (!onlyKeys(body, bodyProperties("getPropertyForecasts"))) return undefined;
@@ -142,7 +142,7 @@ export function batchableForecast(body: Json): ForecastQuery | undefined {
     named.push({ name: name ?? field, field, aggregation_type } as ForecastAggregation);
   }
   if (new Set(named.map((aggregation) => aggregation.name)).size !== named.length) return undefined;
-  if (interval !== undefined && !INTERVALS.includes(interval as string)) return undefined;
+  if (interval !== undefined && !isOneOf(forecastIntervalValues, interval)) return undefined;
   if (offset !== undefined && (typeof offset !== "string" || !/^[+-]?[0-9]{1,3}d$/.test(offset)))
     return undefined;
   for (const flag of [use_rent_value, use_submarket_fallback])

@@ -1,5 +1,5 @@
 import { forecastGeoTypeValues } from "../../src/api/schema";
-import { isOneOf } from "../contract/enums";
+import { isOneOf } from "../../src/api/enumValues";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
 import { boundaryMarket, marketBaseGrowth } from "./marketMetrics";

@@ -1,5 +1,5 @@
 import { marketGeoTypeValues, type components, type operations } from "../../src/api/schema";
-import { isOneOf } from "../contract/enums";
+import { isOneOf } from "../../src/api/enumValues";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { tierAtLeast } from "../data/clients";
 import { numericFields } from "../contract/schemaFields";
