@@ -5,8 +5,7 @@ import type { PropertyCore } from "./properties";
 import { rentRatio, isoDate, rentFactorOn } from "./propertyRecord";
 import { hashSeed, Random, round, SALT } from "./random";
 
-export const UNIT_STYLES = ["affordable", "standard", "penthouse", "renovated"] as const;
-export type UnitStyle = (typeof UNIT_STYLES)[number];
+export type UnitStyle = components["schemas"]["UnitStyle"];
 
 /** Example amenity names per contract category (typed by the contract, so a category it adds or drops fails tsc). */
 export const AMENITY_CATEGORIES: Record<components["schemas"]["UnitAmenityCategory"], string[]> = {

@@ -365,6 +365,11 @@ export interface components {
          * @enum {string}
          */
         UnitStatus: "Available" | "Applied" | "Leased";
+        /**
+         * @description The unit styles the units endpoint filters on (`filter[unit_styles]`).
+         * @enum {string}
+         */
+        UnitStyle: "affordable" | "standard" | "penthouse" | "renovated";
         /** @enum {string} */
         UnitAmenityCategory: "Views" | "Balcony/Patio" | "Washer/Dryer" | "Kitchen Island" | "Stainless Steel Appliances" | "Stone Countertops" | "Garage Attached" | "Hardwood Floors" | "Vinyl Flooring" | "Walk-In Closets" | "Linen Closet" | "High Ceilings" | "Ceiling Fans" | "Air Conditioning" | "Smart Technology" | "Garbage Disposal" | "Dishwasher" | "Fireplace" | "Carpet" | "Pantry" | "Tile" | "Washer/Dryer Hookup" | "other";
         /**
@@ -1495,7 +1500,7 @@ export interface operations {
                 "filter[date_available_lte]"?: string;
                 "filter[year_built_gte]"?: number;
                 "filter[year_built_lte]"?: number;
-                /** @description Comma-separated unit styles. */
+                /** @description Comma-separated unit styles (UnitStyle; the pattern lists the same values). */
                 "filter[unit_styles]"?: string;
             };
             header?: never;
@@ -2116,6 +2121,7 @@ export const forecastGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<componen
 export const propertyClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PropertyClass"]> = ["A", "B", "C"];
 export const unifiedStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnifiedStatus"]> = ["stabilized", "planning", "scheduled_construction", "under_construction", "lease_up"];
 export const unitStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitStatus"]> = ["Available", "Applied", "Leased"];
+export const unitStyleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitStyle"]> = ["affordable", "standard", "penthouse", "renovated"];
 export const unitAmenityCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitAmenityCategory"]> = ["Views", "Balcony/Patio", "Washer/Dryer", "Kitchen Island", "Stainless Steel Appliances", "Stone Countertops", "Garage Attached", "Hardwood Floors", "Vinyl Flooring", "Walk-In Closets", "Linen Closet", "High Ceilings", "Ceiling Fans", "Air Conditioning", "Smart Technology", "Garbage Disposal", "Dishwasher", "Fireplace", "Carpet", "Pantry", "Tile", "Washer/Dryer Hookup", "other"];
 export const feeKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeeKind"]> = ["admin", "application", "deposit", "parking_fees", "parking_garage", "parking_surface_lot", "parking_carport", "pet_deposit", "pet_fee", "pet_rent", "storage"];
 export const aggregationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AggregationType"]> = ["avg", "median", "sum", "max", "min"];

@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "yaml";
+import { unitStyleValues } from "../../src/api/schema";
 import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
 import { numericFields, schemaProperties } from "../../sandbox/contract/schemaFields";
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
@@ -29,6 +31,19 @@ describe("the typed client's schema and the contract's enums", () => {
     expect(() =>
       execFileSync(process.execPath, [cli, ...args, "--check"], { cwd: root, stdio: "pipe" }),
     ).not.toThrow();
+  });
+});
+
+describe("the unit styles filter", () => {
+  it("accepts exactly the contract's UnitStyle values (its pattern cannot refer to the enum)", () => {
+    const contract = parse(readFileSync(join(root, "src", "api", "openapi.yaml"), "utf8"));
+    const units = contract.paths["/comp_sets/{comp_set_id}/units"].get.parameters as {
+      name: string;
+      schema: { pattern: string };
+    }[];
+    const pattern = units.find((parameter) => parameter.name === "filter[unit_styles]")?.schema.pattern;
+    const styles = unitStyleValues.join("|");
+    expect(pattern).toBe(`^(${styles})(,(${styles}))*$`);
   });
 });
 
