@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { operations } from "../src/api/schema";
 import type { BulkExportQuota } from "./auth/bulkExportQuota";
 import type { RateLimiter } from "./auth/rateLimiter";
 import type { IssuedToken, TokenStore } from "./auth/tokenStore";
@@ -38,10 +39,28 @@ export interface SandboxContext {
   downloadOrigin: string | undefined;
 }
 
-export type OperationHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+export type OperationId = keyof operations;
 
-/** Handlers keyed by the contract's operationId. */
-export type OperationHandlers = Record<string, OperationHandler>;
+/** The JSON body of an operation's 2xx answers, as the types generated from the contract say. */
+export type SuccessBody<Id extends OperationId> = {
+  [Status in keyof operations[Id]["responses"]]: Status extends 200 | 201 | 202
+    ? operations[Id]["responses"][Status] extends { content: { "application/json": infer Body } }
+      ? Body
+      : never
+    : never;
+}[keyof operations[Id]["responses"]];
+
+/**
+ * One operation's handler: it answers with the contract's success body (so a shape that drifts from the
+ * contract fails tsc), or with the reply it has already sent (an error, a redirect, a set status code).
+ */
+export type OperationHandler<Id extends OperationId = OperationId> = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<SuccessBody<Id> | FastifyReply> | SuccessBody<Id> | FastifyReply;
+
+/** Handlers keyed by the contract's operationId: every operation of the contract has one. */
+export type OperationHandlers = { [Id in OperationId]: OperationHandler<Id> };
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -6,7 +6,7 @@ import { BulkExportQuota } from "./auth/bulkExportQuota";
 import { RateLimiter } from "./auth/rateLimiter";
 import { TokenStore } from "./auth/tokenStore";
 import { SandboxClock } from "./clock";
-import type { OperationHandlers, SandboxContext } from "./context";
+import type { OperationHandlers, OperationId, SandboxContext } from "./context";
 import { contractOperations } from "./contract/operations";
 import { datasetFor, type Dataset } from "./data/dataset";
 import { FaultController } from "./faults/faultController";
@@ -126,7 +126,7 @@ declare module "fastify" {
 function registerOperations(app: FastifyInstance, context: SandboxContext): void {
   const handlers = operationHandlers(context);
   for (const operation of contractOperations()) {
-    const handler = handlers[operation.operationId];
+    const handler = handlers[operation.operationId as OperationId];
     if (!handler)
       throw new Error(`The sandbox has no handler for contract operation ${operation.operationId}`);
     app.route({ method: operation.method, url: operation.routePath, config: { operation }, handler });

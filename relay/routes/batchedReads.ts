@@ -7,6 +7,8 @@ import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
 import { MAX_FORECAST_AGGREGATIONS } from "../../src/api/contractLimits";
 import { operationById } from "../../src/api/operations";
+import { isOneOf } from "../../src/api/enumValues";
+import { forecastIntervalValues, marketGeoTypeValues } from "../../src/api/schema";
 import type { RelayStats } from "../status/relayStats";
 import { isObject } from "./accountAccess";
 import { currentClientSignal } from "../upstream/clientSignal";
@@ -95,10 +97,10 @@ export function batchableMarkets(
   if (!Array.isArray(ids) || !positiveIds(ids) || new Set(ids).size !== ids.length) return undefined;
   const { geo_type: geoType } = filters;
   const propertyFilters = body.property_filters;
-  if (geoType !== undefined && typeof geoType !== "string") return undefined;
+  if (geoType !== undefined && !isOneOf(marketGeoTypeValues, geoType)) return undefined;
   if (propertyFilters !== undefined && !isObject(propertyFilters)) return undefined;
   const options = {
-    geoType: geoType as MarketOptions["geoType"],
+    geoType,
     propertyFilters: propertyFilters as MarketOptions["propertyFilters"],
   };
   const batched = exploreMarketsBody({ accountId, ...options }, ids);
@@ -127,8 +129,6 @@ export async function marketMetrics(
   };
 }
 
-const INTERVALS = ["month", "quarter", "year"];
-
 /** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
 export function batchableForecast(body: Json): ForecastQuery | undefined {
   if (!onlyKeys(body, bodyProperties("getPropertyForecasts"))) return undefined;
@@ -149,7 +149,7 @@ export function batchableForecast(body: Json): ForecastQuery | undefined {
     named.push({ name: name ?? field, field, aggregation_type } as ForecastAggregation);
   }
   if (new Set(named.map((aggregation) => aggregation.name)).size !== named.length) return undefined;
-  if (interval !== undefined && !INTERVALS.includes(interval as string)) return undefined;
+  if (interval !== undefined && !isOneOf(forecastIntervalValues, interval)) return undefined;
   if (offset !== undefined && (typeof offset !== "string" || !/^[+-]?[0-9]{1,3}d$/.test(offset)))
     return undefined;
   for (const flag of [use_rent_value, use_submarket_fallback])

@@ -3,7 +3,7 @@ import { RATE_LIMIT_MODES } from "../auth/rateLimiter";
 import { RATE_LIMIT_HEADER_FORMS } from "../faults/faultSettings";
 import { parseBodyFieldRename } from "../http/renamedBodyFields";
 import type { SandboxOptions } from "../options";
-import { REPORT_TYPES } from "../jobs/jobStore";
+import { reportTypeValues } from "../../src/api/schema";
 import { SANDBOX_VARIANTS } from "../variant";
 
 export const CLI_DEFAULT_PORT = 4010;
@@ -159,7 +159,7 @@ export function parseArguments(argv: string[]): CliArguments {
       jobMaxRows: integer("job-max-rows", 1),
       jobConcurrency: integer("job-concurrency", 1),
       jobTimeScale: timeScale === undefined ? CLI_DEFAULT_JOB_TIME_SCALE : Number(timeScale),
-      jobStallReportType: oneOf("job-stall", REPORT_TYPES),
+      jobStallReportType: oneOf("job-stall", reportTypeValues),
       exportDirectory: values["export-dir"],
       webhookSecret: values["webhook-secret"],
       faults: {

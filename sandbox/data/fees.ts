@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import type { Dataset } from "./dataset";
 import type { PropertyCore } from "./properties";
 import { Random, SALT } from "./random";
@@ -43,7 +44,10 @@ export type SurveyFee = { title: string; description: string; min: number; max: 
  * The market survey's `fees_and_deposits`: an object keyed by fee kind (api-notes, "Observed on the live
  * service"), each a range with a title or a bare number; kinds the property does not charge are left out.
  */
-export function feesAndDeposits(dataset: Dataset, property: PropertyCore): Record<string, SurveyFee> {
+export function feesAndDeposits(
+  dataset: Dataset,
+  property: PropertyCore,
+): Partial<Record<components["schemas"]["FeeKind"], SurveyFee>> {
   const random = Random.of(dataset.seed, SALT.record, property.id, 98);
   const amountOf = (name: string) => feesOf(dataset, property).find((fee) => fee.name === name)?.amount ?? 0;
   const range = (title: string, description: string, min: number) => ({
@@ -52,7 +56,7 @@ export function feesAndDeposits(dataset: Dataset, property: PropertyCore): Recor
     min,
     max: min + random.int(0, 3) * 25,
   });
-  const kinds: Record<string, SurveyFee> = {
+  const kinds: Partial<Record<components["schemas"]["FeeKind"], SurveyFee>> = {
     admin: range("Admin fee", "One-time administration fee at move-in", random.int(100, 300)),
     application: amountOf("Application fee"),
     deposit: range("Security deposit", "Refundable, depends on credit", amountOf("Security deposit")),

@@ -1,8 +1,9 @@
+import type { components } from "../../src/api/schema";
 import { dayNumber, isoDate } from "./propertyRecord";
 import type { Series } from "./forecastModel";
 
-export type Interval = "month" | "quarter" | "year";
-export type AggregationType = "avg" | "median" | "sum" | "max" | "min";
+export type Interval = components["schemas"]["ForecastInterval"];
+export type AggregationType = components["schemas"]["AggregationType"];
 
 export interface Aggregation {
   name: string;

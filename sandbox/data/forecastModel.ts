@@ -1,3 +1,5 @@
+import { forecastGeoTypeValues } from "../../src/api/schema";
+import { isOneOf } from "../../src/api/enumValues";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
 import { boundaryMarket, marketBaseGrowth } from "./marketMetrics";
@@ -42,10 +44,10 @@ function offsetOf(seed: number, id: number, scale: number): number {
   return ((hashSeed(seed, SALT.forecast, id, 7) % 2001) / 1000 - 1) * scale;
 }
 
-/** Whether the model covers a boundary: MSAs, submarkets and most ZIP codes. */
+/** Whether the model covers a boundary: one of the contract's forecast types, but one ZIP code in ten lacks one. */
 export function boundaryHasForecast(dataset: Dataset, boundary: Boundary): boolean {
-  if (boundary.geoType === "MSA" || boundary.geoType === "BespokeSubmarket") return true;
-  return boundary.geoType === "ZipCode" && hashSeed(dataset.seed, SALT.forecast, boundary.id, 11) % 10 !== 0;
+  if (!isOneOf(forecastGeoTypeValues, boundary.geoType)) return false;
+  return boundary.geoType !== "ZipCode" || hashSeed(dataset.seed, SALT.forecast, boundary.id, 11) % 10 !== 0;
 }
 
 function boundaryGrowth(dataset: Dataset, boundary: Boundary, month: number): number {

@@ -1,16 +1,9 @@
 import type { Polygon } from "geojson";
+import type { components } from "../../src/api/schema";
 import { MSAS, type MsaSeed } from "./msas";
 import { Random, SALT } from "./random";
 
-export const GEO_TYPES = [
-  "MSA",
-  "BespokeSubmarket",
-  "CensusPlace",
-  "ZipCode",
-  "County",
-  "Neighborhood",
-] as const;
-export type GeoType = (typeof GEO_TYPES)[number];
+export type GeoType = components["schemas"]["GeoType"];
 
 export interface Boundary {
   id: number;

@@ -1,10 +1,21 @@
+import type { components } from "../../src/api/schema";
 import type { Dataset } from "./dataset";
-import type { Boundary } from "./geography";
+import type { Boundary, GeoType } from "./geography";
 import { msaRentLevel, type PropertyCore } from "./properties";
 import { rentRatio, dayNumber } from "./propertyRecord";
 import { Random, round, SALT } from "./random";
 
-export type MarketAttributes = Record<string, string | number | string[] | number[] | null>;
+/**
+ * A boundary's market figures, typed by the contract's compare_market record (so a field that drifts from the
+ * contract fails tsc). Any boundary has them (a ZIP code's rent is the baseline of its forecast in dollars);
+ * only markets are answered as compare_market records, see `marketRecord`.
+ */
+export type MarketAttributes = Omit<components["schemas"]["CompareMarketAttributes"], "geo_type"> & {
+  geo_type: GeoType;
+};
+
+/** The bedroom counts of the market record's per-bedroom figures. */
+const MARKET_BEDROOM_COUNTS = [0, 1, 2, 3] as const;
 
 function average(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -68,7 +79,8 @@ export function marketAttributes(
   const populationBase = members.length * random.between(700, 1100);
   const rentLevel = msaRentLevel(dataset.seed, boundary.msaIndex);
   const ageShares = [0.16, 0.15, 0.2, 0.28].map((share) => share * random.between(0.85, 1.15));
-  const attributes: MarketAttributes = {
+  // Filled field by field below; every field of the record is set (the contract tests check the answers).
+  const attributes: Partial<MarketAttributes> = {
     id: boundary.id,
     name: boundary.name,
     short_name: boundary.shortName,
@@ -80,16 +92,16 @@ export function marketAttributes(
     property_count_total: members.length,
     rent_avg_t30: r(rent),
   };
-  for (let bedrooms = 0; bedrooms <= 3; bedrooms++) {
+  for (const bedrooms of MARKET_BEDROOM_COUNTS) {
     attributes[`rent_${bedrooms}_bed_avg_t30`] = r(rent === null ? null : rent * rentRatio(bedrooms));
   }
   attributes.ner_avg_t30 = r(ner);
-  for (let bedrooms = 0; bedrooms <= 3; bedrooms++) {
+  for (const bedrooms of MARKET_BEDROOM_COUNTS) {
     attributes[`ner_${bedrooms}_bed_avg_t30`] = r(ner === null ? null : ner * rentRatio(bedrooms));
   }
   attributes.rent_psf_avg_t30 = r(rentPsf, 4);
   const bedSize = (bedrooms: number) => (size === null ? null : size * (0.55 + 0.3 * bedrooms));
-  for (let bedrooms = 0; bedrooms <= 3; bedrooms++) {
+  for (const bedrooms of MARKET_BEDROOM_COUNTS) {
     const sizeOfType = bedSize(bedrooms);
     attributes[`rent_${bedrooms}_bed_psf_avg_t30`] = r(
       rent === null || sizeOfType === null ? null : (rent * rentRatio(bedrooms)) / sizeOfType,
@@ -97,14 +109,14 @@ export function marketAttributes(
     );
   }
   attributes.ner_psf_avg_t30 = r(average(nerPsfs), 4);
-  for (let bedrooms = 0; bedrooms <= 3; bedrooms++) {
+  for (const bedrooms of MARKET_BEDROOM_COUNTS) {
     const sizeOfType = bedSize(bedrooms);
     attributes[`ner_${bedrooms}_bed_psf_avg_t30`] = r(
       ner === null || sizeOfType === null ? null : (ner * rentRatio(bedrooms)) / sizeOfType,
       4,
     );
   }
-  Object.assign(attributes, {
+  Object.assign<Partial<MarketAttributes>, Partial<MarketAttributes>>(attributes, {
     ner_psf_p88_t30: r(percentile(nerPsfs, 0.88), 4),
     ner_psf_p68_t30: r(percentile(nerPsfs, 0.68), 4),
     ner_psf_p18_t30: r(percentile(nerPsfs, 0.18), 4),
@@ -201,7 +213,7 @@ export function marketAttributes(
         : Math.round(sum(rented.map((p) => p.askingRent * 12 * p.unitCount * 0.6)) / 0.055),
     asset_value_per_unit_avg: r(average(rented.map((p) => (p.askingRent * 12 * 0.6) / 0.055)), 0),
   });
-  return attributes;
+  return attributes as MarketAttributes;
 }
 
 const cache = new WeakMap<Dataset, Map<string, MarketAttributes>>();

@@ -134,10 +134,11 @@ function keyedPricing(
   concession: number,
   fees: number,
 ) {
+  type Breakdowns = ReturnType<typeof breakdowns>;
   const result = {
-    total: {} as Record<string, unknown>,
+    total: {} as Record<string, Breakdowns["total"]>,
     totalPsf: {} as Record<string, number>,
-    ner: {} as Record<string, unknown>,
+    ner: {} as Record<string, Breakdowns["ner"]>,
     nerPsf: {} as Record<string, number>,
   };
   for (const [key, plans] of groups) {
@@ -290,7 +291,8 @@ function surveyItem(
     year_built: property.yearBuilt,
     total_units: property.unitCount,
     number_of_stories: property.stories,
-    apartmentiq_property_type: PROPERTY_TYPES[property.stories > 8 ? 2 : property.stories > 3 ? 1 : 0],
+    apartmentiq_property_type:
+      PROPERTY_TYPES[property.stories > 8 ? 2 : property.stories > 3 ? 1 : 0] ?? null,
     image_url: `https://images.example.invalid/properties/${property.id}.jpg`,
     avg_rent: round(rent, 2),
     avg_sq_ft: size,
@@ -360,7 +362,10 @@ export function marketSurvey(
   );
   const comps = items.filter((item) => !item.subject_property);
   const breakdownMean = <K extends string>(pick: (item: SurveyItem) => Record<K, number>, keys: K[]) =>
-    Object.fromEntries(keys.map((key) => [key, mean(comps, (item) => pick(item)[key])]));
+    Object.fromEntries(keys.map((key) => [key, mean(comps, (item) => pick(item)[key])])) as Record<
+      K,
+      number | null
+    >;
   return {
     items,
     average: {

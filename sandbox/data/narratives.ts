@@ -1,3 +1,5 @@
+import { marketGeoTypeValues } from "../../src/api/schema";
+import { isOneOf } from "../../src/api/enumValues";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
 import { boundaryMarket } from "./marketMetrics";
@@ -30,9 +32,9 @@ function count(value: unknown): string {
   return typeof value === "number" ? Math.round(value).toLocaleString("en-US") : "0";
 }
 
-/** Only MSAs and bespoke submarkets have narratives. */
+/** Only markets (MSAs and bespoke submarkets) have narratives. */
 export function hasNarrative(boundary: Boundary): boolean {
-  return boundary.geoType === "MSA" || boundary.geoType === "BespokeSubmarket";
+  return isOneOf(marketGeoTypeValues, boundary.geoType);
 }
 
 /** The most recent narrative of a boundary, written from its market metrics; analysed on the 1st of the month. */

@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import {
   diamondOf,
   GRID,
@@ -18,15 +19,8 @@ import {
   STREET_SUFFIXES,
 } from "./vocabulary";
 
-export const UNIFIED_STATUSES = [
-  "stabilized",
-  "planning",
-  "scheduled_construction",
-  "under_construction",
-  "lease_up",
-] as const;
-export type UnifiedStatus = (typeof UNIFIED_STATUSES)[number];
-export type PropertyClass = "A" | "B" | "C";
+export type UnifiedStatus = components["schemas"]["UnifiedStatus"];
+export type PropertyClass = components["schemas"]["PropertyClass"];
 
 export interface SaleRecord {
   dateClosed: string;

@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import { inSentScale } from "../contract/sentScale";
 import type { Dataset } from "./dataset";
 import { MSAS } from "./msas";
@@ -44,7 +45,11 @@ export function rentFactorOn(dataset: Dataset, property: PropertyCore, day: numb
   return (1 + annualGrowth) ** ((day - today) / 365) * (1 + wobble);
 }
 
-export type PropertyAttributes = Record<string, string | number | boolean | null>;
+/** The property record's attributes, as the contract's generated types say (a drifting field fails tsc). */
+export type PropertyAttributes = components["schemas"]["PropertyAttributes"];
+
+/** The numbered ownership slots of the record (`ownership_company_N_*`). */
+const OWNERSHIP_SLOTS = [1, 2, 3, 4] as const;
 
 export interface RecordOptions {
   /** The collection day of the record (YYYY-MM-DD). */
@@ -74,7 +79,8 @@ export function propertyAttributes(
   const factor = rentFactorOn(dataset, property, dayNumber(options.collectedAt), dayNumber(options.today));
   const rent = property.askingRent === null ? null : property.askingRent * factor;
   const concession = property.concessionPercent;
-  const attributes: PropertyAttributes = {
+  // Filled field by field below; every field of the record is set (the contract tests check the answers).
+  const attributes: Partial<PropertyAttributes> = {
     collected_at: options.collectedAt,
     msa_name: msa?.name ?? null,
     market_geo_boundary_id: property.msaId,
@@ -109,8 +115,8 @@ export function propertyAttributes(
     walk_score: property.walkScore,
   };
   const ownerCount = random.int(1, 4);
-  const ownership: PropertyAttributes = {};
-  for (let n = 1; n <= 4; n++) {
+  const ownership: Partial<PropertyAttributes> = {};
+  for (const n of OWNERSHIP_SLOTS) {
     const owned = n <= ownerCount && property.constructionStatus === "existing";
     ownership[`ownership_company_${n}_name`] = owned ? random.pick(OWNERSHIP_COMPANIES) : null;
     ownership[`ownership_company_${n}_ownership_type`] = owned
@@ -127,7 +133,7 @@ export function propertyAttributes(
   if (options.includeOwnership) Object.assign(attributes, ownership);
 
   const netEffective = rent === null ? null : rent * (1 - concession);
-  Object.assign(attributes, {
+  Object.assign<Partial<PropertyAttributes>, Partial<PropertyAttributes>>(attributes, {
     asking_rent: money(rent),
     asking_rent_psf: rent === null ? null : round(rent / property.averageUnitSize, 4),
     net_effective_rent: money(netEffective),
@@ -163,7 +169,7 @@ export function propertyAttributes(
     attributes[`net_effective_rent_psf_${bedrooms}_bed`] = bedNer === null ? null : round(bedNer / size, 4);
     attributes[`days_on_market_${bedrooms}_bed`] = bedRent === null ? null : random.int(5, 75);
   }
-  return attributes;
+  return attributes as PropertyAttributes;
 }
 
 /** The `{id, type, attributes}` envelope of property search and bulk details. */

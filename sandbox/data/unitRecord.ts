@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import type { Dataset } from "./dataset";
 import { isoDate, MS_PER_DAY } from "./propertyRecord";
 import { hashSeed, round, SALT } from "./random";
@@ -72,7 +73,8 @@ export function unitEnvelope(
   // Live code found leased units (is_leased true) among the listed ones: here half of the applied units,
   // leased a few days before the day listed; their status is `Leased` (api-notes, second pass).
   const leasedDaysAgo = applied && changeRoll % 2 === 0 ? 1 + (changeRoll % 5) : undefined;
-  const status = leasedDaysAgo !== undefined ? "Leased" : applied ? "Applied" : "Available";
+  const status: components["schemas"]["UnitStatus"] =
+    leasedDaysAgo !== undefined ? "Leased" : applied ? "Applied" : "Available";
   const rentPsf = round(unit.rent / spec.sqFt, 4);
   return {
     id: `${property.id}_${spec.key}`,

@@ -1,13 +1,14 @@
+import { unitAmenityCategoryValues, type components } from "../../src/api/schema";
 import type { Dataset } from "./dataset";
 import { feesOf, requiredMonthlyFees } from "./fees";
 import type { PropertyCore } from "./properties";
 import { rentRatio, isoDate, rentFactorOn } from "./propertyRecord";
 import { hashSeed, Random, round, SALT } from "./random";
 
-export const UNIT_STYLES = ["affordable", "standard", "penthouse", "renovated"] as const;
-export type UnitStyle = (typeof UNIT_STYLES)[number];
+export type UnitStyle = components["schemas"]["UnitStyle"];
 
-export const AMENITY_CATEGORIES: Record<string, string[]> = {
+/** Example amenity names per contract category (typed by the contract, so a category it adds or drops fails tsc). */
+export const AMENITY_CATEGORIES: Record<components["schemas"]["UnitAmenityCategory"], string[]> = {
   Views: ["City view", "Park view", "Courtyard view"],
   "Balcony/Patio": ["Private balcony", "Patio"],
   "Washer/Dryer": ["In-unit washer and dryer"],
@@ -32,7 +33,7 @@ export const AMENITY_CATEGORIES: Record<string, string[]> = {
   "Washer/Dryer Hookup": ["Washer/dryer hookups"],
   other: ["Built-in desk", "Wine fridge"],
 };
-const CATEGORY_NAMES = Object.keys(AMENITY_CATEGORIES);
+const CATEGORY_NAMES = unitAmenityCategoryValues;
 
 export interface FloorPlanSpec {
   name: string;
@@ -209,13 +210,13 @@ export function amenityNamesOf(
   dataset: Dataset,
   property: PropertyCore,
   unit: UnitSpec,
-): Record<string, string[]> {
+): Partial<Record<components["schemas"]["UnitAmenityCategory"], string[]>> {
   const random = Random.of(dataset.seed, SALT.units, property.id, Number(unit.key), 3);
-  const chosen: Record<string, string[]> = {};
+  const chosen: Partial<Record<components["schemas"]["UnitAmenityCategory"], string[]>> = {};
   const count = random.int(3, 7);
   for (let n = 0; n < count; n++) {
     const category = random.pick(CATEGORY_NAMES);
-    chosen[category] = [random.pick(AMENITY_CATEGORIES[category] ?? ["Other"])];
+    chosen[category] = [random.pick(AMENITY_CATEGORIES[category])];
   }
   return chosen;
 }

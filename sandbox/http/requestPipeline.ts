@@ -4,7 +4,8 @@ import { bearerTokenOf, identifyCaller } from "../auth/bearer";
 import type { RateLimitDecision } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
 import { validateRequest } from "../contract/requestValidator";
-import { clientMayActFor, tierAtLeast } from "../data/clients";
+import { tierAtLeast } from "../data/clients";
+import { refuseForeignAccess } from "./accessCheck";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
 import { withoutTotalPages } from "./pagination";
 import { sendRateLimited } from "./rateLimitReply";
@@ -79,18 +80,6 @@ function guardOperation(
   return undefined;
 }
 
-/** The account an operation acts for, wherever the contract puts `account_id`. */
-function requestedAccountId(request: FastifyRequest): number | undefined {
-  const input = request.validated;
-  if (!input) return undefined;
-  const candidates = [
-    input.params.account_id,
-    input.query.account_id,
-    (input.body as { account_id?: unknown })?.account_id,
-  ];
-  return candidates.find((value): value is number => typeof value === "number");
-}
-
 function validateOperation(
   context: SandboxContext,
   request: FastifyRequest,
@@ -98,6 +87,9 @@ function validateOperation(
 ): FastifyReply | undefined {
   const operation = request.routeOptions.config.operation;
   if (!operation) return undefined;
+  const arrived = { params: request.params, query: request.query, body: request.body };
+  const foreign = refuseForeignAccess(context, request, reply, arrived);
+  if (foreign) return foreign;
   const renamed = bodyUnderContractNames(
     operation.operationId,
     request.body,
@@ -122,20 +114,13 @@ function validateOperation(
     return sendError(reply, result.status, error, message, { errors: result.errors });
   }
   request.validated = result.value;
-  const accountId = requestedAccountId(request);
-  if (
-    accountId !== undefined &&
-    request.caller &&
-    !clientMayActFor(request.caller.client.clientId, accountId)
-  ) {
-    return sendForbidden(reply, `You do not have access to account ${accountId}`);
-  }
-  return undefined;
+  return refuseForeignAccess(context, request, reply, result.value);
 }
 
 /**
- * The order every API request goes through: count, authenticate, rate-limit, check the tier,
- * validate against the contract, check the account; then the operation's handler.
+ * The order every API request goes through: count, authenticate, rate-limit, check the tier, check access to
+ * the account, comp set or job named, validate against the contract (and check access again on the validated
+ * values); then the operation's handler.
  */
 export function installRequestPipeline(app: FastifyInstance, context: SandboxContext): void {
   app.decorateRequest("caller", null);

@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import type { Dataset } from "../data/dataset";
 import { feesOf, requiredMonthlyFees } from "../data/fees";
 import { floorPlanRows } from "../data/floorPlanReport";
@@ -12,7 +13,11 @@ import type { ReportType } from "./jobStore";
 
 type PercentScale = ShapeVariant["percentScale"];
 
-export type ExportRow = Record<string, string | number | null>;
+type Schemas = components["schemas"];
+
+/** A row of an export file, typed by its report's contract schema (a column that drifts fails tsc). */
+export type ExportRow =
+  Schemas["ExportPropertyRow"] | Schemas["ExportUnitRow"] | Schemas["ExportFloorPlanRow"];
 
 /** The contract schema that lists each report's columns. */
 export const EXPORT_ROW_SCHEMAS: Record<ReportType, string> = {
@@ -36,7 +41,7 @@ function propertyRow(
   day: number,
   today: number,
   scale: PercentScale,
-): ExportRow {
+): Schemas["ExportPropertyRow"] {
   const rent =
     property.askingRent === null ? null : property.askingRent * rentFactorOn(dataset, property, day, today);
   const ner = rent === null ? null : rent * (1 - property.concessionPercent);
@@ -92,7 +97,7 @@ export function exportRowsFor(
   // Floor plans and units exist only for properties that are on the market.
   if (property.askingRent === null) return [];
   if (reportType === "floorplans") {
-    return floorPlanRows(dataset, property, false, day, today).map((row) => ({
+    return floorPlanRows(dataset, property, false, day, today).map((row): Schemas["ExportFloorPlanRow"] => ({
       date: row.collected_at,
       property_id: row.property_id,
       property_name: row.property_name,
@@ -113,7 +118,7 @@ export function exportRowsFor(
       days_on_market: row.days_on_market,
     }));
   }
-  return listedUnits(dataset, property, day, today).map((unit) => ({
+  return listedUnits(dataset, property, day, today).map((unit): Schemas["ExportUnitRow"] => ({
     date: isoDate(day),
     property_id: property.id,
     property_name: property.name,

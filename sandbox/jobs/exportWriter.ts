@@ -5,7 +5,6 @@ import { finished } from "node:stream/promises";
 import { ByteWriter, ParquetWriter, schemaFromColumnData } from "hyparquet-writer";
 import Papa from "papaparse";
 import { exportColumns, schemaProperties } from "../contract/schemaFields";
-import type { ExportRow } from "./exportRows";
 import type { OutputFormat } from "./jobStore";
 
 type ParquetType = "INT32" | "DOUBLE" | "STRING";
@@ -14,6 +13,9 @@ function parquetType(schema: Record<string, unknown>): ParquetType {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return types.includes("integer") ? "INT32" : types.includes("number") ? "DOUBLE" : "STRING";
 }
+
+/** A row as a file writer sees it: values by column name (the rows are typed by their contract schema). */
+export type FileRow = Readonly<Record<string, unknown>>;
 
 export const FILE_EXTENSIONS: Record<OutputFormat, string> = {
   csv: "csv",
@@ -42,7 +44,7 @@ export const EXPORT_BATCH_ROWS: Record<OutputFormat, number> = {
  * its whole output. `write` resolves once the file can take more (disk back-pressure).
  */
 export interface ExportFileWriter {
-  write(rows: ExportRow[]): Promise<void>;
+  write(rows: FileRow[]): Promise<void>;
   /** Completes the file. */
   close(): Promise<void>;
   /** Stops writing and deletes what was written. */
@@ -62,7 +64,7 @@ async function endStream(stream: WriteStream): Promise<void> {
 function fileWriter(
   path: string,
   stream: WriteStream,
-  write: (rows: ExportRow[]) => Promise<void>,
+  write: (rows: FileRow[]) => Promise<void>,
   close: () => Promise<void>,
 ): ExportFileWriter {
   // A disk error arrives as an event; kept, it fails the next write or the close (and the job).
@@ -85,11 +87,11 @@ function fileWriter(
 /** Text formats: csv (RFC 4180: every record, the last included, ends with CRLF) and jsonl. */
 function textWriter(path: string, format: "csv" | "jsonl", columns: string[]): ExportFileWriter {
   const stream = createWriteStream(path);
-  const ordered = (row: ExportRow) => columns.map((column) => row[column] ?? null);
+  const ordered = (row: FileRow) => columns.map((column) => row[column] ?? null);
   const encode =
     format === "csv"
-      ? (rows: ExportRow[]) => `${Papa.unparse(rows.map(ordered))}\r\n`
-      : (rows: ExportRow[]) =>
+      ? (rows: FileRow[]) => `${Papa.unparse(rows.map(ordered))}\r\n`
+      : (rows: FileRow[]) =>
           rows
             .map((row) => `${JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null])))}\n`)
             .join("");
@@ -159,7 +161,7 @@ export async function writeExportFile(
   path: string,
   format: OutputFormat,
   schemaName: string,
-  rows: ExportRow[],
+  rows: FileRow[],
 ): Promise<void> {
   const file = openExportFile(path, format, schemaName);
   await file.write(rows);

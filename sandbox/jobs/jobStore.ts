@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "../../src/api/schema";
 import type { SandboxClock } from "../clock";
 
-export const REPORT_TYPES = ["floorplans", "property", "units"] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
-export type OutputFormat = "csv" | "jsonl" | "parquet";
-export type JobStatus = "submitted" | "cancelled" | "failed" | "succeeded";
+export type ReportType = components["schemas"]["ReportType"];
+export type OutputFormat = components["schemas"]["OutputFormat"];
+export type JobStatus = components["schemas"]["JobStatus"];
 
 export interface BulkJob {
   jobId: string;

@@ -3,7 +3,7 @@ import { accountsForClient } from "../data/clients";
 import { paginate } from "../http/pagination";
 
 /** GET /v1/accounts: the accounts the calling client may act for. */
-export function accountHandlers(): OperationHandlers {
+export function accountHandlers(): Pick<OperationHandlers, "listAccounts"> {
   return {
     listAccounts: (request) => {
       const { query } = inputOf(request);

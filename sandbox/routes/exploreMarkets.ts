@@ -1,3 +1,5 @@
+import { marketGeoTypeValues, type components, type operations } from "../../src/api/schema";
+import { isOneOf } from "../../src/api/enumValues";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { tierAtLeast } from "../data/clients";
 import { numericFields } from "../contract/schemaFields";
@@ -8,17 +10,21 @@ import { propertyPredicate, type PropertyAttributeFilters } from "../data/proper
 import { sendBadRequest } from "../http/errors";
 import { shapeOf } from "../variant";
 
+type ExploreMarketsBody = NonNullable<
+  operations["exploreMarkets"]["requestBody"]
+>["content"]["application/json"];
+
 interface ExploreBody {
   account_id: number;
   market_filters?: Record<string, unknown> & {
-    geo_type?: "MSA" | "BespokeSubmarket";
+    geo_type?: components["schemas"]["MarketGeoType"];
     geo_boundary_ids?: number[];
     msa_geo_boundary_id?: number;
     states?: string[];
   };
   property_filters?: PropertyAttributeFilters;
   sort: string;
-  sort_direction: "asc" | "desc";
+  sort_direction: NonNullable<ExploreMarketsBody["sort_direction"]>;
   limit: number;
 }
 
@@ -32,9 +38,23 @@ function metricBounds(filters: Record<string, unknown>): [string, "gte" | "lte",
   });
 }
 
-function passesBounds(attributes: MarketAttributes, bounds: [string, "gte" | "lte", number][]): boolean {
+type MarketRecord = components["schemas"]["CompareMarketAttributes"];
+
+/** A market's figures as its compare_market record; only MSAs and submarkets are markets. */
+function marketRecord(attributes: MarketAttributes): MarketRecord {
+  const { geo_type } = attributes;
+  if (!isOneOf(marketGeoTypeValues, geo_type)) throw new Error(`Boundary ${attributes.id} is not a market`);
+  return { ...attributes, geo_type };
+}
+
+/** A metric of a record by the name a request gave (sort fields and bounds name any numeric attribute). */
+function metricOf(record: Readonly<Record<string, unknown>>, metric: string): unknown {
+  return record[metric];
+}
+
+function passesBounds(attributes: MarketRecord, bounds: [string, "gte" | "lte", number][]): boolean {
   return bounds.every(([metric, bound, limit]) => {
-    const value = attributes[metric];
+    const value = metricOf(attributes, metric);
     if (typeof value !== "number") return false;
     return bound === "gte" ? value >= limit : value <= limit;
   });
@@ -46,15 +66,15 @@ function passesBounds(attributes: MarketAttributes, bounds: [string, "gte" | "lt
  * answers such callers with limited data, not an error (api-notes, "Observed on the live service"); which fields
  * it keeps is not known.
  */
-function limited(attributes: MarketAttributes): MarketAttributes {
+function limited(attributes: MarketRecord): MarketRecord {
   const tiered = tieredFields("CompareMarketAttributes");
   return Object.fromEntries(
     Object.entries(attributes).map(([field, value]) => [field, tiered.has(field) ? null : value]),
-  ) as MarketAttributes;
+  ) as MarketRecord;
 }
 
 /** POST /explore_markets: compare MSAs or submarkets on aggregated metrics. */
-export function exploreMarketHandlers(context: SandboxContext): OperationHandlers {
+export function exploreMarketHandlers(context: SandboxContext): Pick<OperationHandlers, "exploreMarkets"> {
   return {
     exploreMarkets: (request, reply) => {
       const body = inputOf(request).body as ExploreBody;
@@ -82,7 +102,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       const markets = dataset.geography.boundaries.filter(
         (boundary: Boundary) =>
           (geoType === undefined
-            ? boundary.geoType === "MSA" || boundary.geoType === "BespokeSubmarket"
+            ? isOneOf(marketGeoTypeValues, boundary.geoType)
             : boundary.geoType === geoType) &&
           (!ids || ids.has(boundary.id)) &&
           (msaIndex === undefined || boundary.msaIndex === msaIndex) &&
@@ -105,11 +125,11 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
               )
             : boundaryMarket(dataset, boundary, today),
         )
-        .map((attributes) => inSentScale("CompareMarketAttributes", attributes, percentScale))
+        .map((attributes) => inSentScale("CompareMarketAttributes", marketRecord(attributes), percentScale))
         .filter((attributes) => passesBounds(attributes, bounds))
         .sort((a, b) => {
-          const x = a[body.sort];
-          const y = b[body.sort];
+          const x = metricOf(a, body.sort);
+          const y = metricOf(b, body.sort);
           if (typeof x !== "number" || typeof y !== "number") {
             return (
               (typeof x === "number" ? -1 : 0) + (typeof y === "number" ? 1 : 0) ||
@@ -123,7 +143,7 @@ export function exploreMarketHandlers(context: SandboxContext): OperationHandler
       return {
         data: rows.map((attributes) => ({
           id: String(attributes.id),
-          type: "compare_market",
+          type: "compare_market" as const,
           attributes: full ? attributes : limited(attributes),
         })),
       };

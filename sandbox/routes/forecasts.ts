@@ -86,11 +86,13 @@ function forecastResponse(
     offsetDays(body.offset),
     roundForecast,
   );
-  return { data: { type: "forecasts", id: randomUUID(), attributes: { time_series: timeSeries } } };
+  return { data: { type: "forecasts" as const, id: randomUUID(), attributes: { time_series: timeSeries } } };
 }
 
 /** POST /properties/{property_id}/forecasts and POST /geo_boundary/{geo_boundary_id}/forecasts. */
-export function forecastHandlers(context: SandboxContext): OperationHandlers {
+export function forecastHandlers(
+  context: SandboxContext,
+): Pick<OperationHandlers, "getPropertyForecasts" | "getGeoBoundaryForecasts"> {
   return {
     getPropertyForecasts: (request, reply) => {
       const { params, body } = inputOf(request);

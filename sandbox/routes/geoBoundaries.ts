@@ -12,7 +12,7 @@ interface GeoSearchBody {
 }
 
 /** POST /geo_boundaries/search. */
-export function geoBoundaryHandlers(context: SandboxContext): OperationHandlers {
+export function geoBoundaryHandlers(context: SandboxContext): Pick<OperationHandlers, "searchGeoBoundaries"> {
   return {
     searchGeoBoundaries: (request, reply) => {
       const body = inputOf(request).body as GeoSearchBody;

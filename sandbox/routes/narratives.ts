@@ -3,7 +3,7 @@ import { hasNarrative, narrativeFor, truncateSales } from "../data/narratives";
 import { sendNotFound } from "../http/errors";
 
 /** GET /markets/narratives. */
-export function narrativeHandlers(context: SandboxContext): OperationHandlers {
+export function narrativeHandlers(context: SandboxContext): Pick<OperationHandlers, "getMarketNarratives"> {
   return {
     getMarketNarratives: (request, reply) => {
       const { query } = inputOf(request);

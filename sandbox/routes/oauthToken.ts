@@ -10,7 +10,7 @@ function sameSecret(expected: string, given: string): boolean {
 }
 
 /** POST /oauth/token: the client-credentials grant (form or JSON body). */
-export function oauthTokenHandlers(context: SandboxContext): OperationHandlers {
+export function oauthTokenHandlers(context: SandboxContext): Pick<OperationHandlers, "createToken"> {
   return {
     createToken: (request, reply) => {
       const body = inputOf(request).body as { grant_type: string; client_id: string; client_secret: string };

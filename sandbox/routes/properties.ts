@@ -1,5 +1,5 @@
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { MAX_BULK_DETAILS_IDS } from "../contract/limits";
+import { MAX_BULK_DETAILS_IDS, parameterErrorMessage } from "../contract/limits";
 import { propertyEnvelope } from "../data/propertyRecord";
 import { distanceMiles, propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
@@ -8,7 +8,8 @@ import { paginate } from "../http/pagination";
 import { chargeBulkExportQuota } from "../http/quotaReply";
 import { currentRecordOptions } from "../http/recordOptions";
 
-const PROPERTY_IDS_REQUIRED = "property_ids is required and must be a non-empty array";
+/** A bulk details call without ids: the same sentence as an empty `property_ids` (the contract's words). */
+const PROPERTY_IDS_REQUIRED = parameterErrorMessage("getBulkPropertyDetails", "property_ids", "minLength");
 
 interface LookupQuery extends PropertyAttributeFilters {
   account_id: number;
@@ -30,7 +31,9 @@ function requestedIds(query: Record<string, unknown>): number[] | undefined {
 }
 
 /** GET /properties/lookup and GET /properties/bulk_details. */
-export function propertyHandlers(context: SandboxContext): OperationHandlers {
+export function propertyHandlers(
+  context: SandboxContext,
+): Pick<OperationHandlers, "lookupProperties" | "getBulkPropertyDetails"> {
   return {
     lookupProperties: (request, reply) => {
       const query = inputOf(request).query as unknown as LookupQuery;

@@ -17,7 +17,7 @@ interface PropertySearchBody extends PropertyAttributeFilters {
 }
 
 /** POST /geo_boundaries/properties: properties by boundary, custom geometry and attributes. */
-export function propertySearchHandlers(context: SandboxContext): OperationHandlers {
+export function propertySearchHandlers(context: SandboxContext): Pick<OperationHandlers, "searchProperties"> {
   return {
     searchProperties: (request, reply) => {
       const body = inputOf(request).body as PropertySearchBody;

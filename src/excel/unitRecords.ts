@@ -1,3 +1,4 @@
+import { unitAmenityCategoryValues } from "../api/schema";
 import { recordsToTable, type FieldFlattener } from "./records";
 import type { TableData } from "./tableData";
 
@@ -7,33 +8,6 @@ export interface UnitEnvelope {
   readonly type?: string;
   readonly attributes: Readonly<Record<string, unknown>>;
 }
-
-/** The amenity categories of the contract, in its order; a category the service adds later still gets a column. */
-export const AMENITY_CATEGORIES = [
-  "Views",
-  "Balcony/Patio",
-  "Washer/Dryer",
-  "Kitchen Island",
-  "Stainless Steel Appliances",
-  "Stone Countertops",
-  "Garage Attached",
-  "Hardwood Floors",
-  "Vinyl Flooring",
-  "Walk-In Closets",
-  "Linen Closet",
-  "High Ceilings",
-  "Ceiling Fans",
-  "Air Conditioning",
-  "Smart Technology",
-  "Garbage Disposal",
-  "Dishwasher",
-  "Fireplace",
-  "Carpet",
-  "Pantry",
-  "Tile",
-  "Washer/Dryer Hookup",
-  "other",
-] as const;
 
 const amenityField = (category: string) => `amenities_${category}`;
 
@@ -76,7 +50,8 @@ export const UNIT_COLUMN_ORDER: readonly string[] = [
   "non_rent_concessions",
   "concessions_expires_at",
   "concessions_updated_at",
-  ...AMENITY_CATEGORIES.map(amenityField),
+  // The contract's amenity categories, in its order; a category the service adds later still gets a column.
+  ...unitAmenityCategoryValues.map(amenityField),
 ];
 
 interface ConcessionItem {

@@ -1,5 +1,7 @@
-/** The export file formats of bulk jobs. */
-export type ExportFormat = "csv" | "jsonl" | "parquet";
+import type { components } from "../api/schema";
+
+/** The export file formats of bulk jobs, as the contract names them. */
+export type ExportFormat = components["schemas"]["OutputFormat"];
 
 /**
  * A parsed file: column names in file order and one array per row, aligned with them. Values keep their

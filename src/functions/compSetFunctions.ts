@@ -1,3 +1,4 @@
+import { unitStyleValues } from "../api/schema";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { unitsToTable } from "../excel/unitRecords";
 import { readDate } from "./args/excelDates";
@@ -7,8 +8,6 @@ import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
-
-const UNIT_STYLES = ["affordable", "standard", "penthouse", "renovated"] as const;
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
 const readListText = (value: unknown, argument: string) =>
@@ -82,9 +81,9 @@ export async function units(
     const id = readId(compSetId, "comp_set_id");
     const option = readOptions(options, UNIT_OPTIONS);
     const styles = readList(option.get("unit_styles"), "unit_styles", readText).map((style) => {
-      const known = UNIT_STYLES.find((candidate) => candidate === style.toLowerCase());
+      const known = unitStyleValues.find((candidate) => candidate === style.toLowerCase());
       if (!known)
-        throw new ArgumentError(`unit_styles must be among ${UNIT_STYLES.join(", ")}, not "${style}".`);
+        throw new ArgumentError(`unit_styles must be among ${unitStyleValues.join(", ")}, not "${style}".`);
       return known;
     });
     const filters = {

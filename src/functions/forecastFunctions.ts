@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { asFraction } from "../api/readers/percentScale";
+import { aggregationTypeValues, forecastGeoTypeValues, forecastIntervalValues } from "../api/schema";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
@@ -13,9 +14,6 @@ import { cellContext } from "./cellContext";
 import { fieldCell, resultCell } from "./shape/dataTypes";
 import { outputValue } from "./shape/values";
 
-const AGGREGATIONS = ["avg", "median", "sum", "max", "min"] as const;
-const INTERVALS = ["month", "quarter", "year"] as const;
-
 interface ForecastArguments {
   fields: unknown;
   aggregation: unknown;
@@ -25,9 +23,6 @@ interface ForecastArguments {
   useRentValue: unknown;
   useSubmarketFallback?: unknown;
 }
-
-/** Boundary forecasts exist for MSAs, submarkets and ZIP codes (api-notes). */
-const FORECAST_GEO_TYPES = ["MSA", "BespokeSubmarket", "ZipCode"] as const;
 
 const catalogueOf = (target: ForecastTarget) =>
   target.kind === "property" ? ("propertyForecast" as const) : ("boundaryForecast" as const);
@@ -63,7 +58,7 @@ function readForecastQuery(
   if (fields.length === 0) throw new ApiError("invalid_input", "field: name at least one forecast field.");
   const named = isBlank(args.aggregation)
     ? undefined
-    : readChoice(args.aggregation, "aggregation", AGGREGATIONS);
+    : readChoice(args.aggregation, "aggregation", aggregationTypeValues);
   const aggregations: ForecastAggregation[] = fields.map((name) => {
     const field = targetField(target, name);
     return {
@@ -76,7 +71,9 @@ function readForecastQuery(
     fields,
     query: {
       aggregations,
-      interval: isBlank(args.interval) ? "month" : readChoice(args.interval, "interval", INTERVALS),
+      interval: isBlank(args.interval)
+        ? "month"
+        : readChoice(args.interval, "interval", forecastIntervalValues),
       start: isBlank(args.start) ? undefined : readDate(args.start, "start"),
       end: isBlank(args.end) ? undefined : readDate(args.end, "end"),
       useRentValue: readOptionalBoolean(args.useRentValue, "use_rent_value"),
@@ -191,7 +188,7 @@ export async function geoForecast(
       boundaryId,
       cellContext(cellSignal),
       "boundary_id",
-      FORECAST_GEO_TYPES,
+      forecastGeoTypeValues,
     );
     const target: ForecastTarget = { kind: "geo_boundary", id };
     const args = { fields: field, aggregation, interval, start, end, useRentValue };

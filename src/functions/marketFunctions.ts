@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
+import { marketGeoTypeValues, type components } from "../api/schema";
 import { recordsToTable } from "../excel/records";
 import { resolveBoundary } from "./args/boundaryNames";
 import { readOptions } from "./args/options";
@@ -25,8 +26,7 @@ import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
 import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
 
-const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
-type MarketGeoType = (typeof MARKET_GEO_TYPES)[number];
+type MarketGeoType = components["schemas"]["MarketGeoType"];
 
 /** Metrics the service used to return; a formula still asking for one is told why it gets nothing. */
 const REMOVED_METRICS: Record<string, string> = {
@@ -35,14 +35,14 @@ const REMOVED_METRICS: Record<string, string> = {
 };
 
 const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
-  readChoice(value, argument, MARKET_GEO_TYPES);
+  readChoice(value, argument, marketGeoTypeValues);
 
 /** A market given as an id, or as a name resolved to the best MSA or submarket match. */
 async function resolveMarket(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
-  const found = await resolveBoundary(value, context, "boundary", MARKET_GEO_TYPES);
+  const found = await resolveBoundary(value, context, "boundary", marketGeoTypeValues);
   return { id: found.id, geoType: found.geoType as MarketGeoType | undefined };
 }
 

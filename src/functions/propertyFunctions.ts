@@ -1,6 +1,6 @@
 import { ApiError } from "../api/errors";
 import { collectPages } from "../api/paging";
-import type { components } from "../api/schema";
+import { geoTypeValues, type components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
 import { readDate } from "./args/excelDates";
@@ -161,16 +161,6 @@ function readTransactionFilters(option: OptionValues): Record<string, string | n
 type Geometry = components["schemas"]["GeoJsonGeometry"];
 
 /** Boundary ids (a range or list), GeoJSON geometry text, or nothing for all areas. The service checks the shape. */
-/** Every boundary type: an area named in RENT.PROPERTIES may be a city, a county or a neighborhood as well. */
-const AREA_GEO_TYPES = [
-  "MSA",
-  "BespokeSubmarket",
-  "CensusPlace",
-  "County",
-  "ZipCode",
-  "Neighborhood",
-] as const;
-
 async function readArea(
   value: unknown,
   context: CellContext,
@@ -191,7 +181,7 @@ async function readArea(
   // Ids or names ("Austin"), each name resolved to the service's best matching boundary.
   const given = readList(value, "area", (item) => item);
   const ids = await Promise.all(
-    given.map(async (item) => (await resolveBoundary(item, context, "area", AREA_GEO_TYPES)).id),
+    given.map(async (item) => (await resolveBoundary(item, context, "area", geoTypeValues)).id),
   );
   return ids.length > 0 ? { geo_boundary_ids: ids } : {};
 }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { unitStyleValues } from "../../src/api/schema";
 import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
 import { numericFields, schemaProperties } from "../../sandbox/contract/schemaFields";
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
@@ -9,31 +10,40 @@ import { recordFields } from "../../scripts/generateRecordFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
 import { fieldCatalogue, operationTiers } from "../../scripts/generateFieldCatalogue";
 import { FIELD_CATALOGUE, OPERATION_TIERS } from "../../src/api/fieldCatalogue";
-import {
-  MAX_BULK_DETAILS_IDS,
-  MAX_EXPLORE_MARKETS,
-  MAX_FORECAST_AGGREGATIONS,
-  MAX_JOB_PROPERTY_IDS,
-  MAX_JOB_RANGE_DAYS,
-  OBSERVED_JOB_DURATIONS,
-} from "../../src/api/contractLimits";
-import {
-  MAX_BULK_DETAILS_IDS as SANDBOX_MAX_IDS,
-  MAX_JOB_RANGE_DAYS as SANDBOX_MAX_JOB_RANGE_DAYS,
-} from "../../sandbox/contract/limits";
+import { contractLimitsSource } from "../../scripts/generateContractLimits";
 
 const root = join(__dirname, "..", "..");
 
-describe("the typed client's schema", () => {
-  it("is what openapi-typescript generates from openapi.yaml today (run `npm run generate:api` if not)", () => {
+describe("the typed client's schema and the contract's enums", () => {
+  it("are what `npm run generate:api` makes of openapi.yaml today (run it if not)", () => {
+    // The openapi-typescript step of generate:api, with --check: regenerates in memory and exits non-zero when
+    // the committed file differs (types, or the enum value lists --enum-values writes).
+    const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<
+      string,
+      string
+    >;
+    const step = scripts["generate:api"]
+      ?.split(" && ")
+      .find((part) => part.startsWith("openapi-typescript "));
+    const args = step?.split(" ").slice(1) ?? [];
+    expect(args).toEqual(expect.arrayContaining(["--enum-values", "src/api/schema.ts"]));
     const cli = join(root, "node_modules", "openapi-typescript", "bin", "cli.js");
-    // --check regenerates in memory and exits non-zero when the committed file differs.
     expect(() =>
-      execFileSync(process.execPath, [cli, "src/api/openapi.yaml", "-o", "src/api/schema.d.ts", "--check"], {
-        cwd: root,
-        stdio: "pipe",
-      }),
+      execFileSync(process.execPath, [cli, ...args, "--check"], { cwd: root, stdio: "pipe" }),
     ).not.toThrow();
+  });
+});
+
+describe("the unit styles filter", () => {
+  it("accepts exactly the contract's UnitStyle values (its pattern cannot refer to the enum)", () => {
+    const contract = parse(readFileSync(join(root, "src", "api", "openapi.yaml"), "utf8"));
+    const units = contract.paths["/comp_sets/{comp_set_id}/units"].get.parameters as {
+      name: string;
+      schema: { pattern: string };
+    }[];
+    const pattern = units.find((parameter) => parameter.name === "filter[unit_styles]")?.schema.pattern;
+    const styles = unitStyleValues.join("|");
+    expect(pattern).toBe(`^(${styles})(,(${styles}))*$`);
   });
 });
 
@@ -85,26 +95,15 @@ describe("the field catalogue", () => {
   });
 });
 
-describe("contract limits the client batches by", () => {
-  const contract = parse(readFileSync(join(root, "src", "api", "openapi.yaml"), "utf8"));
-
-  it("match the contract and the sandbox", () => {
-    expect(MAX_BULK_DETAILS_IDS).toBe(contract.paths["/properties/bulk_details"].get["x-max-ids"]);
-    expect(MAX_BULK_DETAILS_IDS).toBe(SANDBOX_MAX_IDS);
-    const explore = contract.paths["/explore_markets"].post.requestBody.content["application/json"].schema;
-    expect(MAX_EXPLORE_MARKETS).toBe(explore.properties.limit.maximum);
-    expect(MAX_FORECAST_AGGREGATIONS).toBe(
-      contract.components.schemas.PropertyForecastRequest.properties.aggregations.maxItems,
+describe("contract limits the client batches by and the sandbox enforces", () => {
+  it("are what scripts/generateContractLimits.ts makes of openapi.yaml today (run `npm run generate:api` if not)", () => {
+    const file = join(root, "src", "api", "contractLimits.ts");
+    // Formatted as `generate:api` formats it, by prettier's own command line.
+    const generated = execFileSync(
+      process.execPath,
+      [join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--stdin-filepath", file],
+      { cwd: root, input: contractLimitsSource(), encoding: "utf8" },
     );
-    expect(MAX_FORECAST_AGGREGATIONS).toBe(
-      contract.components.schemas.BoundaryForecastRequest.properties.aggregations.maxItems,
-    );
-    const createJob = contract.paths["/bulk_api/jobs"].post;
-    expect(MAX_JOB_PROPERTY_IDS).toBe(
-      contract.components.schemas.CreateBulkJobRequest.properties.property_ids.maxItems,
-    );
-    expect(MAX_JOB_RANGE_DAYS).toBe(createJob["x-max-range-days"]);
-    expect(MAX_JOB_RANGE_DAYS).toBe(SANDBOX_MAX_JOB_RANGE_DAYS);
-    expect(OBSERVED_JOB_DURATIONS).toEqual(createJob["x-expected-duration"].observed);
+    expect(readFileSync(file, "utf8")).toBe(generated);
   });
 });

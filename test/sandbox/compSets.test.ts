@@ -74,6 +74,43 @@ describe("comp sets", () => {
     expect(response.body.data[0]?.attributes.subject_property_ids).toEqual(expected[0]?.subjectIds);
   });
 
+  it("answers comp sets and units whole, unpaged, as the live service does", async () => {
+    // Live: all 285 comp sets of an account in one answer, about 490 units per comp set in one answer.
+    const sets = await t.client.as<Record<string, unknown>>(
+      "demo-pro",
+      "GET",
+      `/v1/accounts/${ACCOUNT.pro}/comp_sets`,
+    );
+    expect(Object.keys(sets.body)).toEqual(["data"]);
+    const answer = await t.client.as<{ data: Unit[] }>(
+      "demo-pro",
+      "GET",
+      `/v1/comp_sets/${compSet.id}/units`,
+    );
+    expect(Object.keys(answer.body)).toEqual(["data"]);
+    // Every listed unit is there: as many as the same day's survey counts over its properties and unit types.
+    const survey = await t.client.as<{
+      data: {
+        attributes: { market_survey_items: { by_unit_type_available_units_count: Record<string, number> }[] };
+      };
+    }>("demo-pro", "GET", `/v1/comp_sets/${compSet.id}/market_survey`);
+    const counted = survey.body.data.attributes.market_survey_items
+      .flatMap((item) => Object.values(item.by_unit_type_available_units_count))
+      .reduce((sum, count) => sum + count, 0);
+    expect(answer.body.data.length).toBe(counted);
+    // More than one page of the service's usual page size (50, accounts and jobs), or paging would not show.
+    expect(counted).toBeGreaterThan(50);
+    for (const path of [`/v1/accounts/${ACCOUNT.pro}/comp_sets`, `/v1/comp_sets/${compSet.id}/units`]) {
+      for (const paging of ["page=2", "per_page=50"]) {
+        const refused = await t.client.as<{ error: string }>("demo-pro", "GET", `${path}?${paging}`);
+        expect([refused.status, refused.body.error]).toEqual([
+          400,
+          expect.stringMatching(/^Unknown query parameter/),
+        ]);
+      }
+    }
+  });
+
   it("gives a market survey row per property with all-in pricing and a comp average column", async () => {
     const response = await t.client.as<{
       data: {
@@ -117,6 +154,8 @@ describe("comp sets", () => {
         "Furnished Available": expect.any(Boolean),
       });
       expect(Object.values(amenities)).toContain(false);
+      // The same vocabulary for every property: a property lacking an amenity says false, it does not omit it.
+      expect(Object.keys(amenities).sort()).toEqual(Object.keys(items[0]?.amenities as object).sort());
       const fees = item.fees_and_deposits as Record<string, unknown>;
       expect(fees.admin).toMatchObject({
         title: "Admin fee",

@@ -2,7 +2,8 @@ import booleanIntersects from "@turf/boolean-intersects";
 import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
 import { point } from "@turf/helpers";
 import { datasetFor } from "../../sandbox/data/dataset";
-import { buildGeography, GEO_TYPES } from "../../sandbox/data/geography";
+import { buildGeography } from "../../sandbox/data/geography";
+import { geoTypeValues } from "../../src/api/schema";
 import { buildProperties } from "../../sandbox/data/properties";
 import { MSAS } from "../../sandbox/data/msas";
 import { propertySeries } from "../../sandbox/data/forecastModel";
@@ -16,7 +17,7 @@ describe("geography", () => {
     const msas = dataset.geography.boundaries.filter((boundary) => boundary.geoType === "MSA");
     expect(msas.length).toBeGreaterThanOrEqual(30);
     expect(msas.map((msa) => msa.name)).toContain("Dallas-Fort Worth-Arlington, TX");
-    for (const type of GEO_TYPES) {
+    for (const type of geoTypeValues) {
       const perMsa = new Set(
         dataset.geography.boundaries.filter((b) => b.geoType === type).map((b) => b.msaIndex),
       );

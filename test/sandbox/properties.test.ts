@@ -251,7 +251,9 @@ describe("GET /properties/bulk_details", () => {
         `/v1/properties/bulk_details?account_id=${pro}${query}`,
       );
       expect(response.status).toBe(400);
+      // The vendor's 400 example puts the sentence in `error` (api-notes, second pass), not only in `message`.
       expect(response.body).toMatchObject({
+        error: "property_ids is required and must be a non-empty array",
         message: "property_ids is required and must be a non-empty array",
       });
     }

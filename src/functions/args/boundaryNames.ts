@@ -1,9 +1,7 @@
 import { ApiError } from "../../api/errors";
+import type { GeoType } from "./geoTypes";
 import type { CellContext } from "../cellContext";
 import { plainValue, readId, readText } from "./scalars";
-
-/** Geography types, as the service names them. */
-export type GeoType = "MSA" | "BespokeSubmarket" | "CensusPlace" | "ZipCode" | "County" | "Neighborhood";
 
 export interface ResolvedBoundary {
   id: number;
@@ -32,7 +30,7 @@ export async function resolveBoundary(
   const body = { query, geo_type: [...geoTypes], limit: 1 };
   const best = (await context.data.geoSearch(body, context.call)).value.data[0];
   if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
-  return { id: best.attributes.id, geoType: best.attributes.geo_type as GeoType };
+  return { id: best.attributes.id, geoType: best.attributes.geo_type };
 }
 
 const TYPE_WORDS: Readonly<Record<GeoType, string>> = {

@@ -1,15 +1,7 @@
 /** Property attribute filters shared by RENT.MARKET, RENT.MARKETS and RENT.PROPERTIES options. */
+import { propertyClassValues, unifiedStatusValues, type components } from "../../api/schema";
 import type { OptionValues } from "./options";
 import { isBlank, readChoice, readInteger, readList } from "./scalars";
-
-export const UNIFIED_STATUSES = [
-  "stabilized",
-  "planning",
-  "scheduled_construction",
-  "under_construction",
-  "lease_up",
-] as const;
-export const PROPERTY_CLASSES = ["A", "B", "C"] as const;
 
 const RANGE_FILTERS = [
   "unit_count_gte",
@@ -23,8 +15,8 @@ const RANGE_FILTERS = [
 export const PROPERTY_FILTER_OPTIONS = ["unified_status", "property_class", ...RANGE_FILTERS] as const;
 
 export interface PropertyFilters {
-  "unified_status[]"?: (typeof UNIFIED_STATUSES)[number][];
-  property_class?: (typeof PROPERTY_CLASSES)[number][];
+  "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
+  property_class?: components["schemas"]["PropertyClass"][];
   unit_count_gte?: number;
   unit_count_lte?: number;
   number_of_stories_gte?: number;
@@ -37,11 +29,11 @@ export interface PropertyFilters {
 export function readPropertyFilters(options: OptionValues): PropertyFilters | undefined {
   const filters: PropertyFilters = {};
   const statuses = readList(options.get("unified_status"), "unified_status", (item, argument) =>
-    readChoice(item, argument, UNIFIED_STATUSES),
+    readChoice(item, argument, unifiedStatusValues),
   );
   if (statuses.length > 0) filters["unified_status[]"] = statuses;
   const classes = readList(options.get("property_class"), "property_class", (item, argument) =>
-    readChoice(item, argument, PROPERTY_CLASSES),
+    readChoice(item, argument, propertyClassValues),
   );
   if (classes.length > 0) filters.property_class = classes;
   for (const name of RANGE_FILTERS) {

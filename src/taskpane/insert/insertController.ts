@@ -1,3 +1,4 @@
+import { forecastGeoTypeValues, marketGeoTypeValues } from "../../api/schema";
 import { cellAddress, rectAddress, type CellRect } from "../../excel/a1";
 import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
@@ -35,10 +36,6 @@ export interface Planned {
 
 const SEARCH_LIMIT = 8;
 
-/** Geo types RENT.MARKET and RENT.NARRATIVE take; forecasts take ZIP codes too. */
-const MARKET_GEO_TYPES = ["MSA", "BespokeSubmarket"] as const;
-const FORECAST_GEO_TYPES = ["MSA", "BespokeSubmarket", "ZipCode"] as const;
-
 /**
  * The formula builder's logic: finds what a formula is about by name (through the data layer, so searches
  * are cached and paced with everything else), previews the value with the same code the cell runs, and
@@ -66,7 +63,7 @@ export class InsertController {
         .map((set) => ({ id: Number(set.id), label: set.attributes.name }));
       return { found, summary: countSummary(query, found.length, false) };
     }
-    const geoTypes = kind === "forecast" ? FORECAST_GEO_TYPES : MARKET_GEO_TYPES;
+    const geoTypes = kind === "forecast" ? forecastGeoTypeValues : marketGeoTypeValues;
     const body = { query, geo_type: [...geoTypes], limit: SEARCH_LIMIT };
     const found = (await data.geoSearch(body, call)).value.data.map(({ attributes }) => ({
       id: attributes.id,

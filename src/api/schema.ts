@@ -341,6 +341,52 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The geographic boundary types (api-spec, rule 4).
+         * @enum {string}
+         */
+        GeoType: "MSA" | "BespokeSubmarket" | "CensusPlace" | "ZipCode" | "County" | "Neighborhood";
+        /**
+         * @description The boundary types that are markets: compared by /explore_markets and described by narratives (only MSA and BespokeSubmarket boundaries have narratives).
+         * @enum {string}
+         */
+        MarketGeoType: "MSA" | "BespokeSubmarket";
+        /**
+         * @description Decision (api-notes: geo boundary forecasts exist only for MSA, submarket and ZIP boundaries): the boundary types with forecasts; other types answer 200 with null values.
+         * @enum {string}
+         */
+        ForecastGeoType: "MSA" | "BespokeSubmarket" | "ZipCode";
+        /** @enum {string} */
+        PropertyClass: "A" | "B" | "C";
+        /** @enum {string} */
+        UnifiedStatus: "stabilized" | "planning" | "scheduled_construction" | "under_construction" | "lease_up";
+        /**
+         * @description Values seen live: `Available`, `Applied` and `Leased` (capitalised, api-notes "Observed on the live service", second pass; the spec's example shows `available`); leased units are also counted through `is_leased`. Decision: the sandbox lists units on the market (`Available`), applied for (`Applied`) and leased (`Leased`, with `is_leased`).
+         * @enum {string}
+         */
+        UnitStatus: "Available" | "Applied" | "Leased";
+        /**
+         * @description The unit styles the units endpoint filters on (`filter[unit_styles]`).
+         * @enum {string}
+         */
+        UnitStyle: "affordable" | "standard" | "penthouse" | "renovated";
+        /** @enum {string} */
+        UnitAmenityCategory: "Views" | "Balcony/Patio" | "Washer/Dryer" | "Kitchen Island" | "Stainless Steel Appliances" | "Stone Countertops" | "Garage Attached" | "Hardwood Floors" | "Vinyl Flooring" | "Walk-In Closets" | "Linen Closet" | "High Ceilings" | "Ceiling Fans" | "Air Conditioning" | "Smart Technology" | "Garbage Disposal" | "Dishwasher" | "Fireplace" | "Carpet" | "Pantry" | "Tile" | "Washer/Dryer Hookup" | "other";
+        /**
+         * @description The kinds of a market survey item's `fees_and_deposits` (live).
+         * @enum {string}
+         */
+        FeeKind: "admin" | "application" | "deposit" | "parking_fees" | "parking_garage" | "parking_surface_lot" | "parking_carport" | "pet_deposit" | "pet_fee" | "pet_rent" | "storage";
+        /** @enum {string} */
+        AggregationType: "avg" | "median" | "sum" | "max" | "min";
+        /** @enum {string} */
+        ForecastInterval: "month" | "quarter" | "year";
+        /** @enum {string} */
+        ReportType: "floorplans" | "property" | "units";
+        /** @enum {string} */
+        OutputFormat: "csv" | "jsonl" | "parquet";
+        /** @enum {string} */
+        JobStatus: "submitted" | "cancelled" | "failed" | "succeeded";
         ErrorPayload: {
             error: string;
             message?: string;
@@ -416,13 +462,9 @@ export interface components {
             longitude: number;
             /** @enum {string} */
             construction_status: "existing" | "under_construction" | "planned";
-            /**
-             * @description Decision: the record carries the `unified_status` value it is filtered on.
-             * @enum {string}
-             */
-            unified_status: "stabilized" | "planning" | "scheduled_construction" | "under_construction" | "lease_up";
-            /** @enum {string} */
-            property_class: "A" | "B" | "C";
+            /** @description Decision: the record carries the `unified_status` value it is filtered on. */
+            unified_status: components["schemas"]["UnifiedStatus"];
+            property_class: components["schemas"]["PropertyClass"];
             management_company_name: string | null;
             property_type: string | null;
             building_type: string | null;
@@ -518,8 +560,7 @@ export interface components {
             name: string;
             short_name: string;
             description: string;
-            /** @enum {string} */
-            geo_type: "MSA" | "BespokeSubmarket";
+            geo_type: components["schemas"]["MarketGeoType"];
             geo_states: string[];
             place_type: string | null;
             centroid: components["schemas"]["Centroid"];
@@ -652,8 +693,7 @@ export interface components {
             unit_name: string;
             floorplan_name: string;
             is_trucomp: boolean;
-            /** @description Values seen live: `Available`, `Applied` and `Leased` (capitalised, api-notes "Observed on the live service", second pass); leased units are also counted through `is_leased`. Decision: the sandbox lists units on the market (`Available`), applied for (`Applied`) and leased (`Leased`, with `is_leased`). */
-            status: string;
+            status: components["schemas"]["UnitStatus"];
             days_on_market: number | null;
             /** Format: date */
             date_available: string | null;
@@ -992,8 +1032,7 @@ export interface components {
                 id: number;
                 name: string;
                 description: string;
-                /** @enum {string} */
-                geo_type: "MSA" | "BespokeSubmarket" | "CensusPlace" | "ZipCode" | "County" | "Neighborhood";
+                geo_type: components["schemas"]["GeoType"];
                 centroid: components["schemas"]["Centroid"];
                 property_count: number;
                 place_type: string | null;
@@ -1003,15 +1042,13 @@ export interface components {
             name: string;
             /** @enum {string} */
             field: "rent_growth_rate_yoy" | "rent_growth_rate_yoy_downside" | "rent_growth_rate_yoy_upside" | "occupancy_percent" | "occupancy_percent_downside" | "occupancy_percent_upside";
-            /** @enum {string} */
-            aggregation_type: "avg" | "median" | "sum" | "max" | "min";
+            aggregation_type: components["schemas"]["AggregationType"];
         };
         BoundaryForecastAggregation: {
             name: string;
             /** @enum {string} */
             field: "rent_growth_yoy" | "rent_growth_yoy_downside" | "rent_growth_yoy_upside" | "occupancy" | "occupancy_downside" | "occupancy_upside" | "absorption" | "absorption_downside" | "absorption_upside" | "deliveries" | "deliveries_downside" | "deliveries_upside" | "rent_growth_yoy_bed_0" | "rent_growth_yoy_bed_0_downside" | "rent_growth_yoy_bed_0_upside" | "rent_growth_yoy_bed_1" | "rent_growth_yoy_bed_1_downside" | "rent_growth_yoy_bed_1_upside" | "rent_growth_yoy_bed_2" | "rent_growth_yoy_bed_2_downside" | "rent_growth_yoy_bed_2_upside" | "rent_growth_yoy_bed_3" | "rent_growth_yoy_bed_3_downside" | "rent_growth_yoy_bed_3_upside" | "rent_growth_yoy_class_a" | "rent_growth_yoy_class_a_downside" | "rent_growth_yoy_class_a_upside" | "rent_growth_yoy_class_b" | "rent_growth_yoy_class_b_downside" | "rent_growth_yoy_class_b_upside" | "rent_growth_yoy_class_c" | "rent_growth_yoy_class_c_downside" | "rent_growth_yoy_class_c_upside";
-            /** @enum {string} */
-            aggregation_type: "avg" | "median" | "sum" | "max" | "min";
+            aggregation_type: components["schemas"]["AggregationType"];
         };
         /** @description Window filter; dates outside [first day of the current month, that day + 5 years] are clamped, not rejected. */
         ForecastFilters: {
@@ -1023,11 +1060,8 @@ export interface components {
         PropertyForecastRequest: {
             account_id: number;
             aggregations: components["schemas"]["PropertyForecastAggregation"][];
-            /**
-             * @default month
-             * @enum {string}
-             */
-            interval: "month" | "quarter" | "year";
+            /** @default month */
+            interval: components["schemas"]["ForecastInterval"];
             /**
              * @description Decision: a whole number of days (`0d`, `15d`, `-1d`) that shifts every bucket boundary, as in a date histogram.
              * @default 0d
@@ -1045,11 +1079,8 @@ export interface components {
         BoundaryForecastRequest: {
             account_id: number;
             aggregations: components["schemas"]["BoundaryForecastAggregation"][];
-            /**
-             * @default month
-             * @enum {string}
-             */
-            interval: "month" | "quarter" | "year";
+            /** @default month */
+            interval: components["schemas"]["ForecastInterval"];
             /**
              * @description Decision: a whole number of days (`0d`, `15d`, `-1d`) that shifts every bucket boundary, as in a date histogram.
              * @default 0d
@@ -1085,17 +1116,14 @@ export interface components {
         BatchJob: {
             /** Format: uuid */
             job_id: string;
-            /** @enum {string} */
-            report_type: "floorplans" | "property" | "units";
-            /** @enum {string} */
-            output_format: "csv" | "jsonl" | "parquet";
+            report_type: components["schemas"]["ReportType"];
+            output_format: components["schemas"]["OutputFormat"];
             property_ids: number[];
             /** Format: date */
             start_date: string;
             /** Format: date */
             end_date: string;
-            /** @enum {string} */
-            status: "submitted" | "cancelled" | "failed" | "succeeded";
+            status: components["schemas"]["JobStatus"];
             /** Format: uri */
             callback_url: string | null;
             error_message: string | null;
@@ -1106,16 +1134,10 @@ export interface components {
         };
         /** @description Decision (live, api-notes "Observed on the live service"): all five fields are required, as the vendor's docs mark them; no `account_id` (bulk job endpoints were called live without it). Rules checked after the schema (400 `Invalid parameter`): start_date <= end_date; end_date not after today; start_date not more than 730 days ago; at most 400 days, both ends included (a 13-month range of about 395 days was accepted live; the exact live limit is unknown, 400 days covers any 13 calendar months); every property id exists. */
         CreateBulkJobRequest: {
-            /**
-             * @description Required (the vendor's docs mark all five job fields required).
-             * @enum {string}
-             */
-            report_type: "floorplans" | "property" | "units";
-            /**
-             * @description Required (the vendor's docs mark all five job fields required).
-             * @enum {string}
-             */
-            output_format: "csv" | "jsonl" | "parquet";
+            /** @description Required (the vendor's docs mark all five job fields required). */
+            report_type: components["schemas"]["ReportType"];
+            /** @description Required (the vendor's docs mark all five job fields required). */
+            output_format: components["schemas"]["OutputFormat"];
             /** Format: date */
             start_date: string;
             /** Format: date */
@@ -1148,8 +1170,8 @@ export interface components {
             zip: string;
             latitude: number;
             longitude: number;
-            unified_status: string;
-            property_class: string;
+            unified_status: components["schemas"]["UnifiedStatus"];
+            property_class: components["schemas"]["PropertyClass"];
             unit_count: number;
             year_built: number;
             avg_rent: number | null;
@@ -1478,7 +1500,7 @@ export interface operations {
                 "filter[date_available_lte]"?: string;
                 "filter[year_built_gte]"?: number;
                 "filter[year_built_lte]"?: number;
-                /** @description Comma-separated unit styles. */
+                /** @description Comma-separated unit styles (UnitStyle; the pattern lists the same values). */
                 "filter[unit_styles]"?: string;
             };
             header?: never;
@@ -1560,7 +1582,7 @@ export interface operations {
                      */
                     query?: string;
                     /** @description One geo type or a list; omitted returns all types. */
-                    geo_type?: ("MSA" | "BespokeSubmarket" | "CensusPlace" | "ZipCode" | "County" | "Neighborhood") | ("MSA" | "BespokeSubmarket" | "CensusPlace" | "ZipCode" | "County" | "Neighborhood")[];
+                    geo_type?: components["schemas"]["GeoType"] | components["schemas"]["GeoType"][];
                     /** @default 10 */
                     limit?: number;
                     /** @description Decision (name not shown): only boundaries intersecting this boundary (itself excluded). An unknown id gives 400. */
@@ -1604,7 +1626,7 @@ export interface operations {
                     /** @description Exact city name, case-insensitive. */
                     city?: string;
                     state?: string;
-                    property_class?: ("A" | "B" | "C")[];
+                    property_class?: components["schemas"]["PropertyClass"][];
                     unit_count_gte?: number;
                     unit_count_lte?: number;
                     number_of_stories_gte?: number;
@@ -1612,7 +1634,7 @@ export interface operations {
                     year_built_gte?: number;
                     year_built_lte?: number;
                     /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                    "unified_status[]"?: ("stabilized" | "planning" | "scheduled_construction" | "under_construction" | "lease_up")[];
+                    "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
                     /** Format: date */
                     loan_maturity_date_gte?: string;
                     /** Format: date */
@@ -1681,7 +1703,7 @@ export interface operations {
                 /** @description Decision (name not shown): minimum number of stories. */
                 number_of_stories_gte?: number;
                 /** @description Decision (name not shown): property class grade. */
-                property_class?: "A" | "B" | "C";
+                property_class?: components["schemas"]["PropertyClass"];
                 loan_maturity_date_gte?: string;
                 loan_maturity_date_lte?: string;
                 transaction_cap_rate_gte?: number;
@@ -1766,11 +1788,8 @@ export interface operations {
                     account_id: number;
                     /** @description Decision: market-level filters; metric bounds (`<metric>_gte`, `<metric>_lte`) are inclusive and exclude markets where the metric is null. */
                     market_filters?: {
-                        /**
-                         * @description Which markets to compare: MSAs or submarkets. Decision: when omitted, MSAs; but with `geo_boundary_ids`, the boundaries named are returned whatever their type (MSA or submarket), so a client asking for known ids needs no type and one call.
-                         * @enum {string}
-                         */
-                        geo_type?: "MSA" | "BespokeSubmarket";
+                        /** @description Which markets to compare: MSAs or submarkets. Decision: when omitted, MSAs; but with `geo_boundary_ids`, the boundaries named are returned whatever their type (MSA or submarket), so a client asking for known ids needs no type and one call. */
+                        geo_type?: components["schemas"]["MarketGeoType"];
                         /** @description Only these markets. */
                         geo_boundary_ids?: number[];
                         /** @description Only markets in this MSA (submarkets of it, or the MSA itself). */
@@ -1801,8 +1820,8 @@ export interface operations {
                     /** @description Decision: property-level filters; `construction_state[]` no longer exists and gives `Invalid filter parameter: construction_state[]`. */
                     property_filters?: {
                         /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                        "unified_status[]"?: ("stabilized" | "planning" | "scheduled_construction" | "under_construction" | "lease_up")[];
-                        property_class?: ("A" | "B" | "C")[];
+                        "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
+                        property_class?: components["schemas"]["PropertyClass"][];
                         unit_count_gte?: number;
                         unit_count_lte?: number;
                         number_of_stories_gte?: number;
@@ -1924,7 +1943,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Decision: same response as property forecasts. Forecasts exist for MSA, BespokeSubmarket and ZipCode boundaries (a few ZIP codes lack them); other types get 200 with null values. */
+            /** @description Decision: same response as property forecasts. Forecasts exist for the types of ForecastGeoType (a few ZIP codes lack them); other types get 200 with null values. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2087,3 +2106,30 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsExplore_marketsPostRequestBodyContentApplicationJsonSort_directionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/explore_markets"]["post"]["requestBody"]["content"]["application/json"]["sort_direction"]> = ["asc", "desc"];
+export const geoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GeoType"]> = ["MSA", "BespokeSubmarket", "CensusPlace", "ZipCode", "County", "Neighborhood"];
+export const marketGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MarketGeoType"]> = ["MSA", "BespokeSubmarket"];
+export const forecastGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ForecastGeoType"]> = ["MSA", "BespokeSubmarket", "ZipCode"];
+export const propertyClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PropertyClass"]> = ["A", "B", "C"];
+export const unifiedStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnifiedStatus"]> = ["stabilized", "planning", "scheduled_construction", "under_construction", "lease_up"];
+export const unitStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitStatus"]> = ["Available", "Applied", "Leased"];
+export const unitStyleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitStyle"]> = ["affordable", "standard", "penthouse", "renovated"];
+export const unitAmenityCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnitAmenityCategory"]> = ["Views", "Balcony/Patio", "Washer/Dryer", "Kitchen Island", "Stainless Steel Appliances", "Stone Countertops", "Garage Attached", "Hardwood Floors", "Vinyl Flooring", "Walk-In Closets", "Linen Closet", "High Ceilings", "Ceiling Fans", "Air Conditioning", "Smart Technology", "Garbage Disposal", "Dishwasher", "Fireplace", "Carpet", "Pantry", "Tile", "Washer/Dryer Hookup", "other"];
+export const feeKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeeKind"]> = ["admin", "application", "deposit", "parking_fees", "parking_garage", "parking_surface_lot", "parking_carport", "pet_deposit", "pet_fee", "pet_rent", "storage"];
+export const aggregationTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AggregationType"]> = ["avg", "median", "sum", "max", "min"];
+export const forecastIntervalValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ForecastInterval"]> = ["month", "quarter", "year"];
+export const reportTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportType"]> = ["floorplans", "property", "units"];
+export const outputFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OutputFormat"]> = ["csv", "jsonl", "parquet"];
+export const jobStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobStatus"]> = ["submitted", "cancelled", "failed", "succeeded"];
+export const propertyAttributesConstruction_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PropertyAttributes"]["construction_status"]> = ["existing", "under_construction", "planned"];
+export const propertyForecastAggregationFieldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PropertyForecastAggregation"]["field"]> = ["rent_growth_rate_yoy", "rent_growth_rate_yoy_downside", "rent_growth_rate_yoy_upside", "occupancy_percent", "occupancy_percent_downside", "occupancy_percent_upside"];
+export const boundaryForecastAggregationFieldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BoundaryForecastAggregation"]["field"]> = ["rent_growth_yoy", "rent_growth_yoy_downside", "rent_growth_yoy_upside", "occupancy", "occupancy_downside", "occupancy_upside", "absorption", "absorption_downside", "absorption_upside", "deliveries", "deliveries_downside", "deliveries_upside", "rent_growth_yoy_bed_0", "rent_growth_yoy_bed_0_downside", "rent_growth_yoy_bed_0_upside", "rent_growth_yoy_bed_1", "rent_growth_yoy_bed_1_downside", "rent_growth_yoy_bed_1_upside", "rent_growth_yoy_bed_2", "rent_growth_yoy_bed_2_downside", "rent_growth_yoy_bed_2_upside", "rent_growth_yoy_bed_3", "rent_growth_yoy_bed_3_downside", "rent_growth_yoy_bed_3_upside", "rent_growth_yoy_class_a", "rent_growth_yoy_class_a_downside", "rent_growth_yoy_class_a_upside", "rent_growth_yoy_class_b", "rent_growth_yoy_class_b_downside", "rent_growth_yoy_class_b_upside", "rent_growth_yoy_class_c", "rent_growth_yoy_class_c_downside", "rent_growth_yoy_class_c_upside"];
+export const jobCallbackEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobCallback"]["event"]> = ["bulk_job.succeeded", "bulk_job.failed"];
