@@ -4,8 +4,8 @@ import { asFraction } from "../api/readers/percentScale";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
-import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
-import { resolveBoundary } from "./args/boundaryNames";
+import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
@@ -131,7 +131,7 @@ async function forecastTable(
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
- * @param propertyId The property id.
+ * @param propertyId The property: its id or its name (such as "Austin Oaks").
  * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
  * @param [interval] month (default), quarter or year.
@@ -154,7 +154,8 @@ export async function forecast(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const target: ForecastTarget = { kind: "property", id: readId(propertyId, "property_id") };
+    const id = await resolveProperty(propertyId, cellContext(cellSignal), "property_id");
+    const target: ForecastTarget = { kind: "property", id };
     const args = { fields: field, aggregation, interval, start, end, useRentValue, useSubmarketFallback };
     return forecastTable(target, args, cellSignal);
   });

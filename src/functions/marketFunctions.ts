@@ -2,7 +2,7 @@ import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { recordsToTable } from "../excel/records";
-import { resolveBoundary } from "./args/boundaryNames";
+import { resolveBoundary } from "./args/nameResolver";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
@@ -10,11 +10,9 @@ import {
   isEmptyArgument,
   plainValue,
   readChoice,
-  readId,
   readInteger,
   readList,
   readNumber,
-  readOptionalId,
   readText,
 } from "./args/scalars";
 import { suggestionFor } from "./args/suggest";
@@ -180,7 +178,7 @@ const MARKET_FILTER_FAMILY = {
  * @helpurl https://localhost:3000/help.html#rent-markets
  * @cancelable
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
- * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA), boundary_ids, account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
  */
@@ -204,15 +202,24 @@ export async function markets(
       ? "MSA"
       : readMarketGeoType(option.get("geo_type"), "geo_type");
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
-    const boundaryIds = readList(option.get("boundary_ids"), "boundary_ids", readId);
-    const msaId = option.get("msa_id");
+    const context = cellContext(cellSignal, option.get("account"));
+    const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
+      resolveBoundary(value, context, argument, types).then((found) => found.id);
+    const boundaryIds = await Promise.all(
+      readList(option.get("boundary_ids"), "boundary_ids", (item) => item).map((item) =>
+        resolve(item, "boundary_ids", [geoType]),
+      ),
+    );
+    const msaId = isEmptyArgument(option.get("msa_id"))
+      ? undefined
+      : await resolve(option.get("msa_id"), "msa_id", ["MSA"]);
     const query = {
       market_filters: {
         ...marketFilters,
         geo_type: geoType,
         states: states.length > 0 ? states : undefined,
         geo_boundary_ids: boundaryIds.length > 0 ? boundaryIds : undefined,
-        msa_geo_boundary_id: readOptionalId(msaId, "msa_id"),
+        msa_geo_boundary_id: msaId,
       },
       property_filters: readPropertyFilters(option),
       sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
@@ -221,7 +228,6 @@ export async function markets(
         : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
       limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
     };
-    const context = cellContext(cellSignal, option.get("account"));
     const found = (await context.data.exploreMarkets(query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const first = records[0];
@@ -258,7 +264,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @customfunction NARRATIVE
  * @helpurl https://localhost:3000/help.html#rent-narrative
  * @cancelable
- * @param boundaryId The MSA or submarket id (see RENT.BOUNDARY).
+ * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
  * @param [section] overview (default), rent, occupancy, construction, sales, demographics, or all.
  * @param [invocation] Custom function invocation.
  * @returns The section's text, or a two-column table [section, text] for all.
@@ -269,11 +275,12 @@ export async function narrative(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const id = readId(boundaryId, "boundary_id");
+    const context = cellContext(cellSignal);
+    const { id } = await resolveBoundary(boundaryId, context, "boundary_id", MARKET_GEO_TYPES);
+    const { data, call } = context;
     const wanted = isEmptyArgument(section)
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
-    const { data, call } = cellContext(cellSignal);
     const found = (await data.narrative(id, call)).value.data[0];
     if (!found) {
       throw new ApiError(

@@ -6,13 +6,14 @@ import { recordsToTable } from "../excel/records";
 import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
-import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
 import { factsIn } from "../api/fieldFacts";
-import { resolveBoundary } from "./args/boundaryNames";
+import { GEO_TYPES } from "./args/geoTypes";
+import { isIdText, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
-import { runCell } from "./cellCall";
+import { runCell, type CellSignal } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
@@ -37,22 +38,21 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   );
 }
 
+const ONE_WHOLE_RECORD =
+  "field: name a field (or several across a row) for several ids; a whole record is for one id.";
+
+function propertyCard(record: PropertyAttributes): Excel.EntityCellValue {
+  return entityCard(record as unknown as Record<string, unknown>, "property_name");
+}
+
 /**
  * Without a field: the whole record. Where the host holds data types, an entity card per id (every field, read
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
  */
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
-  if (hostHoldsDataTypes()) {
-    return fillRecords(ids, (id) =>
-      entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
-    );
-  }
+  if (hostHoldsDataTypes()) return fillRecords(ids, (id) => propertyCard(recordOf(records, id)));
   const cells = ids.flat();
-  if (cells.length > 1) {
-    throw new ArgumentError(
-      "field: name a field (or several across a row) for several ids; a whole record is for one id.",
-    );
-  }
+  if (cells.length > 1) throw new ArgumentError(ONE_WHOLE_RECORD);
   const record = recordOf(records, cells[0] as number);
   return Object.keys(record).map((name) => [name, fieldValue(record, name)]);
 }
@@ -74,7 +74,7 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @customfunction PROPERTY
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
- * @param propertyId A property id, or a range of ids.
+ * @param propertyId A property id or name (such as "Austin Oaks"), or a range of them.
  * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
@@ -87,6 +87,7 @@ export function property(
   return runCell(invocation, (cellSignal) => {
     const idGrid = grid(propertyId);
     const block = keyedBlock(idGrid, fieldGrid(field), "id");
+    if (!idGrid.every((row) => row.every(isIdText))) return namedProperties(idGrid, block, cellSignal);
     const ids = readGrid(idGrid, readId, "property_id");
     const { data, call } = cellContext(cellSignal);
     const wanted = ids.flat();
@@ -95,6 +96,36 @@ export function property(
     if (known) return propertyResult(ids, block, known.records);
     return data.propertyDetails(wanted, call).then(({ records }) => propertyResult(ids, block, records));
   });
+}
+
+/**
+ * RENT.PROPERTY with names among the ids: each distinct name resolved once (see nameResolver.ts); a name that
+ * resolves to nothing, or to several, is that cell's error and the other cells keep their values.
+ */
+async function namedProperties(
+  idGrid: unknown[][],
+  block: KeyedBlock,
+  cellSignal: CellSignal,
+): Promise<unknown[][]> {
+  const context = cellContext(cellSignal);
+  const given = [...new Set(idGrid.flat().map(plainValue))];
+  const settled = await Promise.allSettled(
+    given.map((value) => resolveProperty(value, context, "property_id")),
+  );
+  const resolved = new Map(given.map((value, index) => [value, settled[index]]));
+  const keys = idGrid.map((row) => row.map((value) => resolved.get(plainValue(value))));
+  const wanted = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  const { records } = await context.data.propertyDetails(wanted, context.call);
+  const idOf = (key: PromiseSettledResult<number> | undefined): number => {
+    if (key?.status !== "fulfilled") throw key?.reason ?? new ApiError("not_found", "No such property.");
+    return key.value;
+  };
+  if (block.wholeRecord) {
+    if (keys.flat().length === 1) return wholeRecords([[idOf(keys[0]?.[0])]], records);
+    if (!hostHoldsDataTypes()) throw new ArgumentError(ONE_WHOLE_RECORD);
+    return fillRecords(keys, (key) => propertyCard(recordOf(records, idOf(key))));
+  }
+  return fillBlock(keys, block, (key, name) => fieldValue(recordOf(records, idOf(key)), name));
 }
 
 function propertyResult(
@@ -162,14 +193,7 @@ type Geometry = components["schemas"]["GeoJsonGeometry"];
 
 /** Boundary ids (a range or list), GeoJSON geometry text, or nothing for all areas. The service checks the shape. */
 /** Every boundary type: an area named in RENT.PROPERTIES may be a city, a county or a neighborhood as well. */
-const AREA_GEO_TYPES = [
-  "MSA",
-  "BespokeSubmarket",
-  "CensusPlace",
-  "County",
-  "ZipCode",
-  "Neighborhood",
-] as const;
+const AREA_GEO_TYPES = GEO_TYPES;
 
 async function readArea(
   value: unknown,
