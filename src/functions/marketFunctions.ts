@@ -56,6 +56,17 @@ function planned(record: Record<string, unknown>, metric: string): unknown {
   return value;
 }
 
+/** The metrics a limited record (below pro) leaves null, with the tier each needs. */
+function outOfPlan(record: Record<string, unknown>): Map<string, string> {
+  if (!isLimitedMarket(record)) return new Map();
+  return new Map(
+    Object.keys(record).flatMap((metric) => {
+      const tier = factsIn("market", metric)?.tier;
+      return tier !== undefined && record[metric] === null ? [[metric, tier] as const] : [];
+    }),
+  );
+}
+
 /** A spilled cell as it is, or the plan error its metric gives in a limited record. */
 function safelyPlanned(record: Record<string, unknown>, metric: string, cell: unknown): unknown {
   try {
@@ -82,7 +93,10 @@ function wholeMarkets(
   recordOf: (boundary: unknown) => Record<string, unknown>,
 ): unknown[][] {
   if (hostHoldsDataTypes())
-    return fillRecords(boundaries, (boundary) => entityCard(recordOf(boundary), "name"));
+    return fillRecords(boundaries, (boundary) => {
+      const record = recordOf(boundary);
+      return entityCard(record, "name", outOfPlan(record));
+    });
   const cells = boundaries.flat();
   if (cells.length > 1) {
     throw new ArgumentError(

@@ -7,12 +7,12 @@ import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
-import { factsIn } from "../api/fieldFacts";
+import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { GEO_TYPES } from "./args/geoTypes";
 import { isIdText, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
-import { ArgumentError } from "./cellErrors";
+import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
@@ -38,11 +38,29 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   );
 }
 
+function safelyCell(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    return toCellError(error);
+  }
+}
+
 const ONE_WHOLE_RECORD =
   "field: name a field (or several across a row) for several ids; a whole record is for one id.";
 
+/** The fields of a higher tier the service left out of a record (ownership and sale fields: pro-plus). */
+function outOfPlan(record: PropertyAttributes): Map<string, string> {
+  const attributes = record as unknown as Record<string, unknown>;
+  return new Map(
+    Object.entries(catalogueFields("property")).flatMap(([field, facts]) =>
+      facts.tier !== undefined && !(field in attributes) ? [[field, facts.tier] as const] : [],
+    ),
+  );
+}
+
 function propertyCard(record: PropertyAttributes): Excel.EntityCellValue {
-  return entityCard(record as unknown as Record<string, unknown>, "property_name");
+  return entityCard(record as unknown as Record<string, unknown>, "property_name", outOfPlan(record));
 }
 
 /**
@@ -54,7 +72,10 @@ function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttr
   const cells = ids.flat();
   if (cells.length > 1) throw new ArgumentError(ONE_WHOLE_RECORD);
   const record = recordOf(records, cells[0] as number);
-  return Object.keys(record).map((name) => [name, fieldValue(record, name)]);
+  return [...Object.keys(record), ...outOfPlan(record).keys()].map((name) => [
+    name,
+    safelyCell(() => fieldValue(record, name)),
+  ]);
 }
 
 /** One id's record, or the error the service gave for it (not found when it gave nothing). */

@@ -7,6 +7,7 @@ import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market, markets, narrative } from "../../src/functions/marketFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
+import { HOST_PROFILES, supportsSet } from "../host/profiles";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -166,5 +167,39 @@ it("says which metric needs which plan, in its own cell", async () => {
   await expect(property([[propertyIds[0]]], [["last_sale_price"]], fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
     message: "Not in your plan (pro-plus): last_sale_price needs the pro-plus tier.",
+  });
+});
+
+describe("entity cards on a host with data types", () => {
+  type Card = { type: string; properties: Record<string, { type: string; basicValue: unknown }> };
+  beforeEach(() => {
+    const profile = HOST_PROFILES["m365-windows"];
+    const isSetSupported = (name: string, version?: string) => supportsSet(profile, name, version);
+    Object.assign(globalThis, { Office: { context: { requirements: { isSetSupported } } } });
+  });
+  afterEach(() => {
+    delete (globalThis as { Office?: unknown }).Office;
+  });
+
+  it("show each field outside the plan as the plan it needs, never absent or blank", async () => {
+    await env.signInAs("demo-pro");
+    const [[card]] = (await property([[propertyIds[0]]], undefined, fakeInvocation())) as [[Card]];
+    const proPlus = Object.entries(FIELD_CATALOGUE.property).filter(([, facts]) => facts.tier === "pro-plus");
+    expect(proPlus.length).toBeGreaterThan(0);
+    for (const [field] of proPlus) {
+      expect({ field, value: card.properties[field] }).toEqual({
+        field,
+        value: { type: "String", basicValue: "Not in your plan (pro-plus)" },
+      });
+    }
+    expect(card.properties.unit_count?.basicValue).toEqual(expect.any(Number));
+
+    await env.signInAs("demo-base");
+    const [[marketCard]] = (await market([[msaId]], undefined, undefined, fakeInvocation())) as [[Card]];
+    expect(marketCard.properties.concession_percent_avg_t30).toEqual({
+      type: "String",
+      basicValue: "Not in your plan (pro)",
+    });
+    expect(typeof marketCard.properties.rent_avg_t30?.basicValue).toBe("number");
   });
 });
