@@ -5,6 +5,7 @@ import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
@@ -24,6 +25,7 @@ interface ForecastArguments {
   end: unknown;
   useRentValue: unknown;
   useSubmarketFallback?: unknown;
+  headers?: unknown;
 }
 
 /** Boundary forecasts exist for MSAs, submarkets and ZIP codes (api-notes). */
@@ -116,8 +118,14 @@ async function forecastTable(
     const sent = facts?.unit === "percent" && facts.sentAs === "points" && typeof value === "number";
     return fieldCell(sent ? asFraction(value, "points") : value, field);
   };
+  const headers: Headers = { choice: readHeaders(args.headers), record: catalogueOf(target) };
+  const heading = (name: string) => {
+    if (headers.choice === "ids") return asRent(name) ? `forecast rent (${name})` : name;
+    const label = headerOf(fieldOf.get(name) ?? name, headers);
+    return asRent(name) ? label.replace(/^Rent growth( YoY)?/i, "Forecast rent") : label;
+  };
   return [
-    ["date", ...fields.map((name) => (asRent(name) ? `forecast rent (${name})` : name))],
+    [headerOf("date", { choice: headers.choice }), ...fields.map(heading)],
     ...series.map((row) => [
       resultCell(isoDateToSerial(row.date) ?? row.date, "date"),
       ...fields.map((field) => cell(field, row.values[field])),
@@ -139,6 +147,7 @@ async function forecastTable(
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -151,12 +160,22 @@ export async function forecast(
   end?: unknown,
   useRentValue?: unknown,
   useSubmarketFallback?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const id = await resolveProperty(propertyId, cellContext(cellSignal), "property_id");
     const target: ForecastTarget = { kind: "property", id };
-    const args = { fields: field, aggregation, interval, start, end, useRentValue, useSubmarketFallback };
+    const args = {
+      fields: field,
+      aggregation,
+      interval,
+      start,
+      end,
+      useRentValue,
+      useSubmarketFallback,
+      headers,
+    };
     return forecastTable(target, args, cellSignal);
   });
 }
@@ -173,6 +192,7 @@ export async function forecast(
  * @param [start] First date (clamped to this month's first day).
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -184,6 +204,7 @@ export async function geoForecast(
   start?: unknown,
   end?: unknown,
   useRentValue?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -195,7 +216,7 @@ export async function geoForecast(
       FORECAST_GEO_TYPES,
     );
     const target: ForecastTarget = { kind: "geo_boundary", id };
-    const args = { fields: field, aggregation, interval, start, end, useRentValue };
+    const args = { fields: field, aggregation, interval, start, end, useRentValue, headers };
     return forecastTable(target, args, cellSignal);
   });
 }

@@ -3,6 +3,7 @@ import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { recordsToTable } from "../excel/records";
 import { resolveBoundary } from "./args/nameResolver";
+import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
@@ -193,12 +194,14 @@ const MARKET_FILTER_FAMILY = {
  * @cancelable
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
  * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
  */
 export async function markets(
   metrics: unknown[][],
   options?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -251,8 +254,11 @@ export async function markets(
       ["id", "name", "geo_type", ...metricNames],
       "metrics",
     );
-    const spill = spillFromTable(table, "No market matches these filters.");
-    const header = spill[0] as string[];
+    const spill = spillFromTable(table, "No market matches these filters.", {
+      choice: readHeaders(headers),
+      record: "market",
+    });
+    const header = table.columns.map((column) => column.field);
     // A metric the caller's plan leaves out says so in each of its cells (a blank would read as no data).
     return spill.map((row, index) =>
       index === 0

@@ -9,6 +9,7 @@ import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFil
 import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { GEO_TYPES } from "./args/geoTypes";
+import { readHeaders } from "./args/headers";
 import { isIdText, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
@@ -250,6 +251,7 @@ async function readArea(
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per property.
  */
@@ -257,6 +259,7 @@ export async function properties(
   area: unknown[][],
   fields?: unknown[][],
   options?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -291,6 +294,7 @@ export async function properties(
     return spillFromTable(
       selectColumns(table, columns, "fields"),
       "No property matches this area and these filters.",
+      { choice: readHeaders(headers), record: "property" },
     );
   });
 }

@@ -4,6 +4,7 @@
  * against one sandbox; wherever pro's cell has a value, base's cell has a value or a plan message.
  */
 import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
+import { catalogueFields } from "../../src/api/fieldFacts";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market, markets, narrative } from "../../src/functions/marketFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
@@ -184,7 +185,9 @@ describe("entity cards on a host with data types", () => {
   it("show each field outside the plan as the plan it needs, never absent or blank", async () => {
     await env.signInAs("demo-pro");
     const [[card]] = (await property([[propertyIds[0]]], undefined, fakeInvocation())) as [[Card]];
-    const proPlus = Object.entries(FIELD_CATALOGUE.property).filter(([, facts]) => facts.tier === "pro-plus");
+    const proPlus = Object.entries(catalogueFields("property")).filter(
+      ([, facts]) => facts.tier === "pro-plus",
+    );
     expect(proPlus.length).toBeGreaterThan(0);
     for (const [field] of proPlus) {
       expect({ field, value: card.properties[field] }).toEqual({
