@@ -75,6 +75,7 @@ describe("the field catalogue", () => {
     for (const [field, facts] of percents) expect([field, facts.sentAs]).toEqual([field, expect.any(String)]);
     expect(catalogue.market?.concession_percent_avg_t30).toEqual({
       unit: "percent",
+      label: "Concession %, avg 30 d",
       sentAs: "fraction",
       tier: "pro",
     });

@@ -129,7 +129,16 @@ it("gives #N/A with the reason for a name nothing matches, and each cell of a bl
 });
 
 it("takes a property name in RENT.FORECAST", async () => {
-  const args = ["rent_growth_rate_yoy", undefined, "year", undefined, undefined, undefined, true] as const;
+  const args = [
+    "rent_growth_rate_yoy",
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    undefined,
+    true,
+    undefined,
+  ] as const;
   const byId = await forecast(unique.property_id, [[args[0]]], ...args.slice(1), fakeInvocation());
   const byName = await forecast(unique.property_name, [[args[0]]], ...args.slice(1), fakeInvocation());
   expect(byName).toEqual(byId);

@@ -56,6 +56,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
         ],
       ],
       [["limit=5"]],
+      undefined,
       fakeInvocation(),
     ),
   "RENT.PROPERTY(ids, fields)": () =>
@@ -65,7 +66,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       fakeInvocation(),
     ),
   "RENT.PROPERTIES(msa)": () =>
-    properties([[msaId]], [["property_id, asking_rent"]], [["max_results=5"]], fakeInvocation()),
+    properties([[msaId]], [["property_id, asking_rent"]], [["max_results=5"]], undefined, fakeInvocation()),
   "RENT.LOOKUP(city)": () => lookup([["city=Austin; max_results=5"]], fakeInvocation()),
   "RENT.FORECAST(id)": () =>
     forecast(
@@ -77,6 +78,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       undefined,
       undefined,
       true,
+      undefined,
       fakeInvocation(),
     ),
   "RENT.GEOFORECAST(msa)": () =>
@@ -85,6 +87,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       [["rent_growth_yoy, deliveries"]],
       undefined,
       "year",
+      undefined,
       undefined,
       undefined,
       undefined,

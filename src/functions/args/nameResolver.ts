@@ -9,7 +9,7 @@ import type { PropertyAttributes } from "../../data/dataLayer";
 import { ArgumentError } from "../cellErrors";
 import type { CellContext } from "../cellContext";
 import type { GeoType } from "./geoTypes";
-import { plainValue, readId, readText } from "./scalars";
+import { isEmptyArgument, plainValue, readId, readText } from "./scalars";
 
 export interface ResolvedBoundary {
   id: number;
@@ -79,7 +79,8 @@ export async function resolveProperty(
   argument: string,
 ): Promise<number> {
   value = plainValue(value);
-  if (isIdText(value)) return readId(value, argument);
+  // An empty cell is a missing id: its message says so rather than asking for text.
+  if (isIdText(value) || isEmptyArgument(value)) return readId(value, argument);
   const name = readText(value, argument).trim();
   const answer = (await context.data.lookup({ property_name: name, per_page: NAME_CANDIDATES }, context.call))
     .value;
