@@ -80,9 +80,21 @@ describe("the field catalogue", () => {
       tier: "pro",
     });
     expect(catalogue.survey?.distance?.unit).toBe("miles");
-    expect(catalogue.unit?.last_rent_change).toEqual({ unit: "currency", sentAs: "text" });
-    expect(catalogue.boundaryForecast?.occupancy).toEqual({ unit: "percent", sentAs: "points" });
-    expect(catalogue.boundaryForecast?.deliveries).toEqual({ unit: "count", aggregate: "sum" });
+    expect(catalogue.unit?.last_rent_change).toEqual({
+      unit: "currency",
+      label: "Last rent change",
+      sentAs: "text",
+    });
+    expect(catalogue.boundaryForecast?.occupancy).toEqual({
+      unit: "percent",
+      label: "Occupancy",
+      sentAs: "points",
+    });
+    expect(catalogue.boundaryForecast?.deliveries).toEqual({
+      unit: "count",
+      label: "Deliveries",
+      aggregate: "sum",
+    });
   });
 });
 

@@ -149,9 +149,10 @@ it("takes a market by name in RENT.NARRATIVE, RENT.MARKETS (msa_id, boundary_ids
     await narrative(msaId, "rent", fakeInvocation()),
   );
   const submarkets = (options: string) =>
-    markets([["rent_avg_t30"]], [[`geo_type=BespokeSubmarket; ${options}`]], fakeInvocation());
+    markets([["rent_avg_t30"]], [[`geo_type=BespokeSubmarket; ${options}`]], undefined, fakeInvocation());
   await expect(submarkets("msa_id=Austin")).resolves.toEqual(await submarkets(`msa_id=${msaId}`));
-  const msas = (ids: string) => markets([["rent_avg_t30"]], [[`boundary_ids=${ids}`]], fakeInvocation());
+  const msas = (ids: string) =>
+    markets([["rent_avg_t30"]], [[`boundary_ids=${ids}`]], undefined, fakeInvocation());
   await expect(msas("Austin")).resolves.toEqual(await msas(String(msaId)));
   await expect(boundaries("*", [["ZipCode"]], 5, "Austin", fakeInvocation())).resolves.toEqual(
     await boundaries("*", [["ZipCode"]], 5, msaId, fakeInvocation()),
