@@ -32,6 +32,8 @@ export const FIELD_CATALOGUE_PATH = join(__dirname, "..", "src", "api", "fieldCa
 
 export interface FieldFacts {
   unit: string;
+  /** The field's readable name (`x-field-labels`). */
+  label: string;
   sentAs?: string;
   tier?: string;
   /** An object keyed by unit type, bed/bath or fee kind: its columns are `<field>_<key>...`. */
@@ -46,9 +48,22 @@ function target(node: JsonObject): JsonObject {
   return here;
 }
 
-function factsOf(schema: JsonObject): FieldFacts | undefined {
+/** The readable names of the fields (`x-field-labels` of the components), one per field name. */
+function labels(): Record<string, unknown> {
+  const components = loadOpenApiDocument().components as JsonObject;
+  return (components["x-field-labels"] ?? {}) as Record<string, unknown>;
+}
+
+function labelOf(field: string): string {
+  const label = labels()[field];
+  if (typeof label !== "string" || label === "")
+    throw new Error(`${field} has no x-field-labels entry in the contract`);
+  return label;
+}
+
+function factsOf(schema: JsonObject, field: string): FieldFacts | undefined {
   if (typeof schema["x-unit"] !== "string") return undefined;
-  const facts: FieldFacts = { unit: schema["x-unit"] };
+  const facts: FieldFacts = { unit: schema["x-unit"], label: labelOf(field) };
   if (typeof schema["x-sent-as"] === "string") facts.sentAs = schema["x-sent-as"];
   if (typeof schema["x-tier"] === "string") facts.tier = schema["x-tier"];
   if (schema.type === "object" && schema.additionalProperties && !schema.properties) facts.keyed = true;
@@ -61,7 +76,7 @@ function flatFields(schema: JsonObject, prefix: string, into: Record<string, Fie
   const properties = (target(schema).properties ?? {}) as Record<string, JsonObject>;
   for (const [name, property] of Object.entries(properties)) {
     const flat = prefix === "" ? name : `${prefix}_${name}`;
-    const facts = factsOf(property);
+    const facts = factsOf(property, flat);
     if (facts) into[flat] = facts;
     else if (target(property).properties) flatFields(property, flat, into);
     else throw new Error(`${flat} has no x-unit in the contract`);
@@ -82,7 +97,7 @@ export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
       JsonObject
     >;
     catalogue[record] = Object.fromEntries(
-      Object.entries(units).map(([field, facts]) => [field, factsOf(facts) as FieldFacts]),
+      Object.entries(units).map(([field, facts]) => [field, factsOf(facts, field) as FieldFacts]),
     );
   }
   return catalogue;
@@ -130,6 +145,8 @@ export type SentAs = "fraction" | "points" | "either" | "text";
 
 export interface FieldFacts {
   readonly unit: FieldUnit;
+  /** A short readable name ("Asking rent, avg 30 d", \`x-field-labels\`), shown beside the exact id. */
+  readonly label: string;
   readonly sentAs?: SentAs;
   /** The lowest tier that sees the field (\`x-tier\`); absent: every tier. */
   readonly tier?: "pro" | "pro-plus";

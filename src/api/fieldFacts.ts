@@ -50,3 +50,22 @@ export function factsOf(field: string): FieldFacts | undefined {
   }
   return facts ?? undefined;
 }
+
+/**
+ * A field's short readable name (the contract's `x-field-labels`), for headers and the Insert list; a keyed
+ * group's column adds its key ("Rent by unit type, avg (studio)"). A name the catalogue does not have is shown as
+ * it is: the exact id is never lost.
+ */
+export function labelOf(field: string, record?: CatalogueRecord): string {
+  const every = Object.keys(RECORDS) as CatalogueRecord[];
+  // The record named first; a column a table adds from another record (a survey's property_id) after it.
+  for (const name of record === undefined ? every : [record, ...every]) {
+    const exact = RECORDS[name][field];
+    if (exact) return exact.label;
+    const group = keyedGroups.get(name)?.find((candidate) => field.startsWith(`${candidate}_`));
+    const facts = group === undefined ? undefined : RECORDS[name][group];
+    if (group !== undefined && facts)
+      return `${facts.label} (${field.slice(group.length + 1).replace(/_/g, " ")})`;
+  }
+  return field;
+}

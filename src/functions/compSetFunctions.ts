@@ -7,6 +7,7 @@ import { isBlank, readId, readList, readNumber, readOptionalNumber, readText } f
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
+import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
@@ -23,12 +24,14 @@ const readOptionalDate = (value: unknown, argument: string) =>
  * @cancelable
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [columns] Columns to show, as a range or comma-separated text of column names; all when omitted.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per surveyed property.
  */
 export async function survey(
   compSetId: unknown,
   columns?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -37,7 +40,10 @@ export async function survey(
     const { data, call } = cellContext(cellSignal);
     const survey = (await data.marketSurvey(id, call)).value;
     const table = selectColumns(marketSurveyToTable(survey.items, survey.compAverage), wanted, "columns");
-    return spillFromTable(table, `Comp set ${id} has no market survey rows.`);
+    return spillFromTable(table, `Comp set ${id} has no market survey rows.`, {
+      choice: readHeaders(headers),
+      record: "survey",
+    });
   });
 }
 
@@ -65,6 +71,7 @@ const UNIT_OPTIONS = [
  * @param [minRent] Lowest rent in dollars.
  * @param [maxRent] Highest rent in dollars.
  * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (affordable, standard, penthouse, renovated), columns.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per unit.
  */
@@ -75,6 +82,7 @@ export async function units(
   minRent?: unknown,
   maxRent?: unknown,
   options?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -104,7 +112,10 @@ export async function units(
     const { data, call } = cellContext(cellSignal);
     const list = (await data.units(id, filters, call)).value.data;
     const table = selectColumns(unitsToTable(list), wanted, "columns");
-    return spillFromTable(table, `No units of comp set ${id} match the filters.`);
+    return spillFromTable(table, `No units of comp set ${id} match the filters.`, {
+      choice: readHeaders(headers),
+      record: "unit",
+    });
   });
 }
 
@@ -115,6 +126,7 @@ export async function units(
  */
 function withReturnedRange(
   spill: unknown[][],
+  headers: Headers,
   plans: readonly Record<string, unknown>[],
   from: string | undefined,
   to: string | undefined,
@@ -126,9 +138,10 @@ function withReturnedRange(
   const last = days.reduce((a, b) => (a > b ? a : b)).slice(0, 10);
   const shorter = (from !== undefined && first > from) || (to !== undefined && last < to);
   if (!shorter) return spill;
+  const collectedAt = headerOf("collected_at", headers);
   const header = (spill[0] ?? []).map((name) =>
-    name === "collected_at"
-      ? `collected_at (${first} to ${last} of ${from ?? "the start"} to ${to ?? "today"} asked)`
+    name === collectedAt
+      ? `${collectedAt} (${first} to ${last} of ${from ?? "the start"} to ${to ?? "today"} asked)`
       : name,
   );
   return [header, ...spill.slice(1)];
@@ -145,6 +158,7 @@ function withReturnedRange(
  * @param [collectedTo] Last collection day (a date).
  * @param [availableFrom] Only plans with units available from this date.
  * @param [availableTo] Only plans with units available up to this date.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan.
  */
@@ -154,6 +168,7 @@ export async function floorPlans(
   collectedTo?: unknown,
   availableFrom?: unknown,
   availableTo?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -166,12 +181,15 @@ export async function floorPlans(
     };
     const { data, call } = cellContext(cellSignal);
     const plans = (await data.floorPlans(id, filters, call)).value;
+    const heads: Headers = { choice: readHeaders(headers), record: "floorPlan" };
     const spill = spillFromTable(
       floorPlansToTable(plans),
       `Comp set ${id} has no floor plans for these dates.`,
+      heads,
     );
     return withReturnedRange(
       spill,
+      heads,
       plans,
       filters["filter[collected_at_gte]"],
       filters["filter[collected_at_lte]"],

@@ -5,8 +5,9 @@ import { aggregationTypeValues, forecastGeoTypeValues, forecastIntervalValues } 
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { isoDateToSerial } from "../excel/excelDates";
 import { readDate } from "./args/excelDates";
-import { isBlank, readChoice, readId, readList, readOptionalBoolean, readText } from "./args/scalars";
-import { resolveBoundary } from "./args/boundaryNames";
+import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
+import { headerOf, readHeaders, type Headers } from "./args/headers";
+import { resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
@@ -22,6 +23,7 @@ interface ForecastArguments {
   end: unknown;
   useRentValue: unknown;
   useSubmarketFallback?: unknown;
+  headers?: unknown;
 }
 
 const catalogueOf = (target: ForecastTarget) =>
@@ -113,8 +115,14 @@ async function forecastTable(
     const sent = facts?.unit === "percent" && facts.sentAs === "points" && typeof value === "number";
     return fieldCell(sent ? asFraction(value, "points") : value, field);
   };
+  const headers: Headers = { choice: readHeaders(args.headers), record: catalogueOf(target) };
+  const heading = (name: string) => {
+    if (headers.choice === "ids") return asRent(name) ? `forecast rent (${name})` : name;
+    const label = headerOf(fieldOf.get(name) ?? name, headers);
+    return asRent(name) ? label.replace(/^Rent growth( YoY)?/i, "Forecast rent") : label;
+  };
   return [
-    ["date", ...fields.map((name) => (asRent(name) ? `forecast rent (${name})` : name))],
+    [headerOf("date", { choice: headers.choice }), ...fields.map(heading)],
     ...series.map((row) => [
       resultCell(isoDateToSerial(row.date) ?? row.date, "date"),
       ...fields.map((field) => cell(field, row.values[field])),
@@ -128,7 +136,7 @@ async function forecastTable(
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
- * @param propertyId The property id.
+ * @param propertyId The property: its id or its name (such as "Austin Oaks").
  * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
  * @param [interval] month (default), quarter or year.
@@ -136,6 +144,7 @@ async function forecastTable(
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -148,11 +157,22 @@ export async function forecast(
   end?: unknown,
   useRentValue?: unknown,
   useSubmarketFallback?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const target: ForecastTarget = { kind: "property", id: readId(propertyId, "property_id") };
-    const args = { fields: field, aggregation, interval, start, end, useRentValue, useSubmarketFallback };
+    const id = await resolveProperty(propertyId, cellContext(cellSignal), "property_id");
+    const target: ForecastTarget = { kind: "property", id };
+    const args = {
+      fields: field,
+      aggregation,
+      interval,
+      start,
+      end,
+      useRentValue,
+      useSubmarketFallback,
+      headers,
+    };
     return forecastTable(target, args, cellSignal);
   });
 }
@@ -169,6 +189,7 @@ export async function forecast(
  * @param [start] First date (clamped to this month's first day).
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -180,6 +201,7 @@ export async function geoForecast(
   start?: unknown,
   end?: unknown,
   useRentValue?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -191,7 +213,7 @@ export async function geoForecast(
       forecastGeoTypeValues,
     );
     const target: ForecastTarget = { kind: "geo_boundary", id };
-    const args = { fields: field, aggregation, interval, start, end, useRentValue };
+    const args = { fields: field, aggregation, interval, start, end, useRentValue, headers };
     return forecastTable(target, args, cellSignal);
   });
 }

@@ -1,7 +1,9 @@
 import { ApiError } from "../api/errors";
 import { recordsToTable } from "../excel/records";
+import { geoTypeValues } from "../api/schema";
 import { readGeoTypes } from "./args/geoTypes";
-import { isBlank, readInteger, readOptionalId, readText } from "./args/scalars";
+import { isBlank, isEmptyArgument, readInteger, readText } from "./args/scalars";
+import { resolveBoundary } from "./args/nameResolver";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { spillFromTable } from "./shape/spill";
@@ -14,7 +16,7 @@ import { spillFromTable } from "./shape/spill";
  * @param search Text to find: a part of the name or the start of its words; "*" for all.
  * @param [geoTypes] Boundary types to include (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood), as a range or comma-separated text; all when omitted.
  * @param [limit] Most rows to return, 1 to 1000 (default 10).
- * @param [intersectingId] Only boundaries that intersect this boundary id.
+ * @param [intersectingId] Only boundaries that intersect this boundary (its id or name).
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per boundary, best match first.
  */
@@ -28,13 +30,16 @@ export async function boundaries(
   return runCell(invocation, async (cellSignal) => {
     const query = isBlank(search) ? "*" : readText(search, "search");
     const types = readGeoTypes(geoTypes, "geo_types");
+    const context = cellContext(cellSignal);
     const body = {
       query,
       geo_type: types.length > 0 ? types : undefined,
       limit: isBlank(limit) ? 10 : readInteger(limit, "limit", 1, 1000),
-      intersects_geo_boundary_id: readOptionalId(intersectingId, "intersecting_id"),
+      intersects_geo_boundary_id: isEmptyArgument(intersectingId)
+        ? undefined
+        : (await resolveBoundary(intersectingId, context, "intersecting_id", geoTypeValues)).id,
     };
-    const { data, call } = cellContext(cellSignal);
+    const { data, call } = context;
     const results = (await data.geoSearch(body, call)).value.data;
     const records = results.map(({ attributes: { centroid, ...rest } }) => ({
       ...rest,

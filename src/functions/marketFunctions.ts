@@ -3,7 +3,8 @@ import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { marketGeoTypeValues, type components } from "../api/schema";
 import { recordsToTable } from "../excel/records";
-import { resolveBoundary } from "./args/boundaryNames";
+import { resolveBoundary } from "./args/nameResolver";
+import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
@@ -11,11 +12,9 @@ import {
   isEmptyArgument,
   plainValue,
   readChoice,
-  readId,
   readInteger,
   readList,
   readNumber,
-  readOptionalId,
   readText,
 } from "./args/scalars";
 import { suggestionFor } from "./args/suggest";
@@ -58,6 +57,17 @@ function planned(record: Record<string, unknown>, metric: string): unknown {
   return value;
 }
 
+/** The metrics a limited record (below pro) leaves null, with the tier each needs. */
+function outOfPlan(record: Record<string, unknown>): Map<string, string> {
+  if (!isLimitedMarket(record)) return new Map();
+  return new Map(
+    Object.keys(record).flatMap((metric) => {
+      const tier = factsIn("market", metric)?.tier;
+      return tier !== undefined && record[metric] === null ? [[metric, tier] as const] : [];
+    }),
+  );
+}
+
 /** A spilled cell as it is, or the plan error its metric gives in a limited record. */
 function safelyPlanned(record: Record<string, unknown>, metric: string, cell: unknown): unknown {
   try {
@@ -84,7 +94,10 @@ function wholeMarkets(
   recordOf: (boundary: unknown) => Record<string, unknown>,
 ): unknown[][] {
   if (hostHoldsDataTypes())
-    return fillRecords(boundaries, (boundary) => entityCard(recordOf(boundary), "name"));
+    return fillRecords(boundaries, (boundary) => {
+      const record = recordOf(boundary);
+      return entityCard(record, "name", outOfPlan(record));
+    });
   const cells = boundaries.flat();
   if (cells.length > 1) {
     throw new ArgumentError(
@@ -180,13 +193,15 @@ const MARKET_FILTER_FAMILY = {
  * @helpurl https://localhost:3000/help.html#rent-markets
  * @cancelable
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
- * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA), boundary_ids, account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
  */
 export async function markets(
   metrics: unknown[][],
   options?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -204,15 +219,24 @@ export async function markets(
       ? "MSA"
       : readMarketGeoType(option.get("geo_type"), "geo_type");
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
-    const boundaryIds = readList(option.get("boundary_ids"), "boundary_ids", readId);
-    const msaId = option.get("msa_id");
+    const context = cellContext(cellSignal, option.get("account"));
+    const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
+      resolveBoundary(value, context, argument, types).then((found) => found.id);
+    const boundaryIds = await Promise.all(
+      readList(option.get("boundary_ids"), "boundary_ids", (item) => item).map((item) =>
+        resolve(item, "boundary_ids", [geoType]),
+      ),
+    );
+    const msaId = isEmptyArgument(option.get("msa_id"))
+      ? undefined
+      : await resolve(option.get("msa_id"), "msa_id", ["MSA"]);
     const query = {
       market_filters: {
         ...marketFilters,
         geo_type: geoType,
         states: states.length > 0 ? states : undefined,
         geo_boundary_ids: boundaryIds.length > 0 ? boundaryIds : undefined,
-        msa_geo_boundary_id: readOptionalId(msaId, "msa_id"),
+        msa_geo_boundary_id: msaId,
       },
       property_filters: readPropertyFilters(option),
       sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
@@ -221,7 +245,6 @@ export async function markets(
         : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
       limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
     };
-    const context = cellContext(cellSignal, option.get("account"));
     const found = (await context.data.exploreMarkets(query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const first = records[0];
@@ -231,8 +254,11 @@ export async function markets(
       ["id", "name", "geo_type", ...metricNames],
       "metrics",
     );
-    const spill = spillFromTable(table, "No market matches these filters.");
-    const header = spill[0] as string[];
+    const spill = spillFromTable(table, "No market matches these filters.", {
+      choice: readHeaders(headers),
+      record: "market",
+    });
+    const header = table.columns.map((column) => column.field);
     // A metric the caller's plan leaves out says so in each of its cells (a blank would read as no data).
     return spill.map((row, index) =>
       index === 0
@@ -258,7 +284,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @customfunction NARRATIVE
  * @helpurl https://localhost:3000/help.html#rent-narrative
  * @cancelable
- * @param boundaryId The MSA or submarket id (see RENT.BOUNDARY).
+ * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
  * @param [section] overview (default), rent, occupancy, construction, sales, demographics, or all.
  * @param [invocation] Custom function invocation.
  * @returns The section's text, or a two-column table [section, text] for all.
@@ -269,11 +295,12 @@ export async function narrative(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const id = readId(boundaryId, "boundary_id");
+    const context = cellContext(cellSignal);
+    const { id } = await resolveBoundary(boundaryId, context, "boundary_id", marketGeoTypeValues);
+    const { data, call } = context;
     const wanted = isEmptyArgument(section)
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
-    const { data, call } = cellContext(cellSignal);
     const found = (await data.narrative(id, call)).value.data[0];
     if (!found) {
       throw new ApiError(

@@ -6,13 +6,14 @@ import { recordsToTable } from "../excel/records";
 import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
-import { isBlank, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
-import { factsIn } from "../api/fieldFacts";
-import { resolveBoundary } from "./args/boundaryNames";
+import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { catalogueFields, factsIn } from "../api/fieldFacts";
+import { readHeaders } from "./args/headers";
+import { isIdText, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
-import { ArgumentError } from "./cellErrors";
-import { runCell } from "./cellCall";
+import { ArgumentError, toCellError } from "./cellErrors";
+import { runCell, type CellSignal } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
@@ -37,24 +38,44 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
   );
 }
 
+function safelyCell(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    return toCellError(error);
+  }
+}
+
+const ONE_WHOLE_RECORD =
+  "field: name a field (or several across a row) for several ids; a whole record is for one id.";
+
+/** The fields of a higher tier the service left out of a record (ownership and sale fields: pro-plus). */
+function outOfPlan(record: PropertyAttributes): Map<string, string> {
+  const attributes = record as unknown as Record<string, unknown>;
+  return new Map(
+    Object.entries(catalogueFields("property")).flatMap(([field, facts]) =>
+      facts.tier !== undefined && !(field in attributes) ? [[field, facts.tier] as const] : [],
+    ),
+  );
+}
+
+function propertyCard(record: PropertyAttributes): Excel.EntityCellValue {
+  return entityCard(record as unknown as Record<string, unknown>, "property_name", outOfPlan(record));
+}
+
 /**
  * Without a field: the whole record. Where the host holds data types, an entity card per id (every field, read
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
  */
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
-  if (hostHoldsDataTypes()) {
-    return fillRecords(ids, (id) =>
-      entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
-    );
-  }
+  if (hostHoldsDataTypes()) return fillRecords(ids, (id) => propertyCard(recordOf(records, id)));
   const cells = ids.flat();
-  if (cells.length > 1) {
-    throw new ArgumentError(
-      "field: name a field (or several across a row) for several ids; a whole record is for one id.",
-    );
-  }
+  if (cells.length > 1) throw new ArgumentError(ONE_WHOLE_RECORD);
   const record = recordOf(records, cells[0] as number);
-  return Object.keys(record).map((name) => [name, fieldValue(record, name)]);
+  return [...Object.keys(record), ...outOfPlan(record).keys()].map((name) => [
+    name,
+    safelyCell(() => fieldValue(record, name)),
+  ]);
 }
 
 /** One id's record, or the error the service gave for it (not found when it gave nothing). */
@@ -74,7 +95,7 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @customfunction PROPERTY
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
- * @param propertyId A property id, or a range of ids.
+ * @param propertyId A property id or name (such as "Austin Oaks"), or a range of them.
  * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
@@ -87,6 +108,7 @@ export function property(
   return runCell(invocation, (cellSignal) => {
     const idGrid = grid(propertyId);
     const block = keyedBlock(idGrid, fieldGrid(field), "id");
+    if (!idGrid.every((row) => row.every(isIdText))) return namedProperties(idGrid, block, cellSignal);
     const ids = readGrid(idGrid, readId, "property_id");
     const { data, call } = cellContext(cellSignal);
     const wanted = ids.flat();
@@ -95,6 +117,36 @@ export function property(
     if (known) return propertyResult(ids, block, known.records);
     return data.propertyDetails(wanted, call).then(({ records }) => propertyResult(ids, block, records));
   });
+}
+
+/**
+ * RENT.PROPERTY with names among the ids: each distinct name resolved once (see nameResolver.ts); a name that
+ * resolves to nothing, or to several, is that cell's error and the other cells keep their values.
+ */
+async function namedProperties(
+  idGrid: unknown[][],
+  block: KeyedBlock,
+  cellSignal: CellSignal,
+): Promise<unknown[][]> {
+  const context = cellContext(cellSignal);
+  const given = [...new Set(idGrid.flat().map(plainValue))];
+  const settled = await Promise.allSettled(
+    given.map((value) => resolveProperty(value, context, "property_id")),
+  );
+  const resolved = new Map(given.map((value, index) => [value, settled[index]]));
+  const keys = idGrid.map((row) => row.map((value) => resolved.get(plainValue(value))));
+  const wanted = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  const { records } = await context.data.propertyDetails(wanted, context.call);
+  const idOf = (key: PromiseSettledResult<number> | undefined): number => {
+    if (key?.status !== "fulfilled") throw key?.reason ?? new ApiError("not_found", "No such property.");
+    return key.value;
+  };
+  if (block.wholeRecord) {
+    if (keys.flat().length === 1) return wholeRecords([[idOf(keys[0]?.[0])]], records);
+    if (!hostHoldsDataTypes()) throw new ArgumentError(ONE_WHOLE_RECORD);
+    return fillRecords(keys, (key) => propertyCard(recordOf(records, idOf(key))));
+  }
+  return fillBlock(keys, block, (key, name) => fieldValue(recordOf(records, idOf(key)), name));
 }
 
 function propertyResult(
@@ -195,6 +247,7 @@ async function readArea(
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per property.
  */
@@ -202,6 +255,7 @@ export async function properties(
   area: unknown[][],
   fields?: unknown[][],
   options?: unknown[][],
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -236,6 +290,7 @@ export async function properties(
     return spillFromTable(
       selectColumns(table, columns, "fields"),
       "No property matches this area and these filters.",
+      { choice: readHeaders(headers), record: "property" },
     );
   });
 }

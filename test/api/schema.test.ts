@@ -85,13 +85,26 @@ describe("the field catalogue", () => {
     for (const [field, facts] of percents) expect([field, facts.sentAs]).toEqual([field, expect.any(String)]);
     expect(catalogue.market?.concession_percent_avg_t30).toEqual({
       unit: "percent",
+      label: "Concession %, avg 30 d",
       sentAs: "fraction",
       tier: "pro",
     });
     expect(catalogue.survey?.distance?.unit).toBe("miles");
-    expect(catalogue.unit?.last_rent_change).toEqual({ unit: "currency", sentAs: "text" });
-    expect(catalogue.boundaryForecast?.occupancy).toEqual({ unit: "percent", sentAs: "points" });
-    expect(catalogue.boundaryForecast?.deliveries).toEqual({ unit: "count", aggregate: "sum" });
+    expect(catalogue.unit?.last_rent_change).toEqual({
+      unit: "currency",
+      label: "Last rent change",
+      sentAs: "text",
+    });
+    expect(catalogue.boundaryForecast?.occupancy).toEqual({
+      unit: "percent",
+      label: "Occupancy",
+      sentAs: "points",
+    });
+    expect(catalogue.boundaryForecast?.deliveries).toEqual({
+      unit: "count",
+      label: "Deliveries",
+      aggregate: "sum",
+    });
   });
 });
 

@@ -42,7 +42,8 @@ function prepare(cell: WorkbookCell, address: string): PreparedCall {
     }
     case "FORECAST": {
       const fields = [cell.fields];
-      return () => forecast(cell.propertyId, fields, null, null, null, null, null, null, invocation);
+      return () =>
+        forecast(cell.propertyId, fields, null, null, null, null, null, null, undefined, invocation);
     }
     case "MARKET": {
       const ids = [[cell.boundary.id]];
@@ -51,12 +52,12 @@ function prepare(cell: WorkbookCell, address: string): PreparedCall {
     }
     case "GEOFORECAST": {
       const fields = [cell.fields];
-      return () => geoForecast(cell.boundaryId, fields, null, null, null, null, null, invocation);
+      return () => geoForecast(cell.boundaryId, fields, null, null, null, null, null, undefined, invocation);
     }
     case "UNITS":
-      return () => units(cell.compSetId, undefined, undefined, null, null, undefined, invocation);
+      return () => units(cell.compSetId, undefined, undefined, null, null, undefined, undefined, invocation);
     case "SURVEY":
-      return () => survey(cell.compSetId, undefined, invocation);
+      return () => survey(cell.compSetId, undefined, undefined, invocation);
     case "NARRATIVE":
       return () => narrative(cell.boundaryId, cell.section, invocation);
   }

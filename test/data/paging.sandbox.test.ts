@@ -170,7 +170,7 @@ describe("without pagination.total_pages", () => {
     expect(count).toBeLessThan(500);
     env.sandbox.faults.update({ omitTotalPages: true });
     const { result, requests } = await countDuring(SEARCH, () =>
-      properties([[msaId]], [["property_id"]], [["max_results=5000"]], fakeInvocation()),
+      properties([[msaId]], [["property_id"]], [["max_results=5000"]], undefined, fakeInvocation()),
     );
     expect(result.slice(1).map((row) => row[0])).toEqual(
       all.data.map((entry) => entry.attributes.property_id),

@@ -76,7 +76,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         data: { attributes: { market_survey_items: Record<string, unknown>[] } };
       }>(`/comp_sets/${compSetId}/market_survey`);
       const items = raw.data.attributes.market_survey_items;
-      const table = await survey(compSetId, undefined, fakeInvocation());
+      const table = await survey(compSetId, undefined, undefined, fakeInvocation());
       expect(table).toHaveLength(items.length + 2);
       expect(column(table, "property_name")).toEqual([
         ...items.map((item) => item.property_name),
@@ -93,9 +93,9 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
     });
 
     it("keeps only the columns asked for, in that order, and names an unknown one", async () => {
-      const table = await survey(compSetId, [["property_name", "avg_rent"]], fakeInvocation());
+      const table = await survey(compSetId, [["property_name", "avg_rent"]], undefined, fakeInvocation());
       expect(table[0]).toEqual(["property_name", "avg_rent"]);
-      await expect(survey(compSetId, [["avg_rnt"]], fakeInvocation())).rejects.toMatchObject({
+      await expect(survey(compSetId, [["avg_rnt"]], undefined, fakeInvocation())).rejects.toMatchObject({
         code: "#VALUE!",
         message: 'columns: there is no column "avg_rnt". Did you mean "avg_rent"?',
       });
@@ -109,6 +109,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       );
       const table = await units(
         compSetId,
+        undefined,
         undefined,
         undefined,
         undefined,
@@ -145,6 +146,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         1200,
         undefined,
         [["min_sq_ft=600"]],
+        undefined,
         fakeInvocation(),
       );
       expect(column(table, "id")).toEqual(raw.data.map((unit) => unit.id));
@@ -153,13 +155,22 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
 
     it("says #N/A with the reason when no unit matches, and #VALUE! for an unknown option", async () => {
       await expect(
-        units(compSetId, undefined, undefined, 1_000_000, undefined, undefined, fakeInvocation()),
+        units(compSetId, undefined, undefined, 1_000_000, undefined, undefined, undefined, fakeInvocation()),
       ).rejects.toMatchObject({
         code: "#N/A",
         message: `No units of comp set ${compSetId} match the filters.`,
       });
       await expect(
-        units(compSetId, undefined, undefined, undefined, undefined, [["bedroms=2"]], fakeInvocation()),
+        units(
+          compSetId,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          [["bedroms=2"]],
+          undefined,
+          fakeInvocation(),
+        ),
       ).rejects.toMatchObject({
         code: "#VALUE!",
         message: expect.stringContaining('Unknown option "bedroms"'),
@@ -172,6 +183,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
           undefined,
           undefined,
           [["unit_styles=loft"]],
+          undefined,
           fakeInvocation(),
         ),
       ).rejects.toMatchObject({
@@ -187,7 +199,15 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         `/comp_sets/${compSetId}/floor_plans`,
       );
       const plans = plansOf(raw.data.attributes);
-      const table = await floorPlans(compSetId, undefined, undefined, undefined, undefined, fakeInvocation());
+      const table = await floorPlans(
+        compSetId,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        fakeInvocation(),
+      );
       expect(table).toHaveLength(plans.length + 1);
       expect(column(table, "name")).toEqual(plans.map((plan) => plan.name));
       expect(column(table, "collected_at")).toEqual(
@@ -215,6 +235,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         undefined,
         undefined,
         undefined,
+        undefined,
         fakeInvocation(),
       );
       // The service keeps a limited history: the header says which range came back of the one asked.
@@ -224,7 +245,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       const collected = new Set(column(table, header));
       expect([...collected].sort()).toEqual(days.map((day) => isoToSerial(day)).sort());
       await expect(
-        floorPlans(compSetId, "yesterday", undefined, undefined, undefined, fakeInvocation()),
+        floorPlans(compSetId, "yesterday", undefined, undefined, undefined, undefined, fakeInvocation()),
       ).rejects.toMatchObject({
         code: "#VALUE!",
         message: expect.stringContaining("collected_from must be a date"),
@@ -238,15 +259,25 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
     afterEach(() => env.sandbox.context.faults.reset());
 
     it.each([
-      ["getMarketSurvey", () => survey(compSetId, undefined, fakeInvocation()), "market_survey"],
+      ["getMarketSurvey", () => survey(compSetId, undefined, undefined, fakeInvocation()), "market_survey"],
       [
         "listCompSetFloorPlans",
-        () => floorPlans(compSetId, undefined, undefined, undefined, undefined, fakeInvocation()),
+        () => floorPlans(compSetId, undefined, undefined, undefined, undefined, undefined, fakeInvocation()),
         "floor_plans",
       ],
       [
         "listCompSetUnits",
-        () => units(compSetId, undefined, undefined, undefined, undefined, undefined, fakeInvocation()),
+        () =>
+          units(
+            compSetId,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            fakeInvocation(),
+          ),
         "units",
       ],
     ] as const)(
@@ -279,7 +310,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
           }),
         },
       });
-      const table = await survey(compSetId, [["property_name", "avg_rent"]], fakeInvocation());
+      const table = await survey(compSetId, [["property_name", "avg_rent"]], undefined, fakeInvocation());
       expect(column(table, "avg_rent").slice(0, -1)).toEqual(items.map(() => 1500));
     });
 
@@ -295,6 +326,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       });
       const table = await units(
         compSetId,
+        undefined,
         undefined,
         undefined,
         undefined,

@@ -33,7 +33,7 @@ describe.each(SANDBOX_VARIANTS)("answers that state the same fact agree (%s vari
     const sets = await env.raw.get<{ data: { id: string }[] }>(`/accounts/${env.accountId}/comp_sets`);
     let checked = 0;
     for (const set of sets.data) {
-      const table = await survey(Number(set.id), undefined, fakeInvocation());
+      const table = await survey(Number(set.id), undefined, undefined, fakeInvocation());
       const names = columnOf(table, "property_name");
       const subject = columnOf(table, "subject_property");
       const comps = names.flatMap((name, row) =>
@@ -90,6 +90,7 @@ describe.each(SANDBOX_VARIANTS)("answers that state the same fact agree (%s vari
       [[msaId]],
       [[fields.join(", ")]],
       [["max_results=25"]],
+      undefined,
       fakeInvocation(),
     );
     const ids = columnOf(searched, "property_id") as number[];

@@ -42,7 +42,17 @@ afterAll(async () => {
 });
 
 const cellsOf = (field: string, interval: string) =>
-  geoForecast(msaId, [[field]], undefined, interval, undefined, undefined, undefined, fakeInvocation());
+  geoForecast(
+    msaId,
+    [[field]],
+    undefined,
+    interval,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    fakeInvocation(),
+  );
 
 it("adds up a quarter's deliveries when no aggregation is named", async () => {
   const summed = await serviceSeries("deliveries", "sum", "quarter");

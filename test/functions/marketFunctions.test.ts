@@ -196,6 +196,7 @@ describe("RENT.MARKETS", () => {
     const table = await markets(
       [["rent_avg_t30", "leased_percent_avg_t30"]],
       [["limit=5"]],
+      undefined,
       fakeInvocation(),
     );
     expect(table[0]).toEqual(["id", "name", "geo_type", "rent_avg_t30", "leased_percent_avg_t30"]);
@@ -220,15 +221,20 @@ describe("RENT.MARKETS", () => {
     const table = await markets(
       [["rent_avg_t30"]],
       [["rent_avg_t30_gte=1800; direction=asc; limit=100"]],
+      undefined,
       fakeInvocation(),
     );
     expect(table.slice(1).map((row) => row[0])).toEqual(raw.data.map((entry) => entry.attributes.id));
     for (const row of table.slice(1)) expect(row[3]).toBeGreaterThanOrEqual(1800);
-    await expect(markets([["rent_avg_t30"]], [["colour_gte=3"]], fakeInvocation())).rejects.toMatchObject({
+    await expect(
+      markets([["rent_avg_t30"]], [["colour_gte=3"]], undefined, fakeInvocation()),
+    ).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining("colour_gte"),
     });
-    await expect(markets([["rent_avg_t30"]], [["colour=3"]], fakeInvocation())).rejects.toMatchObject({
+    await expect(
+      markets([["rent_avg_t30"]], [["colour=3"]], undefined, fakeInvocation()),
+    ).rejects.toMatchObject({
       code: "#VALUE!",
       message: expect.stringContaining('Unknown option "colour"'),
     });

@@ -4,9 +4,11 @@
  * against one sandbox; wherever pro's cell has a value, base's cell has a value or a plan message.
  */
 import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
+import { catalogueFields } from "../../src/api/fieldFacts";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market, markets, narrative } from "../../src/functions/marketFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
+import { HOST_PROFILES, supportsSet } from "../host/profiles";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -54,6 +56,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
         ],
       ],
       [["limit=5"]],
+      undefined,
       fakeInvocation(),
     ),
   "RENT.PROPERTY(ids, fields)": () =>
@@ -63,7 +66,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       fakeInvocation(),
     ),
   "RENT.PROPERTIES(msa)": () =>
-    properties([[msaId]], [["property_id, asking_rent"]], [["max_results=5"]], fakeInvocation()),
+    properties([[msaId]], [["property_id, asking_rent"]], [["max_results=5"]], undefined, fakeInvocation()),
   "RENT.LOOKUP(city)": () => lookup([["city=Austin; max_results=5"]], fakeInvocation()),
   "RENT.FORECAST(id)": () =>
     forecast(
@@ -75,6 +78,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       undefined,
       undefined,
       true,
+      undefined,
       fakeInvocation(),
     ),
   "RENT.GEOFORECAST(msa)": () =>
@@ -83,6 +87,7 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       [["rent_growth_yoy, deliveries"]],
       undefined,
       "year",
+      undefined,
       undefined,
       undefined,
       undefined,
@@ -166,5 +171,41 @@ it("says which metric needs which plan, in its own cell", async () => {
   await expect(property([[propertyIds[0]]], [["last_sale_price"]], fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
     message: "Not in your plan (pro-plus): last_sale_price needs the pro-plus tier.",
+  });
+});
+
+describe("entity cards on a host with data types", () => {
+  type Card = { type: string; properties: Record<string, { type: string; basicValue: unknown }> };
+  beforeEach(() => {
+    const profile = HOST_PROFILES["m365-windows"];
+    const isSetSupported = (name: string, version?: string) => supportsSet(profile, name, version);
+    Object.assign(globalThis, { Office: { context: { requirements: { isSetSupported } } } });
+  });
+  afterEach(() => {
+    delete (globalThis as { Office?: unknown }).Office;
+  });
+
+  it("show each field outside the plan as the plan it needs, never absent or blank", async () => {
+    await env.signInAs("demo-pro");
+    const [[card]] = (await property([[propertyIds[0]]], undefined, fakeInvocation())) as [[Card]];
+    const proPlus = Object.entries(catalogueFields("property")).filter(
+      ([, facts]) => facts.tier === "pro-plus",
+    );
+    expect(proPlus.length).toBeGreaterThan(0);
+    for (const [field] of proPlus) {
+      expect({ field, value: card.properties[field] }).toEqual({
+        field,
+        value: { type: "String", basicValue: "Not in your plan (pro-plus)" },
+      });
+    }
+    expect(card.properties.unit_count?.basicValue).toEqual(expect.any(Number));
+
+    await env.signInAs("demo-base");
+    const [[marketCard]] = (await market([[msaId]], undefined, undefined, fakeInvocation())) as [[Card]];
+    expect(marketCard.properties.concession_percent_avg_t30).toEqual({
+      type: "String",
+      basicValue: "Not in your plan (pro)",
+    });
+    expect(typeof marketCard.properties.rent_avg_t30?.basicValue).toBe("number");
   });
 });

@@ -137,6 +137,7 @@ describe("RENT.PROPERTIES", () => {
       [[msaId]],
       [["property_id, asking_rent"]],
       [["max_results=40"]],
+      undefined,
       fakeInvocation(),
     );
     expect(table[0]).toEqual(["property_id", "asking_rent"]);
@@ -167,13 +168,20 @@ describe("RENT.PROPERTIES", () => {
       [[JSON.stringify(square)]],
       [["property_id"]],
       undefined,
+      undefined,
       fakeInvocation(),
     );
     expect(table.slice(1).map((row) => row[0])).toEqual(
       raw.data.map((entry) => entry.attributes.property_id),
     );
     await expect(
-      properties([['{"type":"Point","coordinates":[1,2]}']], undefined, undefined, fakeInvocation()),
+      properties(
+        [['{"type":"Point","coordinates":[1,2]}']],
+        undefined,
+        undefined,
+        undefined,
+        fakeInvocation(),
+      ),
     ).rejects.toMatchObject({ code: "#VALUE!", message: expect.stringContaining("Polygon") });
   });
 });
@@ -230,6 +238,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       undefined,
       undefined,
       undefined,
+      undefined,
       fakeInvocation(),
     );
     expect(table[0]).toEqual(["date", "rent_growth_rate_yoy", "occupancy_percent"]);
@@ -261,6 +270,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       undefined,
       undefined,
       undefined,
+      undefined,
       fakeInvocation(),
     );
     expect(table.slice(1)).toEqual(
@@ -281,6 +291,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
         undefined,
         undefined,
         undefined,
+        undefined,
         fakeInvocation(),
       ),
     ).rejects.toMatchObject({ code: "#VALUE!" });
@@ -290,6 +301,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
         [["occupancy_percent"]],
         undefined,
         "week",
+        undefined,
         undefined,
         undefined,
         undefined,
@@ -310,6 +322,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
         undefined,
         undefined,
         undefined,
+        undefined,
         fakeInvocation(),
       ),
     ).rejects.toMatchObject({ code: "#VALUE!", message: expect.stringContaining("start must be a date") });
@@ -323,6 +336,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
         geoForecast(
           msaId,
           [["rent_growth_yoy"]],
+          undefined,
           undefined,
           undefined,
           undefined,

@@ -45,9 +45,30 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const geo = (field: string, useRentValue?: boolean) =>
-  geoForecast(msaId, [[field]], undefined, "year", undefined, undefined, useRentValue, fakeInvocation());
+  geoForecast(
+    msaId,
+    [[field]],
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    useRentValue,
+    undefined,
+    fakeInvocation(),
+  );
 const prop = (field: string) =>
-  forecast(propertyId, [[field]], undefined, "year", undefined, undefined, undefined, true, fakeInvocation());
+  forecast(
+    propertyId,
+    [[field]],
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    undefined,
+    true,
+    undefined,
+    fakeInvocation(),
+  );
 
 it("answers plain words with the fields that hold them", async () => {
   await expect(market([[msaId]], [["occupancy"]], undefined, fakeInvocation())).rejects.toMatchObject({
@@ -94,6 +115,7 @@ it("takes a market or area by name wherever one is asked, through one resolver",
     undefined,
     undefined,
     undefined,
+    undefined,
     fakeInvocation(),
   );
   const byName = await geoForecast(
@@ -101,6 +123,7 @@ it("takes a market or area by name wherever one is asked, through one resolver",
     [["rent_growth_yoy"]],
     undefined,
     "year",
+    undefined,
     undefined,
     undefined,
     undefined,
@@ -118,16 +141,24 @@ it("takes a market or area by name wherever one is asked, through one resolver",
     [["Austin"]],
     [["property_id, asking_rent"]],
     [["max_results=10"]],
+    undefined,
     fakeInvocation(),
   );
   expect(named).toEqual(
-    await properties([[areaId]], [["property_id, asking_rent"]], [["max_results=10"]], fakeInvocation()),
+    await properties(
+      [[areaId]],
+      [["property_id, asking_rent"]],
+      [["max_results=10"]],
+      undefined,
+      fakeInvocation(),
+    ),
   );
   expect(named.length).toBe(11);
   await expect(
     geoForecast(
       "Zzyzxqq",
       [["rent_growth_yoy"]],
+      undefined,
       undefined,
       undefined,
       undefined,

@@ -149,17 +149,21 @@ describe("through the add-in", () => {
     if (!proCompSet) throw new Error("account 102 has no comp set");
 
     await signInAs("demo-pro");
-    await expect(survey(proCompSet.id, undefined, fakeInvocation())).resolves.toEqual(expect.any(Array));
+    await expect(survey(proCompSet.id, undefined, undefined, fakeInvocation())).resolves.toEqual(
+      expect.any(Array),
+    );
     await expect(
-      units(proCompSet.id, undefined, undefined, null, null, undefined, fakeInvocation()),
+      units(proCompSet.id, undefined, undefined, null, null, undefined, undefined, fakeInvocation()),
     ).resolves.toEqual(expect.any(Array));
     await expect(compSets(102, fakeInvocation())).resolves.toEqual(expect.any(Array));
 
     await signInAs("demo-proplus");
     const forbidden = { code: "#N/A", message: expect.stringMatching(/access|may act|not one/i) };
-    await expect(survey(proCompSet.id, undefined, fakeInvocation())).rejects.toMatchObject(forbidden);
+    await expect(survey(proCompSet.id, undefined, undefined, fakeInvocation())).rejects.toMatchObject(
+      forbidden,
+    );
     await expect(
-      units(proCompSet.id, undefined, undefined, null, null, undefined, fakeInvocation()),
+      units(proCompSet.id, undefined, undefined, null, null, undefined, undefined, fakeInvocation()),
     ).rejects.toMatchObject(forbidden);
     await expect(compSets(102, fakeInvocation())).rejects.toMatchObject(forbidden);
     await expect(

@@ -69,6 +69,7 @@ describe("the field catalogue", () => {
     expect(MARKET_METRICS.map((field) => field.name).sort()).toEqual(cellFields("CompareMarketAttributes"));
     expect(MARKET_METRICS[0]).toEqual({
       name: "rent_avg_t30",
+      label: "Asking rent, avg 30 d",
       meaning: "Average asking rent over the last 30 days",
       unit: "$ per unit per month",
     });

@@ -16,6 +16,8 @@ import { SignInController } from "../../src/taskpane/signInController";
 import { readSignInForm, wireSignInPanel } from "../../src/taskpane/signInPanel";
 import { ConnectionCheckController } from "../../src/taskpane/connectionCheckController";
 import { wireConnectionPanel } from "../../src/taskpane/connectionPanel";
+import { outsideExcel } from "../../src/taskpane/excelRunner";
+import { wireInsertPanel } from "../../src/taskpane/insert/insertPanel";
 
 const PAGE = readFileSync(join(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
 const SERVICE = "http://127.0.0.1:4010";
@@ -444,5 +446,21 @@ describe("the bulk exports section", () => {
       'Wrote 10 rows across 4 sheets, "Units export dddd4444" to "Units export dddd4444 (4)", each with the header row.',
     );
     click.mockRestore();
+  });
+});
+
+describe("the Insert list", () => {
+  it("shows each field's readable name with its id beside it, and the id is what a tick adds to the formula", () => {
+    loadPage();
+    wireInsertPanel(new Session(fakeService), outsideExcel, new StatusLine(element("status")));
+    const row = element("insert-field-rent_avg_t30").closest("fluent-field") as HTMLElement;
+    const label = row.querySelector("label") as HTMLElement;
+    expect(label.firstChild?.textContent).toBe("Asking rent, avg 30 d ");
+    expect(label.querySelector("code.field-id")?.textContent).toBe("rent_avg_t30");
+    expect(element<HTMLInputElement>("insert-field-rent_avg_t30").value).toBe("rent_avg_t30");
+    const texts = [...element("insert-fields").querySelectorAll("label")].map(
+      (item) => item.textContent ?? "",
+    );
+    expect(texts.filter((text) => !text.includes(" ")).length).toBe(0);
   });
 });

@@ -66,13 +66,19 @@ function entityProperty(value: CellValue, kind: ColumnKind): Excel.EntityPropert
   return { type: "String", basicValue: value };
 }
 
+/** What a card shows for a field the caller's plan leaves out (an error value in a card carries no message). */
+export const notInPlanText = (tier: string) => `Not in your plan (${tier})`;
+
 /**
  * A record as an entity card: every field (nested ones flattened to "parent_child" as in exports) under its
- * service name, so `=A1.asking_rent` reads what `RENT.PROPERTY(id, "asking_rent")` returns.
+ * service name, so `=A1.asking_rent` reads what `RENT.PROPERTY(id, "asking_rent")` returns. The fields the
+ * caller's plan leaves out (`outOfPlan`: field -> tier) say "Not in your plan (tier)" rather than being absent or
+ * blank, which would read as missing data.
  */
 export function entityCard(
   record: Readonly<Record<string, unknown>>,
   titleField: string,
+  outOfPlan: ReadonlyMap<string, string> = new Map(),
 ): Excel.EntityCellValue {
   const flat = flattenRecord(record);
   const fields = Object.keys(flat);
@@ -82,6 +88,9 @@ export function entityCard(
   table.columns.forEach((column, index) => {
     properties[column.field] = entityProperty(values[index] ?? "", column.kind);
   });
+  for (const [field, tier] of outOfPlan) {
+    properties[field] = { type: "String", basicValue: notInPlanText(tier) };
+  }
   const title = flat[titleField];
   return {
     type: "Entity",

@@ -1,20 +1,26 @@
 /**
  * From a shaped table (src/excel's TableData: typed columns, dates as serials, nulls as "") to what a spilled
- * formula returns. Formula spills use the service's field names as headers: the same names the `field` and
- * `columns` arguments take, so a sheet can look columns up by them.
+ * formula returns. Formula spills head their columns with the service's field names by default (the names the
+ * `field` and `columns` arguments take, so a sheet can look columns up by them), or with readable names when the
+ * formula asks (args/headers.ts).
  */
 import { ApiError } from "../../api/errors";
 import type { CellValue, TableData } from "../../excel/tableData";
 import { ArgumentError } from "../cellErrors";
+import { headerOf, type Headers } from "../args/headers";
 import { suggestionFor } from "../args/suggest";
 import { resultCell, type ResultCell } from "./dataTypes";
 
 /** Each cell is formatted by its column's kind where the host takes formatted numbers (see dataTypes.ts). */
-export function spillFromTable(table: TableData, emptyReason: string): ResultCell[][] {
+export function spillFromTable(
+  table: TableData,
+  emptyReason: string,
+  headers: Headers = { choice: "ids" },
+): ResultCell[][] {
   if (table.rows.length === 0) throw new ApiError("not_found", emptyReason);
   const kinds = table.columns.map((column) => column.kind);
   return [
-    table.columns.map((column) => column.field),
+    table.columns.map((column) => headerOf(column.field, headers)),
     ...table.rows.map((row) => row.map((value, index) => resultCell(value, kinds[index] ?? "text"))),
   ];
 }

@@ -6,13 +6,15 @@
  * name and type (fieldWords.ts).
  */
 import type { CatalogueRecord } from "../../api/fieldCatalogue";
-import { factsIn } from "../../api/fieldFacts";
+import { factsIn, labelOf } from "../../api/fieldFacts";
 import { RECORD_FIELDS } from "../../api/recordFields";
 import { meaningOf, PERCENT_UNIT, unitOf } from "./fieldWords";
 
 export interface CatalogueField {
   /** The name the RENT function takes. */
   name: string;
+  /** The field's short readable name (the contract's x-field-labels), shown beside the name. */
+  label?: string;
   meaning: string;
   unit: string;
   /** The plan (tier) the field needs, when the base plan does not have it (openapi.yaml x-tier). */
@@ -21,7 +23,10 @@ export interface CatalogueField {
 
 const field = (name: string, meaning: string, unit: string): CatalogueField => ({ name, meaning, unit });
 
-/** The fields with the plan each needs, from the contract's field catalogue (or the function's whole plan). */
+/**
+ * The fields with their readable names and the plan each needs, from the contract's field catalogue (or the
+ * function's whole plan).
+ */
 function withPlans(
   fields: readonly CatalogueField[],
   record: CatalogueRecord,
@@ -29,7 +34,8 @@ function withPlans(
 ): readonly CatalogueField[] {
   return fields.map((entry) => {
     const plan = factsIn(record, entry.name)?.tier ?? functionPlan;
-    return plan === undefined ? entry : { ...entry, plan };
+    const named = { ...entry, label: labelOf(entry.name, record) };
+    return plan === undefined ? named : { ...named, plan };
   });
 }
 
@@ -160,7 +166,7 @@ export const NARRATIVE_SECTIONS: readonly CatalogueField[] = [
 export function filterFields(fields: readonly CatalogueField[], typed: string): CatalogueField[] {
   const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
   return fields.filter((candidate) => {
-    const text = `${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit} ${candidate.plan ?? ""}`;
+    const text = `${candidate.label ?? ""} ${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit} ${candidate.plan ?? ""}`;
     return words.every((word) => text.toLowerCase().includes(word));
   });
 }

@@ -89,10 +89,15 @@ export function wireInsertPanel(session: Session, runExcel: ExcelRunner, status:
       meaning.className = "field-meaning";
       // A field outside the base plan says which plan it needs: its cell gives "Not in your plan (...)" below it.
       meaning.textContent = `${field.meaning} · ${field.unit}${field.plan ? ` · ${field.plan} plan` : ""}`;
+      // The readable name to read, the field id beside it: the id is what the formula takes.
+      const id = document.createElement("code");
+      id.className = "field-id";
+      id.textContent = field.name;
+      const title = field.label ? [document.createTextNode(`${field.label} `), id] : [id];
       const { row, input } = choiceRow(
         "checkbox",
         `insert-field-${field.name}`,
-        [document.createTextNode(field.name), meaning],
+        [...title, meaning],
         picked.has(field.name),
       );
       input.value = field.name;

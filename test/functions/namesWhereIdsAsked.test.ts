@@ -1,0 +1,164 @@
+/**
+ * Names or ids wherever a market or property is asked, through one resolver (src/functions/args/nameResolver.ts):
+ * a property name resolves to its id (one lookup request, cached), a name several properties share is refused
+ * with candidates' ids and addresses, a name nothing matches is #N/A with the reason; markets and areas are
+ * taken by name in RENT.NARRATIVE, RENT.MARKETS and RENT.BOUNDARIES too.
+ */
+import { forecast } from "../../src/functions/forecastFunctions";
+import { boundaries } from "../../src/functions/geoFunctions";
+import { markets, narrative } from "../../src/functions/marketFunctions";
+import { property } from "../../src/functions/propertyFunctions";
+import { fakeInvocation } from "../support/invocation";
+import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+
+interface Attributes {
+  property_id: number;
+  property_name: string;
+  address: string;
+  city: string;
+}
+
+let env: SignedInSandbox;
+let msaId: number;
+/** A name exactly one property has, though other names may contain it. */
+let unique: Attributes;
+/** A name several properties have exactly, and their ids. */
+let shared: { name: string; ids: number[] };
+
+const LOOKUP = "/v1/properties/lookup";
+const DETAILS = "/v1/properties/bulk_details";
+const requests = () => env.sandbox.counters.get(LOOKUP) + env.sandbox.counters.get(DETAILS);
+
+async function idsNamed(name: string): Promise<number[]> {
+  const found = await env.raw.get<{ data: number[] }>("/properties/lookup", {
+    account_id: env.accountId,
+    property_name: name,
+    per_page: 200,
+  });
+  if (found.data.length === 0) return [];
+  const details = await env.raw.get<{ data: { attributes: Attributes }[] }>("/properties/bulk_details", {
+    account_id: env.accountId,
+    property_ids: found.data.join(","),
+  });
+  return details.data
+    .filter((entry) => entry.attributes.property_name.toLowerCase() === name.toLowerCase())
+    .map((entry) => entry.attributes.property_id);
+}
+
+beforeAll(async () => {
+  env = await startSignedInSandbox("demo-pro");
+  const search = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
+    account_id: env.accountId,
+    query: "Austin",
+    geo_type: ["MSA"],
+    limit: 1,
+  });
+  msaId = search.data[0]?.attributes.id as number;
+  const ids = (
+    await env.raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: env.accountId,
+      city: "Austin",
+      per_page: 30,
+    })
+  ).data;
+  const records = (
+    await env.raw.get<{ data: { attributes: Attributes }[] }>("/properties/bulk_details", {
+      account_id: env.accountId,
+      property_ids: ids.join(","),
+    })
+  ).data.map((entry) => entry.attributes);
+  for (const record of records) {
+    const named = await idsNamed(record.property_name);
+    if (named.length === 1 && unique === undefined) unique = record;
+    if (named.length > 1 && shared === undefined) shared = { name: record.property_name, ids: named };
+    if (unique && shared) break;
+  }
+  if (!unique || !shared) throw new Error("the sandbox's Austin properties have no unique and shared name");
+  await env.sandbox.counters.reset();
+});
+
+afterAll(() => env.close());
+
+it("takes a property by name as by id, for one lookup request, and asks nothing again for the same name", async () => {
+  const fields = [["property_id", "asking_rent", "address"]];
+  const byId = await property([[unique.property_id]], fields, fakeInvocation());
+  const before = requests();
+  const byName = await property([[unique.property_name]], fields, fakeInvocation());
+  expect(byName).toEqual(byId);
+  expect(env.sandbox.counters.get(LOOKUP)).toBe(1);
+  // One lookup; when other names contain this one, the candidates' records too (one batched request).
+  expect(requests() - before).toBeLessThanOrEqual(2);
+  const again = requests();
+  await expect(property([[unique.property_name]], [["unit_count"]], fakeInvocation())).resolves.toEqual(
+    await property([[unique.property_id]], [["unit_count"]], fakeInvocation()),
+  );
+  expect(requests() - again).toBe(0);
+});
+
+it("refuses a name several properties share, listing candidates with id and address", async () => {
+  const [first] = shared.ids;
+  const details = await env.raw.get<{ data: { attributes: Attributes }[] }>("/properties/bulk_details", {
+    account_id: env.accountId,
+    property_ids: String(first),
+  });
+  const record = details.data[0]?.attributes as Attributes;
+  const error = await property([[shared.name]], [["asking_rent"]], fakeInvocation()).catch((e: unknown) => e);
+  expect(error).toMatchObject({ code: "#VALUE!" });
+  const { message } = error as { message: string };
+  expect(message).toMatch(
+    new RegExp(
+      `^property_id: ambiguous: ${shared.ids.length} properties named "${shared.name}"; use the id: `,
+    ),
+  );
+  expect(message).toContain(`${record.property_id} (${record.address}, ${record.city})`);
+});
+
+it("gives #N/A with the reason for a name nothing matches, and each cell of a block its own answer", async () => {
+  await expect(property([["Zzyzx Qqq Towers"]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: expect.stringMatching(/^No property named "Zzyzx Qqq Towers"/),
+  });
+  const block = await property(
+    [[unique.property_id], [unique.property_name], ["Zzyzx Qqq Towers"]],
+    [["property_id"]],
+    fakeInvocation(),
+  );
+  expect(block[0]).toEqual([unique.property_id]);
+  expect(block[1]).toEqual([unique.property_id]);
+  expect(block[2]?.[0]).toMatchObject({ code: "#N/A" });
+});
+
+it("takes a property name in RENT.FORECAST", async () => {
+  const args = [
+    "rent_growth_rate_yoy",
+    undefined,
+    "year",
+    undefined,
+    undefined,
+    undefined,
+    true,
+    undefined,
+  ] as const;
+  const byId = await forecast(unique.property_id, [[args[0]]], ...args.slice(1), fakeInvocation());
+  const byName = await forecast(unique.property_name, [[args[0]]], ...args.slice(1), fakeInvocation());
+  expect(byName).toEqual(byId);
+});
+
+it("takes a market by name in RENT.NARRATIVE, RENT.MARKETS (msa_id, boundary_ids) and RENT.BOUNDARIES", async () => {
+  await expect(narrative("Austin", "rent", fakeInvocation())).resolves.toEqual(
+    await narrative(msaId, "rent", fakeInvocation()),
+  );
+  const submarkets = (options: string) =>
+    markets([["rent_avg_t30"]], [[`geo_type=BespokeSubmarket; ${options}`]], undefined, fakeInvocation());
+  await expect(submarkets("msa_id=Austin")).resolves.toEqual(await submarkets(`msa_id=${msaId}`));
+  const msas = (ids: string) =>
+    markets([["rent_avg_t30"]], [[`boundary_ids=${ids}`]], undefined, fakeInvocation());
+  await expect(msas("Austin")).resolves.toEqual(await msas(String(msaId)));
+  await expect(boundaries("*", [["ZipCode"]], 5, "Austin", fakeInvocation())).resolves.toEqual(
+    await boundaries("*", [["ZipCode"]], 5, msaId, fakeInvocation()),
+  );
+  await expect(narrative("Zzyzxqq", undefined, fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: 'No MSA or submarket matches "Zzyzxqq".',
+  });
+});
