@@ -27,3 +27,9 @@ export const OBSERVED_JOB_DURATIONS = [
   { property_days: 31, seconds: 30 },
   { property_days: 3950, seconds: 450 },
 ] as const;
+
+/**
+ * The one bulk export quota size seen live (`x-bulk-export-quota.seen_live_limit` of getBulkPropertyDetails): what
+ * the quota guard assumes until the service (a quota error) or the person names the account's own.
+ */
+export const BULK_EXPORT_QUOTA_SEEN_LIVE = 5000;

@@ -14,6 +14,7 @@ import {
   MAX_EXPLORE_MARKETS,
   MAX_FORECAST_AGGREGATIONS,
   MAX_JOB_PROPERTY_IDS,
+  BULK_EXPORT_QUOTA_SEEN_LIVE,
   MAX_JOB_RANGE_DAYS,
   OBSERVED_JOB_DURATIONS,
 } from "../../src/api/contractLimits";
@@ -91,6 +92,9 @@ describe("contract limits the client batches by", () => {
   it("match the contract and the sandbox", () => {
     expect(MAX_BULK_DETAILS_IDS).toBe(contract.paths["/properties/bulk_details"].get["x-max-ids"]);
     expect(MAX_BULK_DETAILS_IDS).toBe(SANDBOX_MAX_IDS);
+    expect(BULK_EXPORT_QUOTA_SEEN_LIVE).toBe(
+      contract.paths["/properties/bulk_details"].get["x-bulk-export-quota"].seen_live_limit,
+    );
     const explore = contract.paths["/explore_markets"].post.requestBody.content["application/json"].schema;
     expect(MAX_EXPLORE_MARKETS).toBe(explore.properties.limit.maximum);
     expect(MAX_FORECAST_AGGREGATIONS).toBe(
