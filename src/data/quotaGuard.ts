@@ -100,8 +100,7 @@ export class BulkExportQuotaGuard {
     const spent = this.spentBy.get(accountId) ?? 0;
     const reported = this.reported.get(accountId);
     const limit = this.settings.quotaLimit ?? reported?.limit ?? BULK_EXPORT_QUOTA_SEEN_LIVE;
-    const limitFrom =
-      this.settings.quotaLimit !== undefined ? "setting" : reported ? "service" : "assumed";
+    const limitFrom = this.settings.quotaLimit !== undefined ? "setting" : reported ? "service" : "assumed";
     const standing: QuotaStanding = {
       limit,
       limitFrom,
