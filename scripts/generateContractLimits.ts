@@ -48,6 +48,11 @@ const LIMITS: [name: string, doc: string, pointer: string][] = [
     "Days one bulk export job covers at most, both ends included (`x-max-range-days` of createBulkJob).",
     "#/paths/~1bulk_api~1jobs/post/x-max-range-days",
   ],
+  [
+    "BULK_EXPORT_QUOTA_SEEN_LIVE",
+    "Bulk export quota size seen live (`x-bulk-export-quota.seen_live_limit`), assumed until the account's is known.",
+    "#/paths/~1properties~1bulk_details/get/x-bulk-export-quota/seen_live_limit",
+  ],
 ];
 
 export function contractLimitsSource(): string {

@@ -9,6 +9,7 @@ const STATUS_OF_KIND: Record<ApiErrorKind, number> = {
   not_found: 404,
   rate_limited: 429,
   quota_exceeded: 429,
+  quota_guard: 429,
   server: 502,
   unexpected_answer: 502,
   offline: 502,

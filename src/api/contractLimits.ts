@@ -15,6 +15,9 @@ export const MAX_JOB_PROPERTY_IDS = 1000;
 /** Days one bulk export job covers at most, both ends included (`x-max-range-days` of createBulkJob). */
 export const MAX_JOB_RANGE_DAYS = 400;
 
+/** Bulk export quota size seen live (`x-bulk-export-quota.seen_live_limit`), assumed until the account's is known. */
+export const BULK_EXPORT_QUOTA_SEEN_LIVE = 5000;
+
 /**
  * Live jobs' recorded size (properties x days) and end-to-end seconds (`x-expected-duration.observed` of
  * createBulkJob): what the add-in expects a job to take, and the sandbox makes its jobs take.

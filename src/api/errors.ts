@@ -11,6 +11,8 @@ export type ApiErrorKind =
   | "not_found"
   | "rate_limited"
   | "quota_exceeded"
+  /** Held by the add-in before spending: the pull would take too much of the bulk export quota (src/data/quotaGuard). */
+  | "quota_guard"
   | "server"
   /** A 2xx answer in a form the add-in cannot read (src/api/readers). */
   | "unexpected_answer"

@@ -20,6 +20,13 @@ export interface BatchSpec<G, I, V> {
   notFound: (group: G, item: I) => ApiError;
   /** Told after each successful call how many items it returned (quota accounting). */
   onFetched?: (group: G, returned: number) => void;
+  /**
+   * Asked before a batch's calls go out with the items it would fetch; throwing holds them all, each failing
+   * with that error and nothing sent (the bulk export quota guard).
+   */
+  beforeFetch?: (group: G, items: readonly I[]) => void;
+  /** Told when a call fails (the quota guard learns the limit and usage from the service's quota error). */
+  onFailed?: (group: G, error: ApiError) => void;
 }
 
 /** One item's answer. `claim()` is true for the first caller only, so a shared fetch is counted once. */
@@ -148,7 +155,7 @@ export class BatchedQuery<G, I, V> {
     // Read even when the callers want newer answers: stored values are the fallback if the service is unreachable.
     const cached = await this.runner.cache.getMany<V | null>(items.map((item) => this.keyIn(dispatch, item)));
     const borrowed: { item: I; flight: Promise<BatchedValue<V> | ApiError> }[] = [];
-    const toFetch: I[] = [];
+    let toFetch: I[] = [];
     for (const item of items) {
       const key = this.keyIn(dispatch, item);
       const hit = cached.get(key);
@@ -160,6 +167,13 @@ export class BatchedQuery<G, I, V> {
       } else {
         toFetch.push(item);
       }
+    }
+    try {
+      if (toFetch.length > 0) this.spec.beforeFetch?.(group, toFetch);
+    } catch (caught) {
+      const held = asApiError(caught);
+      for (const item of toFetch) answer.set(this.spec.itemId(item), held);
+      toFetch = [];
     }
     // An earlier batch's call for an item is awaited, not repeated; if all of that batch's callers
     // cancelled it, this batch (whose callers still wait) asks for the item itself.
@@ -234,6 +248,7 @@ export class BatchedQuery<G, I, V> {
       }
     } catch (caught) {
       const error = asApiError(caught);
+      this.spec.onFailed?.(group, error);
       for (const item of chunk) {
         const last = cached.get(this.keyIn(dispatch, item));
         if (last && isUnreachable(error)) {

@@ -4,6 +4,7 @@ import { ApiError } from "../api/errors";
 import type { components } from "../api/schema";
 import { BatchedQuery } from "./batchedQuery";
 import type { QueryRunner } from "./queryRunner";
+import type { BulkExportQuotaGuard } from "./quotaGuard";
 
 export type PropertyAttributes = components["schemas"]["PropertyAttributes"];
 
@@ -24,14 +25,15 @@ export function propertyCacheKey(runner: QueryRunner, accountId: number, id: num
 /**
  * Property details asked for by many cells within the window go out as bulk details calls of at most
  * `maxIds` ids; ids already cached are never requested again (each returned property costs bulk export
- * quota). An id the service does not return fails its own callers with not_found.
+ * quota): a batch that would spend too much of the quota is held by `quota` before anything is sent. An id the
+ * service does not return fails its own callers with not_found.
  */
 export function bulkDetailsBatcher(
   runner: QueryRunner,
   settings: {
     maxIds: number;
     windowMs: number;
-    onQuotaUsed: (accountId: number, properties: number) => void;
+    quota: BulkExportQuotaGuard;
   },
 ): BatchedQuery<BulkDetailsGroup, number, PropertyAttributes> {
   return new BatchedQuery(
@@ -55,7 +57,9 @@ export function bulkDetailsBatcher(
         return new Map(answer.data.map((record) => [record.id, record.attributes]));
       },
       notFound: (_, id) => new ApiError("not_found", `Property ${id} was not found.`),
-      onFetched: (group, returned) => settings.onQuotaUsed(group.accountId, returned),
+      beforeFetch: (group, ids) => settings.quota.check(group.accountId, ids.length),
+      onFetched: (group, returned) => settings.quota.spent(group.accountId, returned),
+      onFailed: (group, error) => settings.quota.learn(group.accountId, error),
     },
     runner,
   );

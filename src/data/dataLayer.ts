@@ -54,6 +54,7 @@ import {
 } from "./forecastBatcher";
 import { validateForecastFields } from "./forecastFields";
 import { openPersistentStore, removeDatabases } from "./persistentStore";
+import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
 import { QueryRunner } from "./queryRunner";
 import { RequestExecutor } from "./requestExecutor";
 import { RequestGate, type GateLimit } from "./requestGate";
@@ -100,6 +101,8 @@ export interface DataLayerOptions {
   retry?: Partial<RetryOptions>;
   /** How long a batch waits for more requests to join it. */
   batchWindowMs?: number;
+  /** The bulk export quota guard's settings (share one pull may spend, the account's quota if known). */
+  quotaGuard?: Partial<QuotaGuardSettings>;
   now?: () => number;
   sleep?: Sleep;
   random?: () => number;
@@ -177,10 +180,12 @@ export class DataLayer {
   private readonly markets: BatchedQuery<MarketGroup, number, MarketAttributes>;
   private readonly forecasts: BatchedQuery<ForecastGroup, ForecastAggregation, ForecastPoints>;
   private readonly now: () => number;
-  private readonly bulkExportUsage = new Map<number, number>();
+  /** Holds pulls that would spend too much of the bulk export quota; counts what was spent. */
+  readonly quota: BulkExportQuotaGuard;
 
   constructor(options: DataLayerOptions) {
     this.now = options.now ?? Date.now;
+    this.quota = new BulkExportQuotaGuard(options.quotaGuard);
     if (!options.cache && options.databaseName === undefined) removeDatabases(RETIRED_DATABASE_NAMES);
     this.cache =
       options.cache ??
@@ -210,7 +215,7 @@ export class DataLayer {
     this.properties = bulkDetailsBatcher(this.runner, {
       maxIds: MAX_BULK_DETAILS_IDS,
       windowMs,
-      onQuotaUsed: (accountId, count) => this.countQuota(accountId, count),
+      quota: this.quota,
     });
     this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, windowMs });
     this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, windowMs });
@@ -384,8 +389,16 @@ export class DataLayer {
     );
   }
 
-  propertySearch(body: PropertySearchBody, options: AccountCallOptions) {
-    return this.runner.query(
+  /**
+   * One page of a property search. `quotaPull` is what the pull it belongs to may spend of the bulk export quota
+   * (this page's size unless told), weighed by the quota guard before the page is fetched (not when cached).
+   */
+  propertySearch(
+    body: PropertySearchBody & { per_page: number },
+    options: AccountCallOptions,
+    quotaPull = body.per_page,
+  ) {
+    const answered = this.runner.query(
       {
         kind: "property_search",
         accountId: options.accountId,
@@ -393,6 +406,7 @@ export class DataLayer {
         params: body,
       },
       async (context) => {
+        this.quota.check(options.accountId, quotaPull);
         const answer = await readAnswer(
           propertySearchReader,
           this.api.POST("/geo_boundaries/properties", {
@@ -402,7 +416,7 @@ export class DataLayer {
         );
         if (answer.data) {
           // Counted here, once per answer received, not once per caller sharing it.
-          this.countQuota(options.accountId, answer.data.data.length);
+          this.quota.spent(options.accountId, answer.data.data.length);
           // The same records bulk details returns: cache each, so asking for one later costs no request and no quota.
           await this.cache.setMany(
             answer.data.data.map((record) => ({
@@ -415,6 +429,9 @@ export class DataLayer {
       },
       options,
     );
+    // The quota error names the account's limit and usage: the guard learns them.
+    answered.catch((error: unknown) => this.quota.learn(options.accountId, error));
+    return answered;
   }
 
   /** One page of property ids matching the filters. */
@@ -598,11 +615,6 @@ export class DataLayer {
     );
   }
 
-  /** Property search and bulk details count every returned property toward the account's export quota. */
-  private countQuota(accountId: number, properties: number): void {
-    this.bulkExportUsage.set(accountId, (this.bulkExportUsage.get(accountId) ?? 0) + properties);
-  }
-
   /**
    * Requests waiting in the pacing or on the wire, how long ago the last went out and the last was answered
    * (RequestGate.backlog).
@@ -650,7 +662,7 @@ export class DataLayer {
           expectedWaitMs: this.gate.backlog.expectedWaitMs,
         },
       },
-      bulkExportUsage: Object.fromEntries(this.bulkExportUsage),
+      bulkExportUsage: this.quota.usage(),
     };
   }
 }

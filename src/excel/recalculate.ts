@@ -1,12 +1,15 @@
+import { isExportWaitText } from "./exportWaitTexts";
 import { enterAgain } from "./refresh";
 import { findRentFormulaCells } from "./rentFormulas";
 
 /**
  * What a RENT cell shows when it could not answer for want of a sign-in: #N/A ("Not signed in", or any other
  * "no data for you right now" reason, which a new sign-in may change), or #BUSY! (still calculating: a call
- * a sign-out let go of, or a workbook saved while it calculated). Excel reads errors back as their text.
+ * a sign-out let go of, or a workbook saved while it calculated). Excel reads errors back as their text. A
+ * RENT.HISTORY cell still showing its export's wait lost its call with the runtime: it is unanswered too.
  */
 const UNANSWERED = new Set(["#N/A", "#BUSY!"]);
+const isUnanswered = (value: unknown) => UNANSWERED.has(String(value)) || isExportWaitText(value);
 
 /**
  * After a sign-in: recalculates the workbook's RENT cells that show no answer, and only those. Excel desktop
@@ -17,7 +20,7 @@ const UNANSWERED = new Set(["#N/A", "#BUSY!"]);
 export async function recalculateUnanswered(): Promise<number> {
   return Excel.run(async (context) => {
     const cells = await findRentFormulaCells(context, { kind: "workbook" }, { withValues: true });
-    const unanswered = cells.filter((cell) => UNANSWERED.has(String(cell.value)));
+    const unanswered = cells.filter((cell) => isUnanswered(cell.value));
     if (unanswered.length > 0) await enterAgain(context, unanswered);
     return unanswered.length;
   });

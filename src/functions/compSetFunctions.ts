@@ -1,13 +1,29 @@
 import { unitStyleValues } from "../api/schema";
+import { FLOOR_PLAN_HISTORY_FIGURES } from "../api/readers/compSetReaders";
+import { CompSetHistory } from "../data/history/compSetHistory";
+import { dayOfIso } from "../data/history/historyDays";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
+import { shapeTable } from "../excel/tableData";
 import { unitsToTable } from "../excel/unitRecords";
+import { session } from "../session/session";
 import { readDate } from "./args/excelDates";
 import { readOptions } from "./args/options";
-import { isBlank, readId, readList, readNumber, readOptionalNumber, readText } from "./args/scalars";
+import {
+  isBlank,
+  readChoice,
+  readId,
+  readList,
+  readNumber,
+  readOptionalNumber,
+  readText,
+} from "./args/scalars";
+import { didYouMean } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
+import { compSetHistoryTable } from "./shape/compSetHistoryTable";
+import { AGGREGATIONS, INTERVALS } from "./shape/historyTable";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
@@ -193,6 +209,74 @@ export async function floorPlans(
       plans,
       filters["filter[collected_at_gte]"],
       filters["filter[collected_at_lte]"],
+    );
+  });
+}
+
+let compSetHistoryClock: () => number = Date.now;
+
+/** For tests: the clock RENT.FLOORPLANHISTORY reads "today" from (the sandbox's, when it is frozen). */
+export function useCompSetHistoryClock(now: (() => number) | undefined): void {
+  compSetHistoryClock = now ?? Date.now;
+}
+
+function readFigure(value: unknown): string {
+  const text = readText(value, "fields");
+  const figure = FLOOR_PLAN_HISTORY_FIGURES.find((known) => known === text.toLowerCase());
+  if (!figure)
+    throw new ArgumentError(
+      `fields: a floor plan history holds ${FLOOR_PLAN_HISTORY_FIGURES.join(" and ")}, not "${text}".` +
+        didYouMean(text, FLOOR_PLAN_HISTORY_FIGURES),
+    );
+  return figure;
+}
+
+/**
+ * A comp set's floor plans over time, like RENT.HISTORY for properties: one row per floor plan and day, week,
+ * month or quarter, from the comp set's floor plan history. Finished days are kept for good, so the same range
+ * again costs nothing. When the service keeps a shorter history than asked, the date header says which range
+ * it returned.
+ * @customfunction FLOORPLANHISTORY
+ * @helpurl https://localhost:3000/help.html#rent-floorplanhistory
+ * @cancelable
+ * @param compSetId Comp set id (see RENT.COMPSETS).
+ * @param fields asking_rent, net_effective_rent, or both (a range or comma-separated text); both when empty.
+ * @param start First day (a date).
+ * @param end Last day (a date before today).
+ * @param [interval] One row per day (default), week, month or quarter.
+ * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
+ * @param [invocation] Custom function invocation.
+ * @returns A header row and one row per floor plan and period.
+ */
+export async function floorPlanHistory(
+  compSetId: unknown,
+  fields: unknown[][],
+  start: unknown,
+  end: unknown,
+  interval?: unknown,
+  aggregation?: unknown,
+  invocation?: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return runCell(invocation, async (cellSignal) => {
+    const id = readId(compSetId, "comp_set_id");
+    const asked = readList(fields, "fields", readFigure);
+    const figures = asked.length === 0 ? [...FLOOR_PLAN_HISTORY_FIGURES] : [...new Set(asked)];
+    const range = { first: dayOfIso(readDate(start, "start")), last: dayOfIso(readDate(end, "end")) };
+    if (range.first > range.last) throw new ArgumentError("start must not be after end.");
+    const signedIn = session.requireSignedIn();
+    const history = new CompSetHistory(signedIn.data, signedIn.owner, compSetHistoryClock);
+    if (range.last >= history.today())
+      throw new ArgumentError(
+        "end must be before today: history covers finished days (RENT.FLOORPLANS has today's plans).",
+      );
+    const every = isBlank(interval) ? "day" : readChoice(interval, "interval", INTERVALS);
+    const by = isBlank(aggregation) ? "last" : readChoice(aggregation, "aggregation", AGGREGATIONS);
+    const { call } = cellContext(cellSignal);
+    const days = await history.days(id, range, call);
+    const table = compSetHistoryTable(days, range, figures, every, by);
+    return spillFromTable(
+      shapeTable(table.columns, table.rows),
+      `Comp set ${id} has no floor plan history for these days.`,
     );
   });
 }

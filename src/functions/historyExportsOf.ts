@@ -15,10 +15,11 @@ export function useHistoryOptions(next: HistoryExportsOptions): void {
   options = next;
 }
 
-export function historyExportsOf(signedIn: Pick<SignedIn, "data" | "identity">): HistoryExports {
+export function historyExportsOf(signedIn: Pick<SignedIn, "data" | "owner">): HistoryExports {
   let exports = bySignIn.get(signedIn.data);
   if (!exports) {
-    exports = new HistoryExports(signedIn.data, signedIn.identity, options);
+    // Keys name the cache's owner (a hash for personal keys and tokens), so a sign-out removes them.
+    exports = new HistoryExports(signedIn.data, signedIn.owner, options);
     bySignIn.set(signedIn.data, exports);
   }
   return exports;

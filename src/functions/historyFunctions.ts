@@ -1,3 +1,4 @@
+import { EXPORT_SUBMITTING } from "../excel/exportWaitTexts";
 import { shapeTable } from "../excel/tableData";
 import { dayOfIso } from "../data/history/historyDays";
 import { session } from "../session/session";
@@ -115,7 +116,7 @@ export function history(
     };
     const known = exports.known(need);
     if (known) return invocation.setResult(spill(known));
-    invocation.setResult([["export submitting"]]);
+    invocation.setResult([[EXPORT_SUBMITTING]]);
     exports
       .rows(need, {
         signal: controller.signal,

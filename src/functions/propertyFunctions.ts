@@ -277,7 +277,9 @@ export async function properties(
     const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
     const { items: records } = await collectPages(
       async (page) => {
-        const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call)).value;
+        // The whole pull (max_results) is weighed against the quota before its first page goes.
+        const pull = page === 1 ? maxResults : perPage;
+        const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call, pull)).value;
         return {
           items: answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>),
           pagination: answer.pagination,

@@ -31,6 +31,7 @@ function nextStep(error: ApiError): string {
       return "Choose another account, or ask your administrator for access.";
     case "timeout":
       return "Try again in a moment.";
+    case "quota_guard":
     case "unauthorized":
     case "offline":
     case "server":

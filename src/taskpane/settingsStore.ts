@@ -22,6 +22,7 @@ export interface PaneSettings {
 const PREFIX = "rent-market.";
 const SETTINGS_KEY = `${PREFIX}settings`;
 const ACCOUNT_KEY_PREFIX = `${PREFIX}account.`;
+const QUOTA_SHARE_KEY = `${PREFIX}quota-share`;
 
 /** A build served by the team relay signs in there by default; other builds go to the local sandbox. */
 const DEFAULTS: PaneSettings = RELAY_CONFIG
@@ -69,6 +70,16 @@ export class SettingsStore {
 
   rememberAccount(serviceUrl: string, identity: string, accountId: number): void {
     this.storage.setItem(accountKey(serviceUrl, identity), String(accountId));
+  }
+
+  /** The share of the bulk export quota one pull may spend without asking (0 to 1), if the person set one. */
+  quotaShare(): number | undefined {
+    const stored = Number(this.storage.getItem(QUOTA_SHARE_KEY) ?? NaN);
+    return stored > 0 && stored <= 1 ? stored : undefined;
+  }
+
+  rememberQuotaShare(share: number): void {
+    this.storage.setItem(QUOTA_SHARE_KEY, String(share));
   }
 }
 

@@ -63,7 +63,11 @@ function start(inExcel: boolean): void {
   wireRefreshPanel(session, new RefreshController(session, runExcel), status);
   wireFreezePanel(new FreezeController(runExcel), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
-  wireUsagePanel(session, usage, status);
+  wireUsagePanel(session, usage, status, {
+    settings,
+    // An allowed pull's cells show #N/A (held): entering them again sends it.
+    afterAllow: () => recalculateInExcel(recalculateUnanswered),
+  });
   // The formula builder (its field catalogue and search) is loaded the first time its tab opens.
   openTabOnDemand(
     "tab-insert",

@@ -1,12 +1,49 @@
 import type { Session } from "../session/session";
 import { element, fillList, whileBusy, type StatusLine } from "./dom";
+import type { SettingsStore } from "./settingsStore";
 import type { UsageTracker } from "./usageTracker";
 
 const PENDING_REFRESH_MS = 5_000;
 
 /** The quota and rate-limit figures, updated on demand, after each sign-in change, and while requests wait. */
-export function wireUsagePanel(session: Session, tracker: UsageTracker, status: StatusLine): void {
+export function wireUsagePanel(
+  session: Session,
+  tracker: UsageTracker,
+  status: StatusLine,
+  quota: {
+    settings: Pick<SettingsStore, "quotaShare" | "rememberQuotaShare">;
+    afterAllow: () => Promise<void>;
+  },
+): void {
   let followUp: ReturnType<typeof setTimeout> | undefined;
+  const shareInput = element<HTMLInputElement>("quota-share");
+  const allowButton = element<HTMLButtonElement>("quota-allow-button");
+  // The bulk export quota guard: the pull it holds, and the share a pull may spend without asking.
+  const showHeld = () => {
+    const held = session.current?.data.quota.held;
+    element("quota-held").hidden = allowButton.hidden = held === undefined;
+    element("quota-held").textContent = held?.message ?? "";
+  };
+  const applyShare = () => {
+    const guard = session.current?.data.quota;
+    const stored = quota.settings.quotaShare();
+    if (guard && stored !== undefined) guard.configure({ maxShare: stored });
+    if (guard) shareInput.value = String(Math.round(guard.current.maxShare * 100));
+  };
+  shareInput.addEventListener("change", () => {
+    const percent = Number(shareInput.value);
+    if (!(percent >= 1 && percent <= 100))
+      return status.error(new Error("The share is a percent from 1 to 100."));
+    quota.settings.rememberQuotaShare(percent / 100);
+    applyShare();
+  });
+  allowButton.addEventListener("click", () => {
+    void whileBusy(allowButton, status, async () => {
+      session.current?.data.quota.allowHeld();
+      await quota.afterAllow();
+    });
+  });
+  let stopHeld: () => void = () => undefined;
   const show = async () => {
     const state = session.current;
     element("usage-section").hidden = state === undefined;
@@ -27,10 +64,18 @@ export function wireUsagePanel(session: Session, tracker: UsageTracker, status: 
     stopWatching();
     stopWatching = session.current?.data.onRateLimitPause(showOrSay) ?? (() => undefined);
   };
+  const followGuard = () => {
+    stopHeld();
+    stopHeld = session.current?.data.quota.onChange(showHeld) ?? (() => undefined);
+    applyShare();
+    showHeld();
+  };
   session.onChange(() => {
     watch();
+    followGuard();
     showOrSay();
   });
   watch();
+  followGuard();
   showOrSay();
 }

@@ -78,7 +78,10 @@ describe("bulk details batching", () => {
       .dataset()
       .geography.boundaries.find((candidate) => candidate.geoType === "ZipCode");
     if (!boundary) throw new Error("The sandbox has no ZIP code boundary");
-    const search = await layer.propertySearch({ geo_boundary_ids: [boundary.id] }, { accountId: ACCOUNT_ID });
+    const search = await layer.propertySearch(
+      { geo_boundary_ids: [boundary.id], per_page: 100 },
+      { accountId: ACCOUNT_ID },
+    );
     const ids = search.value.data.map((record) => Number(record.id));
     expect(ids.length).toBeGreaterThan(0);
     const before = sandbox.counters.snapshot();

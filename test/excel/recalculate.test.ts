@@ -38,6 +38,22 @@ describe("recalculateUnanswered", () => {
     expect(excel.cellValue("Model", "B2")).toBe(1850);
   });
 
+  it("enters again a RENT.HISTORY cell left showing its export's wait (its call went with the runtime)", async () => {
+    const excel = underwritingWorkbook((formula): MockCellValue[][] | undefined =>
+      /RENT\.HISTORY\(A2,/i.test(formula)
+        ? [["export submitting"]]
+        : /RENT\.HISTORY/i.test(formula)
+          ? [["export running, about 7 min"]]
+          : evaluateRent(formula),
+    );
+    excel.setFormula("Model", "B5", '=RENT.HISTORY(A2:A11,"avg_rent","2025-02-01","2026-02-28","month")');
+    excel.setFormula("Model", "B7", '=RENT.HISTORY(A2,"avg_rent","2025-02-01","2025-02-28")');
+    globals.Excel = { run: excel.excel.run };
+
+    expect(await recalculateUnanswered()).toBe(2);
+    expect(rewrittenCells(excel)).toEqual(["range.formulas B5", "range.formulas B7"]);
+  });
+
   it("enters nothing when every RENT cell shows a value", async () => {
     const excel = underwritingWorkbook();
     excel.setFormula("Comps", "G1", '=RENT.MARKET(6,"rent_avg_t30")');

@@ -95,7 +95,10 @@ beforeAll(async () => {
   });
 });
 
-afterEach(() => session.signOut());
+afterEach(async () => {
+  await session.signOut();
+  jest.useRealTimers();
+});
 afterAll(() => sandbox.close());
 
 describe("RENT.HISTORY", () => {
@@ -225,6 +228,58 @@ describe("RENT.HISTORY", () => {
     } finally {
       sandbox.context.worker.configure({ stallReportType: undefined });
     }
+  });
+
+  it("keeps an access token's days for its reloads, and to that person: another token fetches its own", async () => {
+    const databaseName = `history-${++databaseCounter}`;
+    const manualTokens = new Map(
+      ["demo-pro", "demo-proplus"].map((id) => [id, sandbox.context.tokens.issueManualToken(id).accessToken]),
+    );
+    const signInWithToken = async (clientId: string) => {
+      useHistoryOptions({ now: () => sandbox.clock.now(), sleep: movingSleep, batchWindowMs: 20 });
+      session.useDataOptions({ ...UNPACED, databaseName });
+      await session.signIn(
+        { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+        { kind: "manual", accessToken: manualTokens.get(clientId) as string },
+      );
+    };
+    // Manual tokens carry their expiry (the sandbox's clock, frozen in the past): the add-in reads it on the same date.
+    jest.useFakeTimers({
+      now: sandbox.clock.now(),
+      doNotFake: [
+        "setTimeout",
+        "clearTimeout",
+        "setInterval",
+        "clearInterval",
+        "setImmediate",
+        "nextTick",
+        "queueMicrotask",
+      ],
+    });
+    await signInWithToken("demo-pro");
+    const before = sandbox.counters.snapshot();
+    const first = (await streamingCell([[100041]], "avg_rent", "2026-01-01", "2026-01-31")
+      .final) as unknown[][];
+    expect(first[0]).toEqual(["date", "id", "avg_rent"]);
+    expect(requestsSince(before)[JOBS]).toBe(1);
+
+    // A reload signs the same token in again: the days are read into memory with the person's other answers,
+    // so the cell shows its table at once, without a wait or a request.
+    const token = session.requireSignedIn();
+    await session.signIn(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      { kind: "manual", accessToken: manualTokens.get("demo-pro") as string },
+    );
+    expect(session.requireSignedIn().data).not.toBe(token.data);
+    const reloaded = streamingCell([[100041]], "avg_rent", "2026-01-01", "2026-01-31");
+    expect(reloaded.shown).toEqual([first]);
+
+    // Another person's token: their sign-in ends the first one (whose days go with it) and asks for its own.
+    await signInWithToken("demo-proplus");
+    const second = (await streamingCell([[100041]], "avg_rent", "2026-01-01", "2026-01-31")
+      .final) as unknown[][];
+    expect(second).toEqual(first);
+    expect(requestsSince(before)[JOBS]).toBe(2);
   });
 
   it("says what is wrong with bad arguments, without a request", async () => {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Session } from "../../src/session/session";
 import { element, StatusLine } from "../../src/taskpane/dom";
+import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { wireUsagePanel } from "../../src/taskpane/usagePanel";
 import { UsageTracker } from "../../src/taskpane/usageTracker";
 
@@ -29,7 +30,10 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 it("shows 'rate limited until HH:MM' in the usage line as soon as a cell's request meets a long wait", async () => {
   document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
   const session = new Session(service, { databaseName: "usage-panel-test" });
-  wireUsagePanel(session, new UsageTracker(), new StatusLine(element("status")));
+  wireUsagePanel(session, new UsageTracker(), new StatusLine(element("status")), {
+    settings: new SettingsStore(new MemoryStorage()),
+    afterAllow: async () => undefined,
+  });
   await session.signIn(
     { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
     { kind: "manual", accessToken: "t-1" },
@@ -46,4 +50,51 @@ it("shows 'rate limited until HH:MM' in the usage line as soon as a cell's reque
   expect(refused).toMatch(/^Rate limited until \d{2}:\d{2}: the service refuses requests until then\.$/);
   await flush();
   expect(lines()).toContain(refused);
+});
+
+it("shows a pull the quota guard held, allows it once with a click, and keeps the share a person sets", async () => {
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
+  const session = new Session(service, { databaseName: "usage-panel-quota-test" });
+  const settings = new SettingsStore(new MemoryStorage());
+  let recalculations = 0;
+  wireUsagePanel(session, new UsageTracker(), new StatusLine(element("status")), {
+    settings,
+    afterAllow: async () => void recalculations++,
+  });
+  const signIn = () =>
+    session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      { kind: "manual", accessToken: "t-1" },
+    );
+  await signIn();
+  await flush();
+  const allow = element<HTMLButtonElement>("quota-allow-button");
+  expect([element("quota-held").hidden, allow.hidden]).toEqual([true, true]);
+  expect(element<HTMLInputElement>("quota-share").value).toBe("10");
+
+  // A block of 600 ids: held before any request (the fake service would refuse it with a 429).
+  const { data, accountId } = session.requireSignedIn();
+  const ids = Array.from({ length: 600 }, (_, index) => 100_001 + index);
+  const held = await data.propertyDetails(ids, { accountId });
+  expect((held.records.get(100_001) as Error).message).toMatch(
+    /^Held before spending: .* up to 600 properties/,
+  );
+  expect([element("quota-held").hidden, allow.hidden]).toEqual([false, false]);
+  expect(element("quota-held").textContent).toMatch(/up to 600 properties .* "Allow this pull"/);
+
+  allow.click();
+  await flush();
+  expect(recalculations).toBe(1);
+  expect(data.quota.held).toBeUndefined();
+  expect([element("quota-held").hidden, allow.hidden]).toEqual([true, true]);
+
+  // The share a person sets applies now and to the next sign-in.
+  const share = element<HTMLInputElement>("quota-share");
+  share.value = "25";
+  share.dispatchEvent(new Event("change"));
+  expect(data.quota.current.maxShare).toBe(0.25);
+  await signIn();
+  await flush();
+  expect(session.requireSignedIn().data.quota.current.maxShare).toBe(0.25);
+  expect(share.value).toBe("25");
 });

@@ -171,7 +171,10 @@ const PLAN_PERCENTS = ["asking_rent_change_percent", "net_effective_rent_change_
 const HISTORIES = {
   asking_rent_over_time: "asking_rent",
   net_effective_rent_over_time: "net_effective_rent",
-};
+} as const;
+
+/** The figures a floor plan history holds per collection day (the live `_over_time` arrays). */
+export const FLOOR_PLAN_HISTORY_FIGURES = Object.values(HISTORIES);
 
 /** `[{collected_at, value}]` as a map from day to value. */
 function history(value: unknown, at: FieldPath): Map<string, number | null> {

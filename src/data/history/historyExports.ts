@@ -1,6 +1,7 @@
 import { MAX_JOB_PROPERTY_IDS, MAX_JOB_RANGE_DAYS } from "../../api/contractLimits";
 import { ApiError } from "../../api/errors";
 import { percentsAsFractions } from "../../excel/exportPercents";
+import { EXPORT_SUBMITTING, exportRunning } from "../../excel/exportWaitTexts";
 import { parseExportFile } from "../../formats/exportFile";
 import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
 import { requestKey } from "../cacheKey";
@@ -308,10 +309,10 @@ export class HistoryExports {
 
   private progressOf(jobs: FollowedJob[]): HistoryProgress {
     const submitted = jobs.flatMap((job) => (job.pending ? [job.pending] : []));
-    if (submitted.length < jobs.length) return { jobs: jobs.length, text: "export submitting" };
+    if (submitted.length < jobs.length) return { jobs: jobs.length, text: EXPORT_SUBMITTING };
     const now = this.now();
     const remaining = Math.max(...submitted.map((job) => job.submittedAt + this.expectedMs(job) - now));
-    return { jobs: jobs.length, text: `export running, ${waitInWords(remaining)}` };
+    return { jobs: jobs.length, text: exportRunning(waitInWords(remaining)) };
   }
 
   private expectedMs(job: HistoryNeed): number {

@@ -94,7 +94,7 @@ export function periodsOf(range: DayRange, interval: Interval): DayRange[] {
 const present = (value: unknown) => value !== null && value !== undefined && value !== "";
 
 /** A field over a period's days: numbers by the aggregation, anything else (names, classes) by last or first. */
-function aggregate(values: readonly unknown[], aggregation: Aggregation): unknown {
+export function aggregate(values: readonly unknown[], aggregation: Aggregation): unknown {
   const seen = values.filter(present);
   if (seen.length === 0) return null;
   const numbers = seen.filter((value): value is number => typeof value === "number");
