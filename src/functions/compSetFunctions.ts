@@ -1,6 +1,5 @@
 import { unitStyleValues } from "../api/schema";
 import { FLOOR_PLAN_HISTORY_FIGURES } from "../api/readers/compSetReaders";
-import { CompSetHistory } from "../data/history/compSetHistory";
 import { dayOfIso } from "../data/history/historyDays";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { shapeTable } from "../excel/tableData";
@@ -22,6 +21,7 @@ import { ArgumentError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
+import { compSetHistoryOf } from "./historyExportsOf";
 import { compSetHistoryTable } from "./shape/compSetHistoryTable";
 import { AGGREGATIONS, INTERVALS } from "./shape/historyTable";
 import { selectColumns, spillFromTable } from "./shape/spill";
@@ -213,13 +213,6 @@ export async function floorPlans(
   });
 }
 
-let compSetHistoryClock: () => number = Date.now;
-
-/** For tests: the clock RENT.FLOORPLANHISTORY reads "today" from (the sandbox's, when it is frozen). */
-export function useCompSetHistoryClock(now: (() => number) | undefined): void {
-  compSetHistoryClock = now ?? Date.now;
-}
-
 function readFigure(value: unknown): string {
   const text = readText(value, "fields");
   const figure = FLOOR_PLAN_HISTORY_FIGURES.find((known) => known === text.toLowerCase());
@@ -264,7 +257,7 @@ export async function floorPlanHistory(
     const range = { first: dayOfIso(readDate(start, "start")), last: dayOfIso(readDate(end, "end")) };
     if (range.first > range.last) throw new ArgumentError("start must not be after end.");
     const signedIn = session.requireSignedIn();
-    const history = new CompSetHistory(signedIn.data, signedIn.owner, compSetHistoryClock);
+    const history = compSetHistoryOf(signedIn);
     if (range.last >= history.today())
       throw new ArgumentError(
         "end must be before today: history covers finished days (RENT.FLOORPLANS has today's plans).",

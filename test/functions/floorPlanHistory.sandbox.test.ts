@@ -7,7 +7,8 @@
 import "fake-indexeddb/auto";
 import type { IncomingMessage } from "node:http";
 import { isoToSerial } from "../../src/excel/excelDates";
-import { floorPlanHistory, useCompSetHistoryClock } from "../../src/functions/compSetFunctions";
+import { floorPlanHistory } from "../../src/functions/compSetFunctions";
+import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -27,7 +28,7 @@ let floorPlanQueries: string[];
 
 beforeAll(async () => {
   env = await startSignedInSandbox("demo-pro", { now: NOW });
-  useCompSetHistoryClock(() => env.sandbox.clock.now());
+  useHistoryOptions({ now: () => env.sandbox.clock.now() });
   const sets = await env.raw.get<{ data: { id: string }[] }>(`/accounts/${env.accountId}/comp_sets`);
   compSetId = Number(sets.data[0]?.id);
   env.sandbox.app.server.on("request", (request: IncomingMessage) => {
@@ -41,7 +42,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  useCompSetHistoryClock(undefined);
+  useHistoryOptions({});
   await env.close();
 });
 

@@ -87,6 +87,7 @@ it("covers every function of the catalogue", () => {
       "boundaries",
       "boundary",
       "compSets",
+      "floorPlanHistory",
       "floorPlans",
       "forecast",
       "geoForecast",

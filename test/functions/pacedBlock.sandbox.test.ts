@@ -23,6 +23,8 @@ beforeAll(async () => {
     { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
     { kind: "client", clientId: "demo-pro", clientSecret: "sandbox-secret-pro" },
   );
+  // The block spends 4,000 of the bulk export quota: allowed up front, as the pane's setting would.
+  session.requireSignedIn().data.quota.configure({ maxShare: 1 });
 });
 
 afterAll(async () => {

@@ -109,18 +109,18 @@ it("learns the limit and usage from the service's quota error and holds what wou
 it("weighs a RENT.PROPERTIES pull by its max_results before the first page, and not again once cached", async () => {
   const before = requestsTo(SEARCH);
   const options = [["max_results", 1_200]];
-  await expect(properties([[""]], [["property_id"]], options, fakeInvocation())).rejects.toThrow(
+  await expect(properties([[""]], [["property_id"]], options, undefined, fakeInvocation())).rejects.toThrow(
     /up to 1,200 properties/,
   );
   expect(requestsTo(SEARCH) - before).toBe(0);
 
   guard().allowHeld();
-  const table = await properties([[""]], [["property_id"]], options, fakeInvocation());
+  const table = await properties([[""]], [["property_id"]], options, undefined, fakeInvocation());
   expect(table).toHaveLength(1 + 1_200);
   const pages = requestsTo(SEARCH) - before;
   expect(pages).toBeGreaterThan(0);
   // The same pull again is answered from the cache: nothing spent, so nothing held.
-  const again = await properties([[""]], [["property_id"]], options, fakeInvocation());
+  const again = await properties([[""]], [["property_id"]], options, undefined, fakeInvocation());
   expect(again).toEqual(table);
   expect(requestsTo(SEARCH) - before).toBe(pages);
 });
