@@ -1,3 +1,4 @@
+import { FLOOR_PLANS, MARKET_SURVEY, UNITS } from "../data/endpoints";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { unitsToTable } from "../excel/unitRecords";
 import { readDate } from "./args/excelDates";
@@ -36,7 +37,7 @@ export async function survey(
     const id = readId(compSetId, "comp_set_id");
     const wanted = readList(columns, "columns", readText);
     const { data, call } = cellContext(cellSignal);
-    const survey = (await data.marketSurvey(id, call)).value;
+    const survey = (await data.read(MARKET_SURVEY, { compSetId: id }, call)).value;
     const table = selectColumns(marketSurveyToTable(survey.items, survey.compAverage), wanted, "columns");
     return spillFromTable(table, `Comp set ${id} has no market survey rows.`);
   });
@@ -103,7 +104,7 @@ export async function units(
     };
     const wanted = readList(option.get("columns"), "columns", readText);
     const { data, call } = cellContext(cellSignal);
-    const list = (await data.units(id, filters, call)).value.data;
+    const list = (await data.read(UNITS, { compSetId: id, filters }, call)).value.data;
     const table = selectColumns(unitsToTable(list), wanted, "columns");
     return spillFromTable(table, `No units of comp set ${id} match the filters.`);
   });
@@ -166,7 +167,7 @@ export async function floorPlans(
       "filter[date_available_lte]": readOptionalDate(availableTo, "available_to"),
     };
     const { data, call } = cellContext(cellSignal);
-    const plans = (await data.floorPlans(id, filters, call)).value;
+    const plans = (await data.read(FLOOR_PLANS, { compSetId: id, filters }, call)).value;
     const spill = spillFromTable(
       floorPlansToTable(plans),
       `Comp set ${id} has no floor plans for these dates.`,

@@ -1,3 +1,4 @@
+import { GEO_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { recordsToTable } from "../excel/records";
 import { readGeoTypes } from "./args/geoTypes";
@@ -35,7 +36,7 @@ export async function boundaries(
       intersects_geo_boundary_id: readOptionalId(intersectingId, "intersecting_id"),
     };
     const { data, call } = cellContext(cellSignal);
-    const results = (await data.geoSearch(body, call)).value.data;
+    const results = (await data.read(GEO_SEARCH, body, call)).value.data;
     const records = results.map(({ attributes: { centroid, ...rest } }) => ({
       ...rest,
       latitude: centroid[0],
@@ -65,7 +66,7 @@ export async function boundary(
     const types = readGeoTypes(geoType, "geo_type");
     const { data, call } = cellContext(cellSignal);
     const body = { query, geo_type: types.length > 0 ? types : undefined, limit: 1 };
-    const best = (await data.geoSearch(body, call)).value.data[0];
+    const best = (await data.read(GEO_SEARCH, body, call)).value.data[0];
     if (!best) throw new ApiError("not_found", `No boundary matches "${query}".`);
     return best.attributes.id;
   });

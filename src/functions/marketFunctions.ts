@@ -1,3 +1,4 @@
+import { EXPLORE_MARKETS } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
@@ -138,7 +139,10 @@ export async function market(
       unique.map(async (given) => {
         const target = await resolveMarket(given, context);
         const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
-        return (await context.data.market(target.id, marketOptions, context.call)).value;
+        const metrics = await context.data.marketMetrics([target.id], marketOptions, context.call);
+        const answer = metrics.get(target.id);
+        if (answer === undefined || answer instanceof ApiError) throw answer;
+        return answer.value;
       }),
     );
     const records = new Map(unique.map((given, index) => [given, settled[index]]));
@@ -222,7 +226,7 @@ export async function markets(
       limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
     };
     const context = cellContext(cellSignal, option.get("account"));
-    const found = (await context.data.exploreMarkets(query, context.call)).value.data;
+    const found = (await context.data.read(EXPLORE_MARKETS, query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const first = records[0];
     if (first) for (const name of metricNames) checkMetric(name, first);

@@ -1,5 +1,5 @@
+import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
-import { collectPages } from "../api/paging";
 import type { components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
@@ -231,16 +231,8 @@ export async function properties(
     };
     const { data, call } = cellContext(cellSignal, option.get("account"));
     const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
-    const { items: records } = await collectPages(
-      async (page) => {
-        const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call)).value;
-        return {
-          items: answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>),
-          pagination: answer.pagination,
-        };
-      },
-      { what: "properties", perPage, maxItems: maxResults, maxPages: Math.ceil(maxResults / perPage) },
-    );
+    const found = await data.readAll(PROPERTY_SEARCH, body, call, { perPage, maxItems: maxResults });
+    const records = found.value.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const table = recordsToTable(records);
     const columns = wanted.length > 0 ? wanted : DEFAULT_PROPERTY_FIELDS;
     return spillFromTable(
@@ -274,7 +266,6 @@ const LOOKUP_OPTIONS = [
   "max_results",
   "account",
 ];
-const LOOKUP_PAGE_SIZE = 200;
 const LOOKUP_DEFAULT_MAX = 1000;
 const LOOKUP_CAP = 10_000;
 
@@ -312,18 +303,7 @@ export async function lookup(
       ? LOOKUP_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, LOOKUP_CAP);
     const { data, call } = cellContext(cellSignal, option.get("account"));
-    const { items: ids } = await collectPages(
-      async (page) => {
-        const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;
-        return { items: answer.data, pagination: answer.pagination };
-      },
-      {
-        what: "property ids",
-        perPage: LOOKUP_PAGE_SIZE,
-        maxItems: maxResults,
-        maxPages: Math.ceil(maxResults / LOOKUP_PAGE_SIZE),
-      },
-    );
+    const ids = (await data.readAll(LOOKUP, query, call, { maxItems: maxResults })).value;
     if (ids.length === 0) throw new ApiError("not_found", "No property matches these filters.");
     return [["property_id"], ...ids.map((id) => [id])];
   });

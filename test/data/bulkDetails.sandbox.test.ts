@@ -1,3 +1,5 @@
+import { PROPERTY_SEARCH } from "../../src/data/endpoints";
+import { propertyOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
 import { ApiError } from "../../src/api/errors";
@@ -23,7 +25,7 @@ describe("bulk details batching", () => {
     const before = sandbox.counters.snapshot();
     const requests = ids.flatMap((id) =>
       fields.map(async (field) => {
-        const fetched = await layer.property(id, { accountId: ACCOUNT_ID });
+        const fetched = await propertyOf(layer, id, { accountId: ACCOUNT_ID });
         return { id, field, value: fetched.value[field] };
       }),
     );
@@ -40,7 +42,7 @@ describe("bulk details batching", () => {
     const [id] = propertyIds(sandbox, 1) as [number];
     const before = sandbox.counters.snapshot();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => layer.property(id, { accountId: ACCOUNT_ID })),
+      Array.from({ length: 50 }, () => propertyOf(layer, id, { accountId: ACCOUNT_ID })),
     );
     expect(countSince(sandbox, BULK, before)).toBe(1);
     expect(new Set(answers.map((answer) => answer.value.property_name))).toEqual(
@@ -66,7 +68,7 @@ describe("bulk details batching", () => {
     expect(again.quotaAdded).toBe(0);
     for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
     expect(again.records.get(missing)).toMatchObject({ kind: "not_found" });
-    await expect(layer.property(missing, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+    await expect(propertyOf(layer, missing, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
       kind: "not_found",
     });
     expect(countSince(sandbox, BULK, before)).toBe(1);
@@ -78,7 +80,11 @@ describe("bulk details batching", () => {
       .dataset()
       .geography.boundaries.find((candidate) => candidate.geoType === "ZipCode");
     if (!boundary) throw new Error("The sandbox has no ZIP code boundary");
-    const search = await layer.propertySearch({ geo_boundary_ids: [boundary.id] }, { accountId: ACCOUNT_ID });
+    const search = await layer.read(
+      PROPERTY_SEARCH,
+      { geo_boundary_ids: [boundary.id] },
+      { accountId: ACCOUNT_ID },
+    );
     const ids = search.value.data.map((record) => Number(record.id));
     expect(ids.length).toBeGreaterThan(0);
     const before = sandbox.counters.snapshot();
@@ -98,8 +104,8 @@ describe("bulk details batching", () => {
     const { layer } = layerFor(sandbox);
     const [id] = propertyIds(sandbox, 1) as [number];
     const leaving = new AbortController();
-    const cancelled = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
-    const staying = layer.property(id, { accountId: ACCOUNT_ID });
+    const cancelled = propertyOf(layer, id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+    const staying = propertyOf(layer, id, { accountId: ACCOUNT_ID });
     leaving.abort();
     await expect(cancelled).rejects.toMatchObject({ kind: "cancelled" });
     expect((await staying).value.property_name).toBe(expectedAttributes(sandbox, id).property_name);
@@ -123,9 +129,9 @@ describe("bulk details batching", () => {
       const { layer } = layerFor(sandbox);
       const [id] = propertyIds(sandbox, 1) as [number];
       const before = sandbox.counters.snapshot();
-      const first = layer.property(id, { accountId: ACCOUNT_ID, fresh: true });
+      const first = propertyOf(layer, id, { accountId: ACCOUNT_ID, fresh: true });
       await pause(50); // the first batch has gone out
-      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      const second = propertyOf(layer, id, { accountId: ACCOUNT_ID });
       const [a, b] = await Promise.all([first, second]);
       expect(countSince(sandbox, BULK, before)).toBe(1);
       expect(b.value).toEqual(a.value);
@@ -137,9 +143,9 @@ describe("bulk details batching", () => {
       const [id] = propertyIds(sandbox, 1) as [number];
       const before = sandbox.counters.snapshot();
       const leaving = new AbortController();
-      const first = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+      const first = propertyOf(layer, id, { accountId: ACCOUNT_ID, signal: leaving.signal });
       await pause(50);
-      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      const second = propertyOf(layer, id, { accountId: ACCOUNT_ID });
       await pause(50); // the second batch now borrows the first one's call
       leaving.abort();
       await expect(first).rejects.toMatchObject({ kind: "cancelled" });

@@ -1,3 +1,4 @@
+import { propertyOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
@@ -51,15 +52,15 @@ describe("offline", () => {
       retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 2 },
     });
     const [cachedId, uncachedId] = propertyIds(own, 2) as [number, number];
-    const fresh = await layer.property(cachedId, { accountId: ACCOUNT_ID });
+    const fresh = await propertyOf(layer, cachedId, { accountId: ACCOUNT_ID });
     const accounts = await layer.accounts();
     await own.close();
     now += 2 * 24 * 3_600_000; // past every TTL: the layer has to ask the service, which is gone
 
-    const stale = await layer.property(cachedId, { accountId: ACCOUNT_ID });
+    const stale = await propertyOf(layer, cachedId, { accountId: ACCOUNT_ID });
     expect(stale).toEqual({ value: fresh.value, source: "stale", storedAt: fresh.storedAt });
     expect(await layer.accounts()).toMatchObject({ source: "stale", value: accounts.value });
-    await expect(layer.property(uncachedId, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+    await expect(propertyOf(layer, uncachedId, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
       kind: "offline",
     });
     await expect(layer.accounts({ fresh: true })).resolves.toMatchObject({ source: "stale" });
@@ -88,12 +89,12 @@ describe("clearing", () => {
   it("clears one kind so that only its requests go to the network again", async () => {
     const { layer } = layerFor(sandbox);
     const [id] = propertyIds(sandbox, 1) as [number];
-    await layer.property(id, { accountId: ACCOUNT_ID });
+    await propertyOf(layer, id, { accountId: ACCOUNT_ID });
     await layer.accounts();
     await layer.clearCache("property");
     const before = sandbox.counters.total();
     expect((await layer.accounts()).source).toBe("cache");
-    expect((await layer.property(id, { accountId: ACCOUNT_ID })).source).toBe("network");
+    expect((await propertyOf(layer, id, { accountId: ACCOUNT_ID })).source).toBe("network");
     expect(sandbox.counters.total()).toBe(before + 1);
   });
 });
@@ -107,7 +108,7 @@ describe("a refresh", () => {
     const boundaryId = boundary?.id as number;
     const ask = (freshSince?: number) =>
       Promise.all([
-        layer.property(id, { accountId: ACCOUNT_ID, freshSince }),
+        propertyOf(layer, id, { accountId: ACCOUNT_ID, freshSince }),
         layer.narrative(boundaryId, { accountId: ACCOUNT_ID, freshSince }),
       ]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["network", "network"]);
@@ -120,7 +121,7 @@ describe("a refresh", () => {
     now += 5_000; // a later cell of the same refresh
     expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
     expect(sandbox.counters.total()).toBe(before + 2);
-    await expect(layer.property(id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
+    await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
       source: "network",
     });
   });

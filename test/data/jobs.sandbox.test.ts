@@ -1,3 +1,4 @@
+import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { layerFor, propertyIds } from "./support/dataHarness";
@@ -18,7 +19,7 @@ describe("export jobs through the data layer", () => {
     const ids = propertyIds(sandbox, 2);
     const today = sandbox.clock.today();
     const before = sandbox.counters.get("/v1/bulk_api/jobs");
-    const submitted = await layer.submitJob({
+    const submitted = await layer.send(SUBMIT_JOB, {
       report_type: "property",
       output_format: "csv",
       property_ids: ids,
@@ -28,10 +29,10 @@ describe("export jobs through the data layer", () => {
     expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
     expect(submitted.status).toBe("submitted");
 
-    let job = await layer.job(submitted.job_id);
+    let job = await layer.send(JOB, submitted.job_id);
     for (let polls = 0; job.status === "submitted" && polls < 200; polls++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      job = await layer.job(submitted.job_id);
+      job = await layer.send(JOB, submitted.job_id);
     }
     expect(job.status).toBe("succeeded");
 
@@ -51,10 +52,10 @@ describe("export jobs through the data layer", () => {
       start_date: today,
       end_date: today,
     };
-    const first = await layer.submitJob({ ...body, output_format: "csv" });
-    const second = await layer.submitJob({ ...body, output_format: "jsonl" });
+    const first = await layer.send(SUBMIT_JOB, { ...body, output_format: "csv" });
+    const second = await layer.send(SUBMIT_JOB, { ...body, output_format: "jsonl" });
     const before = sandbox.counters.get("/v1/bulk_api/jobs");
-    const page = await layer.jobs(1, 2);
+    const page = await layer.send(JOBS, { page: 1, per_page: 2 });
     expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
     expect(page.jobs.map((job) => job.job_id)).toEqual([second.job_id, first.job_id]);
     expect(page.pagination).toMatchObject({ current_page: 1, per_page: 2 });
@@ -66,7 +67,7 @@ describe("export jobs through the data layer", () => {
     try {
       const { layer } = layerFor(slow);
       const today = slow.clock.today();
-      const submitted = await layer.submitJob({
+      const submitted = await layer.send(SUBMIT_JOB, {
         report_type: "property",
         output_format: "csv",
         property_ids: propertyIds(slow, 1),
@@ -79,8 +80,8 @@ describe("export jobs through the data layer", () => {
         message: expect.stringContaining("Not available yet"),
       });
       expect(slow.counters.get("/v1/bulk_api/jobs/:job_id/results") - before).toBe(1); // not retried
-      await layer.cancelJob(submitted.job_id);
-      expect((await layer.job(submitted.job_id)).status).toBe("cancelled");
+      await layer.send(CANCEL_JOB, submitted.job_id);
+      expect((await layer.send(JOB, submitted.job_id)).status).toBe("cancelled");
     } finally {
       await slow.close();
     }

@@ -1,3 +1,4 @@
+import { marketOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { ApiError } from "../../src/api/errors";
 import { boundaryMarket } from "../../sandbox/data/marketMetrics";
@@ -38,7 +39,7 @@ describe("market metrics through /explore_markets", () => {
         metrics.map(async (metric) => ({
           boundary,
           metric,
-          value: (await layer.market(boundary.id, {}, { accountId: ACCOUNT_ID })).value[metric],
+          value: (await marketOf(layer, boundary.id, {}, { accountId: ACCOUNT_ID })).value[metric],
         })),
       ),
     );

@@ -1,3 +1,4 @@
+import { LOOKUP as LOOKUP_ROW } from "../../src/data/endpoints";
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { ServiceClient } from "../../src/api/client";
@@ -143,7 +144,8 @@ describe("without pagination.total_pages", () => {
     const { result, requests } = await countDuring(LOOKUP, () =>
       collectPages(
         async (page) => {
-          const answer = (await layer.lookup({ page, per_page: 200 }, { accountId: ACCOUNT_ID })).value;
+          const answer = (await layer.read(LOOKUP_ROW, { page, per_page: 200 }, { accountId: ACCOUNT_ID }))
+            .value;
           return { items: answer.data, pagination: answer.pagination };
         },
         { what: "property ids", perPage: 200, maxPages: 50 },

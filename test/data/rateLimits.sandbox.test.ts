@@ -1,3 +1,4 @@
+import { propertyOf } from "./support/dataHarness";
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
@@ -100,7 +101,7 @@ describe("Retry-After as an HTTP date", () => {
     const [id] = propertyIds(env.sandbox, 1) as [number];
     env.sandbox.faults.update({ rateLimitHeaders: "http-date", rateLimitBurst: 1 });
     const asked = Date.now();
-    const answer = await layer.property(id, { accountId: ACCOUNT_ID });
+    const answer = await propertyOf(layer, id, { accountId: ACCOUNT_ID });
     expect(answer.value).toMatchObject({ property_id: id });
     expect(retryAfter).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     expect(pauses).toHaveLength(1);
@@ -165,7 +166,7 @@ describe("limits learned from the service", () => {
     await layer.accounts();
     env.sandbox.faults.update({ rateLimitBurst: 1 });
     const [id] = propertyIds(env.sandbox, 1) as [number];
-    await expect(layer.property(id, { accountId: ACCOUNT_ID })).resolves.toMatchObject({
+    await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID })).resolves.toMatchObject({
       value: { property_id: id },
     });
     expect((await layer.stats()).requests.limit).toEqual({
@@ -184,7 +185,7 @@ describe("limits learned from the service", () => {
     const outcomes: string[] = [];
     for (const id of ids) {
       outcomes.push(
-        await layer.property(id, { accountId: ACCOUNT_ID }).then(
+        await propertyOf(layer, id, { accountId: ACCOUNT_ID }).then(
           () => "ok",
           (error: Error) => error.message,
         ),

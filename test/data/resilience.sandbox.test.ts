@@ -1,3 +1,4 @@
+import { SUBMIT_JOB } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { DEFAULT_RETRY } from "../../src/data/retryPolicy";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
@@ -185,7 +186,7 @@ describe("injected faults", () => {
     sandbox.context.faults.update({ errorRate: 1 });
     const [propertyId] = propertyIds(sandbox, 1) as [number];
     await expect(
-      layer.submitJob({
+      layer.send(SUBMIT_JOB, {
         report_type: "property",
         output_format: "csv",
         property_ids: [propertyId],

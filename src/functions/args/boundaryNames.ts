@@ -1,3 +1,4 @@
+import { GEO_SEARCH } from "../../data/endpoints";
 import { ApiError } from "../../api/errors";
 import type { CellContext } from "../cellContext";
 import { plainValue, readId, readText } from "./scalars";
@@ -30,7 +31,7 @@ export async function resolveBoundary(
   if (isIdText(value)) return { id: readId(value, argument) };
   const query = readText(value, argument).trim();
   const body = { query, geo_type: [...geoTypes], limit: 1 };
-  const best = (await context.data.geoSearch(body, context.call)).value.data[0];
+  const best = (await context.data.read(GEO_SEARCH, body, context.call)).value.data[0];
   if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
   return { id: best.attributes.id, geoType: best.attributes.geo_type as GeoType };
 }

@@ -1,3 +1,4 @@
+import { COMP_SETS, GEO_SEARCH, LOOKUP } from "../../data/endpoints";
 import { columnLetters } from "../../excel/a1";
 import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
@@ -44,7 +45,8 @@ export class InsertController {
     const { data, accountId } = this.session.requireSignedIn();
     const call = { accountId, signal };
     if (kind === "property" || kind === "propertyForecast") {
-      const ids = (await data.lookup({ property_name: query, per_page: SEARCH_LIMIT }, call)).value.data;
+      const ids = (await data.read(LOOKUP, { property_name: query, per_page: SEARCH_LIMIT }, call)).value
+        .data;
       const { records } = await data.propertyDetails(ids, call);
       return ids.map((id) => {
         const record = records.get(id);
@@ -54,7 +56,7 @@ export class InsertController {
       });
     }
     if (kind === "compSet") {
-      const sets = (await data.compSets(call)).value.data;
+      const sets = (await data.read(COMP_SETS, {}, call)).value.data;
       const words = query.toLowerCase();
       return sets
         .filter((set) => set.attributes.name.toLowerCase().includes(words))
@@ -62,7 +64,7 @@ export class InsertController {
     }
     const geoTypes = kind === "forecast" ? FORECAST_GEO_TYPES : MARKET_GEO_TYPES;
     const body = { query, geo_type: [...geoTypes], limit: SEARCH_LIMIT };
-    const found = (await data.geoSearch(body, call)).value.data;
+    const found = (await data.read(GEO_SEARCH, body, call)).value.data;
     return found.map(({ attributes }) => ({
       id: attributes.id,
       label: `${attributes.name} (${attributes.geo_type})`,
