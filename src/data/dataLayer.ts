@@ -276,6 +276,11 @@ export class DataLayer {
     return this.runner.network(send, signal ?? new AbortController().signal);
   }
 
+  /** The URL the contract's paths are under, for a request `through` builds itself. */
+  get apiBase(): string {
+    return this.runner.client.apiBase;
+  }
+
   /** Every account this sign-in may act for: all pages (each a paced request), cached as one value. */
   accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
     return this.readAll(ACCOUNTS, {}, options);

@@ -96,7 +96,7 @@ export class JobsController {
 
   /** The job's export file, downloaded (for "Save file" and "Load into sheet"). */
   download(job: BatchJob, options: Omit<DownloadOptions, "fetch"> = {}): Promise<DownloadedFile> {
-    return downloadJobResults(this.session.requireSignedIn().client, job.job_id, {
+    return downloadJobResults(this.session.requireSignedIn().data, job.job_id, {
       ...options,
       fetch: this.fetchImpl,
     });
@@ -104,7 +104,7 @@ export class JobsController {
 
   /** The signed link of the job's file, for the person's browser to save ("Save file" in desktop Excel). */
   fileLink(job: BatchJob, signal?: AbortSignal): Promise<string | undefined> {
-    return locateJobFile(this.session.requireSignedIn().client, job.job_id, {
+    return locateJobFile(this.session.requireSignedIn().data, job.job_id, {
       signal,
       fetch: this.fetchImpl,
     });

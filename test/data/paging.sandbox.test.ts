@@ -1,9 +1,7 @@
 import { LOOKUP as LOOKUP_ROW } from "../../src/data/endpoints";
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
-import { ServiceClient } from "../../src/api/client";
 import { collectPages } from "../../src/api/paging";
-import { TokenManager } from "../../src/api/tokens";
 import { lookup, properties } from "../../src/functions/propertyFunctions";
 import { accountsForClient } from "../../sandbox/data/clients";
 import { fakeInvocation } from "../support/invocation";
@@ -79,17 +77,10 @@ describe("without pagination.total_pages", () => {
     expect(requests).toBe(1);
   });
 
-  it("the client's account list stops at the short page: one request", async () => {
-    const tokens = new TokenManager({
-      tokenUrl: `${env.sandbox.url}/oauth/token`,
-      credentials: { kind: "client", ...PRO },
-    });
-    const client = new ServiceClient(
-      { serviceUrl: env.sandbox.url, tokenUrl: `${env.sandbox.url}/oauth/token` },
-      tokens,
-    );
+  it("the account list stops at the short page: one request", async () => {
+    const { layer } = layerFor(env.sandbox);
     env.sandbox.faults.update({ omitTotalPages: true });
-    const { result, requests } = await countDuring(ACCOUNTS, () => client.listAccounts());
+    const { result, requests } = await countDuring(ACCOUNTS, async () => (await layer.accounts()).value);
     expect(result).toEqual(accountsForClient(PRO.clientId));
     expect(requests).toBe(1);
   });

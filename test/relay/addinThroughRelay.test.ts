@@ -67,7 +67,7 @@ test("an export file comes from the relay's own origin", async () => {
     if (polls > 100) throw new Error("The export job did not finish.");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const file = await downloadJobResults(client, job.job_id, { fetch: recordingFetch });
+  const file = await downloadJobResults(data, job.job_id, { fetch: recordingFetch });
   expect(new TextDecoder().decode(file.bytes)).toContain(String(ids[0]));
   expect(urlsFetched.length).toBeGreaterThanOrEqual(2);
   for (const url of urlsFetched) expect(new URL(url).origin).toBe(new URL(relay.url).origin);
