@@ -1,6 +1,7 @@
 import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { downloadJobResults } from "../../src/taskpane/jobDownload";
 import { layerFor, propertyIds } from "./support/dataHarness";
 
 let sandbox: RunningSandbox;
@@ -41,6 +42,36 @@ describe("export jobs through the data layer", () => {
     expect(header?.split(",").slice(0, 2)).toEqual(["report_generation_date", "id"]);
     expect(rows).toHaveLength(ids.length); // one row per property per day
     for (const id of ids) expect(rows.some((row) => row.includes(String(id)))).toBe(true);
+  });
+
+  it("the pane's download asks the service through the data layer's gate, and not after sign-out", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, 1);
+    const today = sandbox.clock.today();
+    const submitted = await layer.send(SUBMIT_JOB, {
+      report_type: "property",
+      output_format: "csv",
+      property_ids: ids,
+      start_date: today,
+      end_date: today,
+    });
+    for (let polls = 0; (await layer.send(JOB, submitted.job_id)).status !== "succeeded"; polls++) {
+      if (polls > 200) throw new Error("The export job did not finish.");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const results = "/v1/bulk_api/jobs/:job_id/results";
+    const before = sandbox.counters.get(results);
+    const attempts = (await layer.stats()).requests.attempts;
+    const file = await downloadJobResults(layer, submitted.job_id);
+    expect(new TextDecoder().decode(file.bytes)).toContain(String(ids[0]));
+    // The results request was one attempt of the gate's; the signed link is the download host's, not counted.
+    expect((await layer.stats()).requests.attempts - attempts).toBe(1);
+
+    const asked = sandbox.counters.get(results);
+    expect(asked - before).toBe(1);
+    await layer.close();
+    await expect(downloadJobResults(layer, submitted.job_id)).rejects.toMatchObject({ kind: "unauthorized" });
+    expect(sandbox.counters.get(results)).toBe(asked);
   });
 
   it("lists the caller's jobs, newest first, one request a page", async () => {

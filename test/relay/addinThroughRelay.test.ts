@@ -55,7 +55,7 @@ test("signed in with a personal key, the pane lists the person's accounts and ce
 });
 
 test("an export file comes from the relay's own origin", async () => {
-  const { data, client } = session.requireSignedIn();
+  const { data } = session.requireSignedIn();
   const job = await data.send(SUBMIT_JOB, {
     report_type: "property",
     output_format: "csv",
