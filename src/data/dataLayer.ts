@@ -4,7 +4,6 @@ import { ApiError } from "../api/errors";
 import { operationById } from "../api/operations";
 import { collectPages } from "../api/paging";
 import { readAnswer } from "../api/readers/answerForm";
-import { narrativesReader } from "../api/readers/serviceReaders";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedQuery, BatchedValue } from "./batchedQuery";
 import { bulkDetailsBatcher, type BulkDetailsGroup, type PropertyAttributes } from "./bulkDetailsBatcher";
@@ -378,26 +377,6 @@ export class DataLayer {
       });
     });
     return { value: rows, ...combineSources(parts) };
-  }
-
-  narrative(boundaryId: number, options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "narrative",
-        accountId: options.accountId,
-        endpoint: "/markets/narratives",
-        params: { boundaryId },
-      },
-      (context) =>
-        readAnswer(
-          narrativesReader,
-          this.api.GET("/markets/narratives", {
-            ...context,
-            params: { query: { account_id: options.accountId, geo_boundary_id: boundaryId } },
-          }),
-        ),
-      options,
-    );
   }
 
   /**

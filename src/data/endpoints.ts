@@ -18,6 +18,7 @@ import {
   jobListReader,
   jobReader,
   lookupReader,
+  narrativesReader,
   propertySearchReader,
   submittedJobReader,
   unitsReader,
@@ -207,6 +208,14 @@ export const LOOKUP = row("lookupProperties", {
     page: (answer: LookupAnswer) => ({ items: answer.data, pagination: answer.pagination }),
     pageParams: (query, page, perPage) => ({ ...query, page, per_page: perPage }),
   },
+});
+
+/** A boundary's market narratives. */
+export const NARRATIVES = row("getMarketNarratives", {
+  reader: narrativesReader,
+  request: ({ boundaryId }: { boundaryId: number }, accountId) => ({
+    params: { query: { account_id: accountId as number, geo_boundary_id: boundaryId } },
+  }),
 });
 
 /** A market comparison table (sort, limit, filters) as the service ranks it. */

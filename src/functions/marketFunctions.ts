@@ -1,4 +1,4 @@
-import { EXPLORE_MARKETS } from "../data/endpoints";
+import { EXPLORE_MARKETS, NARRATIVES } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
@@ -278,7 +278,7 @@ export async function narrative(
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
     const { data, call } = cellContext(cellSignal);
-    const found = (await data.narrative(id, call)).value.data[0];
+    const found = (await data.read(NARRATIVES, { boundaryId: id }, call)).value.data[0];
     if (!found) {
       throw new ApiError(
         "not_found",

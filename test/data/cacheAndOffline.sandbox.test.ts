@@ -1,3 +1,4 @@
+import { NARRATIVES } from "../../src/data/endpoints";
 import { propertyOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
@@ -20,17 +21,25 @@ describe("a new data layer over the same IndexedDB", () => {
     const ids = propertyIds(sandbox, 30);
     await first.propertyDetails(ids, { accountId: ACCOUNT_ID });
     await first.accounts();
-    await first.narrative(sandbox.context.dataset().geography.boundaries[0]?.id as number, {
-      accountId: ACCOUNT_ID,
-    });
+    await first.read(
+      NARRATIVES,
+      { boundaryId: sandbox.context.dataset().geography.boundaries[0]?.id as number },
+      {
+        accountId: ACCOUNT_ID,
+      },
+    );
 
     const second = layerFor(sandbox, { databaseName }).layer;
     const before = sandbox.counters.total();
     const details = await second.propertyDetails(ids, { accountId: ACCOUNT_ID });
     const accounts = await second.accounts();
-    await second.narrative(sandbox.context.dataset().geography.boundaries[0]?.id as number, {
-      accountId: ACCOUNT_ID,
-    });
+    await second.read(
+      NARRATIVES,
+      { boundaryId: sandbox.context.dataset().geography.boundaries[0]?.id as number },
+      {
+        accountId: ACCOUNT_ID,
+      },
+    );
     expect(sandbox.counters.total()).toBe(before);
     expect(accounts.source).toBe("cache");
     for (const id of ids) {
@@ -73,12 +82,16 @@ describe("a request the service answers with 'not found'", () => {
     const { layer } = layerFor(sandbox);
     const before = sandbox.counters.get("/v1/markets/narratives");
     for (let round = 0; round < 3; round++) {
-      await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+      await expect(
+        layer.read(NARRATIVES, { boundaryId: 987_654_321 }, { accountId: ACCOUNT_ID }),
+      ).rejects.toMatchObject({
         kind: "not_found",
       });
     }
     expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(1);
-    await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID, fresh: true })).rejects.toMatchObject({
+    await expect(
+      layer.read(NARRATIVES, { boundaryId: 987_654_321 }, { accountId: ACCOUNT_ID, fresh: true }),
+    ).rejects.toMatchObject({
       kind: "not_found",
     });
     expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(2);
@@ -109,7 +122,7 @@ describe("a refresh", () => {
     const ask = (freshSince?: number) =>
       Promise.all([
         propertyOf(layer, id, { accountId: ACCOUNT_ID, freshSince }),
-        layer.narrative(boundaryId, { accountId: ACCOUNT_ID, freshSince }),
+        layer.read(NARRATIVES, { boundaryId: boundaryId }, { accountId: ACCOUNT_ID, freshSince }),
       ]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["network", "network"]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["cache", "cache"]);
