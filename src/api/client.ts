@@ -9,6 +9,9 @@ import type { TokenManager } from "./tokens";
 export type Account = components["schemas"]["Account"];
 export type Pagination = components["schemas"]["Pagination"];
 
+/** Where the contract's paths start below the service URL (the contract's server). */
+export const API_BASE_PATH = "/v1";
+
 /** The typed fetch client of the contract (paths relative to `{serviceUrl}/v1`). */
 export type ContractClient = Client<paths>;
 
@@ -50,7 +53,7 @@ export class ServiceClient {
     fetchImpl?: typeof fetch,
   ) {
     const fetchNow = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-    this.apiBase = `${config.serviceUrl}/v1`;
+    this.apiBase = `${config.serviceUrl}${API_BASE_PATH}`;
     this.api = createClient<paths>({ baseUrl: this.apiBase, fetch: fetchNow });
   }
 

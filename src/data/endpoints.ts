@@ -101,18 +101,6 @@ export function sendOperation<T>(
   return request(operation.method, operation.path, init);
 }
 
-/** The path of an operation with its path parameters filled in (escaped), below the API base. */
-export function operationPath(
-  operation: Operation,
-  values: Readonly<Record<string, string | number>>,
-): string {
-  return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${operation.operationId} needs ${name}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
 const withAccount = <B extends object>(body: B, accountId: number | undefined) => ({
   ...body,
   account_id: accountId as number,

@@ -1,7 +1,7 @@
 import type { TypedAnswer, TypedSend } from "../api/client";
 import { ApiError } from "../api/errors";
 import { operationById } from "../api/operations";
-import { operationPath } from "../data/endpoints";
+import { operationPath } from "../api/operationPath";
 import { DownloadBlockedError } from "./downloadBlockedError";
 
 export interface DownloadProgress {
