@@ -21,8 +21,8 @@ const FORECASTS = {
   geo_boundary: { operation: operationById("getGeoBoundaryForecasts"), parameter: "geo_boundary_id" },
 } as const;
 const READERS = {
-  property: forecastReader(FORECASTS.property.operation.path),
-  geo_boundary: forecastReader(FORECASTS.geo_boundary.operation.path),
+  property: forecastReader("getPropertyForecasts"),
+  geo_boundary: forecastReader("getGeoBoundaryForecasts"),
 };
 
 /** Whose forecast: a property's or a boundary's (each has its own fields). */
