@@ -1,10 +1,16 @@
-import { PROPERTY_SEARCH } from "../../src/data/endpoints";
-import { propertyOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
 import { ApiError } from "../../src/api/errors";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { PROPERTY_SEARCH } from "../../src/data/endpoints";
+import {
+  ACCOUNT_ID,
+  countSince,
+  expectedAttributes,
+  layerFor,
+  propertyIds,
+  propertyOf,
+} from "./support/dataHarness";
 
 const BULK = "/v1/properties/bulk_details";
 let sandbox: RunningSandbox;
@@ -72,6 +78,25 @@ describe("bulk details batching", () => {
       kind: "not_found",
     });
     expect(countSince(sandbox, BULK, before)).toBe(1);
+  });
+
+  it("sends a batch when the injected schedule runs it, with every request that joined before", async () => {
+    const dispatches: (() => void)[] = [];
+    const { layer } = layerFor(sandbox, { batchSchedule: (dispatch) => dispatches.push(dispatch) });
+    const ids = propertyIds(sandbox, 3);
+    const before = sandbox.counters.snapshot();
+    const first = layer.propertyDetails(ids.slice(0, 2), { accountId: ACCOUNT_ID });
+    const second = layer.propertyDetails(ids.slice(1), { accountId: ACCOUNT_ID });
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(countSince(sandbox, BULK, before)).toBe(0);
+    expect(dispatches).toHaveLength(1);
+    (dispatches[0] as () => void)();
+    const [a, b] = await Promise.all([first, second]);
+    expect(countSince(sandbox, BULK, before)).toBe(1);
+    for (const id of ids) {
+      const record = (ids.indexOf(id) < 2 ? a : b).records.get(id);
+      expect(record).toMatchObject({ source: "network", value: expectedAttributes(sandbox, id) });
+    }
   });
 
   it("never asks for properties a property search already returned", async () => {

@@ -1,8 +1,7 @@
-import { NARRATIVES } from "../../src/data/endpoints";
-import { propertyOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
+import { NARRATIVES } from "../../src/data/endpoints";
 
 let sandbox: RunningSandbox;
 

@@ -1,8 +1,8 @@
-import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { downloadJobResults } from "../../src/taskpane/jobDownload";
 import { layerFor, propertyIds } from "./support/dataHarness";
+import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 
 let sandbox: RunningSandbox;
 

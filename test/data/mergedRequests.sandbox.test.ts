@@ -1,9 +1,8 @@
-import { marketOf } from "./support/dataHarness";
 import "fake-indexeddb/auto";
 import { ApiError } from "../../src/api/errors";
 import { boundaryMarket } from "../../sandbox/data/marketMetrics";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, countSince, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, countSince, layerFor, marketOf, propertyIds } from "./support/dataHarness";
 
 let sandbox: RunningSandbox;
 

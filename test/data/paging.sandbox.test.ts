@@ -1,4 +1,3 @@
-import { LOOKUP as LOOKUP_ROW } from "../../src/data/endpoints";
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { collectPages } from "../../src/api/paging";
@@ -7,6 +6,7 @@ import { accountsForClient } from "../../sandbox/data/clients";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, PRO } from "./support/dataHarness";
+import { LOOKUP as LOOKUP_ROW } from "../../src/data/endpoints";
 
 /**
  * The live service's paged answers were seen without `pagination.total_pages`; a loop that waits for it

@@ -1,4 +1,3 @@
-import { propertyOf } from "./support/dataHarness";
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
@@ -13,7 +12,7 @@ import { UsageTracker } from "../../src/taskpane/usageTracker";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { clientForm, newSession, newSettings, newVault } from "../taskpane/support/paneHarness";
-import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
 
 /**
  * The service's 429s in every form RFC 9110 and the live service allow: Retry-After in seconds, as an HTTP

@@ -1,8 +1,8 @@
-import { COMP_SETS as COMP_SETS_ROW } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { accountsForClient, SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { countSince, layerFor, PRO } from "./support/dataHarness";
+import { COMP_SETS as COMP_SETS_ROW } from "../../src/data/endpoints";
 
 /**
  * What a request's cache and coalescing key must hold, over HTTP: the account (one tenant's answer is never

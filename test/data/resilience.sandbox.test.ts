@@ -1,10 +1,10 @@
-import { NARRATIVES as NARRATIVES_ROW, SUBMIT_JOB } from "../../src/data/endpoints";
 import "fake-indexeddb/auto";
 import { DEFAULT_RETRY } from "../../src/data/retryPolicy";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { until } from "../support/drained";
 import { steppingClock } from "../support/steppingClock";
 import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { NARRATIVES as NARRATIVES_ROW, SUBMIT_JOB } from "../../src/data/endpoints";
 
 const NARRATIVES = "/v1/markets/narratives";
 let sandbox: RunningSandbox;

@@ -83,7 +83,8 @@ interface Batch {
   needs: { need: HistoryNeed; resolve: (jobs: FollowedJob[]) => void; reject: (error: unknown) => void }[];
 }
 
-const ENDPOINT = "/bulk_api/jobs";
+/** Where RENT.HISTORY's cached days and pending job are keyed: the operation that makes them. */
+const ENDPOINT = SUBMIT_JOB.operation.path;
 const REPORT = "property";
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
