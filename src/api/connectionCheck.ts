@@ -2,7 +2,13 @@ import { API_BASE_PATH } from "./client";
 import type { ServiceConfig } from "./config";
 import { operationPath } from "./operationPath";
 import { operationById, type OperationId } from "./operations";
+import type { operations } from "./schema";
 import type { Credentials } from "./tokens";
+
+/** A probe's JSON body, checked against the contract's types (so a value the contract drops fails to compile). */
+type BodyOf<Op extends OperationId> = NonNullable<
+  operations[Op]["requestBody"]
+>["content"]["application/json"];
 
 /**
  * The connection check: one request per endpoint family, each the smallest the contract allows, to learn in
@@ -454,13 +460,18 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     const boundaries = await prober.send({
       family: "Geo search",
       operationId: "searchGeoBoundaries",
-      json: { account_id: accountId, query: "*", geo_type: "MSA", limit: 1 },
+      json: {
+        account_id: accountId,
+        query: "*",
+        geo_type: "MSA",
+        limit: 1,
+      } satisfies BodyOf<"searchGeoBoundaries">,
       variants: dataListVariants,
     });
     const markets = await prober.send({
       family: "Explore markets",
       operationId: "exploreMarkets",
-      json: { account_id: accountId, limit: 1 },
+      json: { account_id: accountId, limit: 1 } satisfies BodyOf<"exploreMarkets">,
       variants: marketVariants,
     });
     const boundaryId =
@@ -502,7 +513,7 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
           account_id: accountId,
           aggregations: [{ name: "rent_growth", field: "rent_growth_rate_yoy", aggregation_type: "avg" }],
           interval: "year",
-        },
+        } satisfies Partial<BodyOf<"getPropertyForecasts">>,
         variants: forecastVariants,
       });
     } else {
