@@ -6,7 +6,7 @@
  */
 import type { ContractClient, TypedAnswer } from "../api/client";
 import { operationById, type Operation, type OperationId } from "../api/operations";
-import type { PagingOptions } from "../api/paging";
+import type { Page } from "../api/paging";
 import type { AnswerReader } from "../api/readers/answerForm";
 import { floorPlansReader, marketSurveyReader } from "../api/readers/compSetReaders";
 import {
@@ -48,9 +48,8 @@ export interface PagedRow<T, Item> {
   readonly perPage: number;
   /** Hard bound on requests for one list (see collectPages). */
   readonly maxPages: number;
-  readonly page: (answer: T) => { items: readonly Item[]; pagination?: PagingOptionsPagination };
+  readonly page: (answer: T) => Page<Item>;
 }
-type PagingOptionsPagination = { current_page?: unknown; total_pages?: unknown; per_page?: unknown };
 
 export interface Endpoint<P, T, Item = never> {
   readonly operation: Operation;
@@ -233,6 +232,3 @@ export const CANCEL_JOB = row("cancelBulkJob", {
   reader: cancelledJobReader,
   request: (jobId: string) => ({ params: { path: { job_id: jobId } } }),
 });
-
-/** The page sizes the table's lists are read with, for callers that bound a list (PagingOptions). */
-export type RowPaging = Pick<PagingOptions, "what" | "perPage" | "maxPages">;
