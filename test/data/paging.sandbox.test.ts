@@ -77,14 +77,6 @@ describe("without pagination.total_pages", () => {
     expect(requests).toBe(1);
   });
 
-  it("the account list stops at the short page: one request", async () => {
-    const { layer } = layerFor(env.sandbox);
-    env.sandbox.faults.update({ omitTotalPages: true });
-    const { result, requests } = await countDuring(ACCOUNTS, async () => (await layer.accounts()).value);
-    expect(result).toEqual(accountsForClient(PRO.clientId));
-    expect(requests).toBe(1);
-  });
-
   it("pages of the size the service says it used are full: paging goes on to the empty page", async () => {
     // One account a page: both pages are full, the third is empty and ends the list.
     const onePerPage = rewritingFetch(ACCOUNTS, (query) => query.set("per_page", "1"));
@@ -120,6 +112,17 @@ describe("without pagination.total_pages", () => {
     );
     expect(result).toEqual([["property_id"], ...expected.map((id) => [id])]);
     expect(requests).toBe(Math.ceil(expected.length / 200));
+  });
+
+  it("RENT.LOOKUP stops once max_results ids are in hand", async () => {
+    const expected = (await allLookupIds({ state: "TX" })).slice(0, 250);
+    expect(expected).toHaveLength(250); // more match than are asked for
+    env.sandbox.faults.update({ omitTotalPages: true });
+    const { result, requests } = await countDuring(LOOKUP, () =>
+      lookup([["state=TX; max_results=250"]], fakeInvocation()),
+    );
+    expect(result).toEqual([["property_id"], ...expected.map((id) => [id])]);
+    expect(requests).toBe(2);
   });
 
   it("RENT.LOOKUP stops at an empty page when the last full page was the end", async () => {
