@@ -48,10 +48,21 @@ function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undef
   const json = content["application/json"];
   if (!json) throw new Error("Only JSON request bodies are described for operations under the API base");
   const schema = plainSchema(document, json.schema);
+  const properties = (schema.properties as JsonObject | undefined) ?? {};
+  // The bounds of top-level members (a count's maximum, a list's maxItems), for the add-in to batch by.
+  const limits: JsonObject = {};
+  for (const [name, node] of Object.entries(properties)) {
+    const member = plainSchema(document, node);
+    const bound: JsonObject = {};
+    for (const key of ["maximum", "maxItems"] as const)
+      if (member[key] !== undefined) bound[key] = member[key];
+    if (Object.keys(bound).length > 0) limits[name] = bound;
+  }
   return {
     required: requestBody.required === true,
-    properties: Object.keys((schema.properties as JsonObject | undefined) ?? {}),
+    properties: Object.keys(properties),
     requiredProperties: (schema.required as string[] | undefined) ?? [],
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
   };
 }
 
@@ -91,8 +102,11 @@ export function contractOperations(): JsonObject[] {
       for (const [extension, key] of [
         ["x-required-tier", "tier"],
         ["x-max-ids", "maxIds"],
+        ["x-max-range-days", "maxRangeDays"],
       ] as const)
         if (operation[extension] !== undefined) row[key] = operation[extension];
+      const duration = operation["x-expected-duration"] as JsonObject | undefined;
+      if (duration?.observed !== undefined) row.observedDurations = duration.observed;
       operations.push(row);
     }
   }
@@ -126,6 +140,8 @@ export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
+  /** Bounds of top-level members: a number's maximum, a list's maxItems. */
+  readonly limits?: Readonly<Record<string, { readonly maximum?: number; readonly maxItems?: number }>>;
 }
 
 /** What a 200 JSON answer holds at its top level. */
@@ -143,6 +159,10 @@ export interface ContractOperation {
   readonly answer?: ContractAnswer;
   readonly tier?: "base" | "pro" | "pro-plus";
   readonly maxIds?: number;
+  /** Days one request's range covers at most, both ends included (x-max-range-days). */
+  readonly maxRangeDays?: number;
+  /** Recorded sizes and end-to-end times (x-expected-duration.observed). */
+  readonly observedDurations?: readonly { readonly property_days: number; readonly seconds: number }[];
 }
 
 export const CONTRACT_OPERATIONS = [

@@ -2,15 +2,15 @@ import createClient, { type Client } from "openapi-fetch";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
 import { inPlanTerms } from "./planLimits";
-import { readAnswer, type AnswerReader } from "./readers/answerForm";
-import { accountsReader } from "./readers/serviceReaders";
-import { collectPages, type PagingOptions } from "./paging";
 import { announcedLimit, type AnnouncedLimit } from "./rateLimitHeaders";
 import type { components, paths } from "./schema";
 import type { TokenManager } from "./tokens";
 
 export type Account = components["schemas"]["Account"];
 export type Pagination = components["schemas"]["Pagination"];
+
+/** Where the contract's paths start below the service URL (the contract's server). */
+export const API_BASE_PATH = "/v1";
 
 /** The typed fetch client of the contract (paths relative to `{serviceUrl}/v1`). */
 export type ContractClient = Client<paths>;
@@ -31,9 +31,6 @@ export interface TypedAnswer<T> {
   response: Response;
 }
 
-/** Accounts come 100 a page (the contract's maximum); 100 pages would be 10,000 accounts, far past any client. */
-export const ACCOUNTS_PAGING: PagingOptions = { what: "accounts", perPage: 100, maxPages: 100 };
-
 function bodyText(error: unknown): string {
   if (error === undefined || error === null) return "";
   return typeof error === "string" ? error : JSON.stringify(error);
@@ -46,6 +43,8 @@ function bodyText(error: unknown): string {
  */
 export class ServiceClient {
   readonly api: ContractClient;
+  /** Where the contract's paths start: `{serviceUrl}/v1`. */
+  readonly apiBase: string;
   private readonly limitListeners = new Set<(limit: AnnouncedLimit) => void>();
 
   constructor(
@@ -54,11 +53,12 @@ export class ServiceClient {
     fetchImpl?: typeof fetch,
   ) {
     const fetchNow = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-    this.api = createClient<paths>({ baseUrl: `${config.serviceUrl}/v1`, fetch: fetchNow });
+    this.apiBase = `${config.serviceUrl}${API_BASE_PATH}`;
+    this.api = createClient<paths>({ baseUrl: this.apiBase, fetch: fetchNow });
   }
 
   /**
-   * Runs one typed operation, e.g. `client.call((c) => client.api.GET("/accounts", { ...c, params }), signal)`.
+   * Runs one typed operation, given the bearer header and the signal.
    * Returns the parsed body or throws an ApiError carrying the service's message.
    */
   async call<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T> {
@@ -89,7 +89,7 @@ export class ServiceClient {
   /** A request URL's path relative to the contract's `{serviceUrl}/v1` ("/properties/bulk_details"). */
   private operationPath(url: string): string {
     try {
-      const base = new URL(`${this.config.serviceUrl}/v1`).pathname.replace(/\/$/, "");
+      const base = new URL(this.apiBase).pathname.replace(/\/$/, "");
       const path = new URL(url).pathname;
       return path.startsWith(base) ? path.slice(base.length) : path;
     } catch {
@@ -116,31 +116,4 @@ export class ServiceClient {
     const limit = announcedLimit(headers);
     if (limit) for (const listener of this.limitListeners) listener(limit);
   }
-
-  /** Every account the signed-in client may act for, across all pages (bounded: see collectPages). */
-  listAccounts(signal?: AbortSignal): Promise<Account[]> {
-    return readAllAccounts(this.api, (send) => this.call(send, signal));
-  }
-}
-
-type AccountsPage = typeof accountsReader extends AnswerReader<infer Page> ? Page : never;
-
-/**
- * Every page of /accounts, each sent by `call`: the client's own call (sign-in), or the data layer's paced
- * and retried one. Bounded and checked by collectPages.
- */
-export async function readAllAccounts(
-  api: ServiceClient["api"],
-  call: (send: TypedSend<AccountsPage>) => Promise<AccountsPage>,
-): Promise<Account[]> {
-  const { items } = await collectPages(async (page) => {
-    const answer = await call((context) =>
-      readAnswer(
-        accountsReader,
-        api.GET("/accounts", { ...context, params: { query: { page, per_page: ACCOUNTS_PAGING.perPage } } }),
-      ),
-    );
-    return { items: answer.data, pagination: answer.pagination };
-  }, ACCOUNTS_PAGING);
-  return items;
 }

@@ -1,5 +1,14 @@
+import { API_BASE_PATH } from "./client";
 import type { ServiceConfig } from "./config";
+import { operationPath } from "./operationPath";
+import { operationById, type OperationId } from "./operations";
+import type { operations } from "./schema";
 import type { Credentials } from "./tokens";
+
+/** A probe's JSON body, checked against the contract's types (so a value the contract drops fails to compile). */
+type BodyOf<Op extends OperationId> = NonNullable<
+  operations[Op]["requestBody"]
+>["content"]["application/json"];
 
 /**
  * The connection check: one request per endpoint family, each the smallest the contract allows, to learn in
@@ -214,15 +223,33 @@ function unreachableMessage(error: unknown, timedOut: boolean): string {
   return `no answer (${text}): the URL may be wrong, the service down, or it may not allow this page's origin (CORS)`;
 }
 
-interface ProbeRequest {
+/** A probe of an operation of the table (method and path from there), or of the token endpoint (a full URL). */
+type ProbeTarget =
+  { operationId: OperationId; values?: Record<string, string | number> } | { method: "POST"; url: string };
+
+type ProbeRequest = ProbeTarget & {
   family: string;
-  method: "GET" | "POST";
-  /** Under the service URL, or a full URL (the token endpoint). */
-  path: string;
   query?: Record<string, string | number>;
   json?: unknown;
   form?: URLSearchParams;
   variants: (json: unknown) => string[];
+};
+
+/** Method and URL of a probe; the request as a person reads it: data paths under the API base, never a secret. */
+function targetOf(serviceUrl: string, probe: ProbeTarget): { method: string; url: URL; shown: string } {
+  if ("url" in probe) {
+    const url = new URL(probe.url);
+    return { method: probe.method, url, shown: url.pathname };
+  }
+  const operation = operationById(probe.operationId);
+  const path = `${API_BASE_PATH}${operationPath(operation, probe.values)}`;
+  return { method: operation.method, url: new URL(`${serviceUrl}${path}`), shown: path };
+}
+
+/** How a probe that was not sent is named: the operation's method and path template. */
+function requestOf(operationId: OperationId): string {
+  const operation = operationById(operationId);
+  return `${operation.method} ${API_BASE_PATH}${operation.path}`;
 }
 
 /** Sends the probes one at a time, counting them against the limit, and collects their reports. */
@@ -242,12 +269,10 @@ class Prober {
 
   /** The JSON of a 2xx answer, or undefined when the probe was refused, unanswered or skipped. */
   async send(probe: ProbeRequest): Promise<unknown> {
-    const isAbsolute = /^https?:\/\//.test(probe.path);
-    const url = new URL(isAbsolute ? probe.path : `${this.options.config.serviceUrl}${probe.path}`);
+    const { method, url, shown } = targetOf(this.options.config.serviceUrl, probe);
     for (const [name, value] of Object.entries(probe.query ?? {})) url.searchParams.set(name, String(value));
-    // As a person reads it: the token endpoint by its path, data paths under the service URL, never a secret.
     const query = Object.entries(probe.query ?? {}).map(([name, value]) => `${name}=${value}`);
-    const request = `${probe.method} ${isAbsolute ? url.pathname : probe.path}${query.length === 0 ? "" : `?${query.join("&")}`}`;
+    const request = `${method} ${shown}${query.length === 0 ? "" : `?${query.join("&")}`}`;
     if (this.sent >= CHECK_REQUEST_LIMIT) {
       this.skip(probe.family, request, `the check's limit of ${CHECK_REQUEST_LIMIT} requests is spent`);
       return undefined;
@@ -257,7 +282,7 @@ class Prober {
       return undefined;
     }
     this.sent += 1;
-    const answer = await this.fetchAnswer(url, probe);
+    const answer = await this.fetchAnswer(method, url, probe);
     if ("unanswered" in answer) {
       this.record({
         family: probe.family,
@@ -287,7 +312,11 @@ class Prober {
   }
 
   /** The answer, or why none came (no connection, the time bound, a cancel). */
-  private async fetchAnswer(url: URL, probe: ProbeRequest): Promise<Answer | { unanswered: string }> {
+  private async fetchAnswer(
+    method: string,
+    url: URL,
+    probe: ProbeRequest,
+  ): Promise<Answer | { unanswered: string }> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
     const stop = () => timeout.abort();
@@ -298,7 +327,7 @@ class Prober {
       if (probe.json !== undefined) headers["Content-Type"] = "application/json";
       if (probe.form) headers["Content-Type"] = "application/x-www-form-urlencoded";
       const response = await this.fetchImpl(url, {
-        method: probe.method,
+        method,
         headers,
         body: probe.form ?? (probe.json === undefined ? undefined : JSON.stringify(probe.json)),
         signal: timeout.signal,
@@ -336,7 +365,7 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     const answer = await prober.send({
       family: "Token",
       method: "POST",
-      path: options.config.tokenUrl,
+      url: options.config.tokenUrl,
       form: new URLSearchParams({
         grant_type: "client_credentials",
         client_id: credentials.clientId,
@@ -350,22 +379,29 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     prober.token = credentials.key;
     prober.skip(
       "Token",
-      "POST /oauth/token",
+      `POST ${new URL(options.config.tokenUrl).pathname}`,
       "a team relay key was given: the relay holds the service's token",
     );
   } else {
     prober.token = credentials.accessToken;
-    prober.skip("Token", "POST /oauth/token", "an access token was given, so no token request is needed");
+    prober.skip(
+      "Token",
+      `POST ${new URL(options.config.tokenUrl).pathname}`,
+      "an access token was given, so no token request is needed",
+    );
   }
   if (!prober.token) {
-    prober.skip("Data endpoints", "/v1/...", "no access token: the token request did not succeed");
+    prober.skip(
+      "Data endpoints",
+      `${API_BASE_PATH}/...`,
+      "no access token: the token request did not succeed",
+    );
     return reportOf(options, prober);
   }
 
   const accounts = await prober.send({
     family: "Accounts",
-    method: "GET",
-    path: "/v1/accounts",
+    operationId: "listAccounts",
     query: { per_page: 1 },
     variants: (json) => [...dataListVariants(json), paginationVariant(json)],
   });
@@ -375,72 +411,67 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
   if (accountId) {
     const compSets = await prober.send({
       family: "Comp sets",
-      method: "GET",
-      path: `/v1/accounts/${accountId}/comp_sets`,
+      operationId: "listCompSets",
+      values: { account_id: accountId },
       variants: dataListVariants,
     });
     compSetId = integerOf(field(firstOf(field(compSets, "data")), "id"));
   } else {
-    prober.skip(
-      "Comp sets",
-      "GET /v1/accounts/{account_id}/comp_sets",
-      "no account id (accounts did not answer)",
-    );
+    prober.skip("Comp sets", requestOf("listCompSets"), "no account id (accounts did not answer)");
   }
 
   let propertyId: number | undefined;
   if (compSetId) {
     const survey = await prober.send({
       family: "Market survey",
-      method: "GET",
-      path: `/v1/comp_sets/${compSetId}/market_survey`,
+      operationId: "getMarketSurvey",
+      values: { comp_set_id: compSetId },
       variants: surveyVariants,
     });
     const item = firstOf(field(survey, "data", "attributes", "market_survey_items"));
     propertyId = integerOf(field(item, "id")) ?? integerOf(field(item, "property_id"));
     await prober.send({
       family: "Units",
-      method: "GET",
-      path: `/v1/comp_sets/${compSetId}/units`,
+      operationId: "listCompSetUnits",
+      values: { comp_set_id: compSetId },
       query: propertyId ? { "filter[property_ids]": propertyId } : {},
       variants: (json) => [...dataListVariants(json), paginationVariant(json)],
     });
     await prober.send({
       family: "Floor plans",
-      method: "GET",
-      path: `/v1/comp_sets/${compSetId}/floor_plans`,
+      operationId: "listCompSetFloorPlans",
+      values: { comp_set_id: compSetId },
       variants: floorPlanVariants,
     });
   } else {
-    for (const [family, path] of [
-      ["Market survey", "market_survey"],
-      ["Units", "units"],
-      ["Floor plans", "floor_plans"],
+    for (const [family, operationId] of [
+      ["Market survey", "getMarketSurvey"],
+      ["Units", "listCompSetUnits"],
+      ["Floor plans", "listCompSetFloorPlans"],
     ] as const) {
-      prober.skip(
-        family,
-        `GET /v1/comp_sets/{comp_set_id}/${path}`,
-        "no comp set of the account to ask about",
-      );
+      prober.skip(family, requestOf(operationId), "no comp set of the account to ask about");
     }
   }
 
   if (!accountId) {
-    for (const [family, request] of ACCOUNT_PROBES)
-      prober.skip(family, request, "no account id (accounts did not answer)");
+    for (const [family, operationId] of ACCOUNT_PROBES)
+      prober.skip(family, requestOf(operationId), "no account id (accounts did not answer)");
   } else {
     const boundaries = await prober.send({
       family: "Geo search",
-      method: "POST",
-      path: "/v1/geo_boundaries/search",
-      json: { account_id: accountId, query: "*", geo_type: "MSA", limit: 1 },
+      operationId: "searchGeoBoundaries",
+      json: {
+        account_id: accountId,
+        query: "*",
+        geo_type: "MSA",
+        limit: 1,
+      } satisfies BodyOf<"searchGeoBoundaries">,
       variants: dataListVariants,
     });
     const markets = await prober.send({
       family: "Explore markets",
-      method: "POST",
-      path: "/v1/explore_markets",
-      json: { account_id: accountId, limit: 1 },
+      operationId: "exploreMarkets",
+      json: { account_id: accountId, limit: 1 } satisfies BodyOf<"exploreMarkets">,
       variants: marketVariants,
     });
     const boundaryId =
@@ -449,22 +480,20 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     if (boundaryId) {
       await prober.send({
         family: "Narratives",
-        method: "GET",
-        path: "/v1/markets/narratives",
+        operationId: "getMarketNarratives",
         query: { account_id: accountId, geo_boundary_id: boundaryId },
         variants: dataListVariants,
       });
     } else
       prober.skip(
         "Narratives",
-        "GET /v1/markets/narratives",
+        requestOf("getMarketNarratives"),
         "no boundary id (geo search and explore markets did not answer)",
       );
 
     const lookup = await prober.send({
       family: "Property lookup",
-      method: "GET",
-      path: "/v1/properties/lookup",
+      operationId: "lookupProperties",
       query: { account_id: accountId, per_page: 1 },
       variants: (json) => [...dataListVariants(json), paginationVariant(json)],
     });
@@ -472,31 +501,30 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
     if (propertyId) {
       await prober.send({
         family: "Property bulk details",
-        method: "GET",
-        path: "/v1/properties/bulk_details",
+        operationId: "getBulkPropertyDetails",
         query: { account_id: accountId, property_ids: propertyId },
         variants: propertyVariants,
       });
       await prober.send({
         family: "Forecasts",
-        method: "POST",
-        path: `/v1/properties/${propertyId}/forecasts`,
+        operationId: "getPropertyForecasts",
+        values: { property_id: propertyId },
         json: {
           account_id: accountId,
           aggregations: [{ name: "rent_growth", field: "rent_growth_rate_yoy", aggregation_type: "avg" }],
           interval: "year",
-        },
+        } satisfies Partial<BodyOf<"getPropertyForecasts">>,
         variants: forecastVariants,
       });
     } else {
       prober.skip(
         "Property bulk details",
-        "GET /v1/properties/bulk_details",
+        requestOf("getBulkPropertyDetails"),
         "no property id (survey and lookup did not answer)",
       );
       prober.skip(
         "Forecasts",
-        "POST /v1/properties/{property_id}/forecasts",
+        requestOf("getPropertyForecasts"),
         "no property id (survey and lookup did not answer)",
       );
     }
@@ -504,8 +532,7 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
 
   await prober.send({
     family: "Bulk jobs",
-    method: "GET",
-    path: "/v1/bulk_api/jobs",
+    operationId: "listBulkJobs",
     query: { per_page: 1 },
     variants: jobsVariants,
   });
@@ -513,12 +540,12 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
 }
 
 const ACCOUNT_PROBES = [
-  ["Geo search", "POST /v1/geo_boundaries/search"],
-  ["Explore markets", "POST /v1/explore_markets"],
-  ["Narratives", "GET /v1/markets/narratives"],
-  ["Property lookup", "GET /v1/properties/lookup"],
-  ["Property bulk details", "GET /v1/properties/bulk_details"],
-  ["Forecasts", "POST /v1/properties/{property_id}/forecasts"],
+  ["Geo search", "searchGeoBoundaries"],
+  ["Explore markets", "exploreMarkets"],
+  ["Narratives", "getMarketNarratives"],
+  ["Property lookup", "lookupProperties"],
+  ["Property bulk details", "getBulkPropertyDetails"],
+  ["Forecasts", "getPropertyForecasts"],
 ] as const;
 
 function reportOf(options: ConnectionCheckOptions, prober: Prober): ConnectionReport {

@@ -20,6 +20,8 @@ export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
+  /** Bounds of top-level members: a number's maximum, a list's maxItems. */
+  readonly limits?: Readonly<Record<string, { readonly maximum?: number; readonly maxItems?: number }>>;
 }
 
 /** What a 200 JSON answer holds at its top level. */
@@ -37,6 +39,10 @@ export interface ContractOperation {
   readonly answer?: ContractAnswer;
   readonly tier?: "base" | "pro" | "pro-plus";
   readonly maxIds?: number;
+  /** Days one request's range covers at most, both ends included (x-max-range-days). */
+  readonly maxRangeDays?: number;
+  /** Recorded sizes and end-to-end times (x-expected-duration.observed). */
+  readonly observedDurations?: readonly { readonly property_days: number; readonly seconds: number }[];
 }
 
 export const CONTRACT_OPERATIONS = [
@@ -145,6 +151,7 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "query", "geo_type", "limit", "intersects_geo_boundary_id"],
       requiredProperties: ["account_id"],
+      limits: { limit: { maximum: 1000 } },
     },
     answer: { required: ["data"] },
     tier: "base",
@@ -182,6 +189,12 @@ export const CONTRACT_OPERATIONS = [
         "per_page",
       ],
       requiredProperties: ["account_id"],
+      limits: {
+        geo_boundary_ids: { maxItems: 500 },
+        property_class: { maxItems: 3 },
+        "unified_status[]": { maxItems: 5 },
+        per_page: { maximum: 500 },
+      },
     },
     answer: { required: ["data", "pagination"] },
     tier: "pro",
@@ -249,6 +262,7 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "market_filters", "property_filters", "sort", "sort_direction", "limit"],
       requiredProperties: ["account_id"],
+      limits: { limit: { maximum: 100 } },
     },
     answer: { required: ["data"] },
     tier: "base",
@@ -281,6 +295,7 @@ export const CONTRACT_OPERATIONS = [
         "filters",
       ],
       requiredProperties: ["account_id", "aggregations"],
+      limits: { aggregations: { maxItems: 50 } },
     },
     answer: { required: ["data"] },
     tier: "pro",
@@ -302,6 +317,7 @@ export const CONTRACT_OPERATIONS = [
         "filters",
       ],
       requiredProperties: ["account_id", "aggregations"],
+      limits: { aggregations: { maxItems: 50 } },
     },
     answer: { required: ["data"] },
     tier: "pro",
@@ -326,8 +342,14 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["report_type", "output_format", "start_date", "end_date", "property_ids", "callback_url"],
       requiredProperties: ["report_type", "output_format", "start_date", "end_date", "property_ids"],
+      limits: { property_ids: { maxItems: 1000 } },
     },
     tier: "pro",
+    maxRangeDays: 400,
+    observedDurations: [
+      { property_days: 31, seconds: 30 },
+      { property_days: 3950, seconds: 450 },
+    ],
   },
   {
     operationId: "getBulkJob",

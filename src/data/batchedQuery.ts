@@ -1,14 +1,14 @@
 import { ApiError } from "../api/errors";
 import { asApiError, isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
-import { KeyedBatcher, type BatchAnswer } from "./keyedBatcher";
+import { KeyedBatcher, type BatchAnswer, type BatchSchedule } from "./keyedBatcher";
 import type { QueryRunner } from "./queryRunner";
 
 /** How one batched endpoint asks for many items of one group (same account, same options) at once. */
 export interface BatchSpec<G, I, V> {
   /** Items per network call (the contract's limit); larger sets are split. */
   maxPerCall: number;
-  /** How long the first request waits for others to join it. */
-  windowMs: number;
+  /** When a batch goes out after its first request (a short window by default, see DataLayer). */
+  schedule: BatchSchedule;
   /**
    * The item's identity within its group; the fetched map is keyed by it. With the group's key it must decide
    * `cacheKey`, which is memoised by the two.
@@ -76,7 +76,7 @@ export class BatchedQuery<G, I, V> {
     private readonly runner: QueryRunner,
   ) {
     this.batcher = new KeyedBatcher({
-      windowMs: spec.windowMs,
+      schedule: spec.schedule,
       keyOf: spec.itemId,
       load: (dispatch, items, signal) => this.load(dispatch, items, signal),
     });
@@ -106,6 +106,17 @@ export class BatchedQuery<G, I, V> {
     const key = this.cacheKey(groupKey, group, item);
     const hot = this.runner.cache.peekFresh<V | null>(key, oldestAccepted(options));
     return hot && this.fromCache(group, item, hot, "cache");
+  }
+
+  /**
+   * Stores items' values that another answer carried (DataLoader's `prime`): a later request for one of them
+   * is answered from the cache.
+   */
+  async prime(groupKey: string, group: G, entries: readonly (readonly [I, V])[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.runner.cache.setMany(
+      entries.map(([item, value]) => ({ key: this.cacheKey(groupKey, group, item), value })),
+    );
   }
 
   private keyIn(dispatch: Dispatch<G>, item: I): string {

@@ -1,10 +1,16 @@
 import { bulkDetailsReader } from "../api/readers/serviceReaders";
 import { readAnswer } from "../api/readers/answerForm";
 import { ApiError } from "../api/errors";
+import { operationById } from "../api/operations";
 import type { components } from "../api/schema";
+import type { CacheKind } from "./cachePolicy";
 import { BatchedQuery } from "./batchedQuery";
+import type { BatchSchedule } from "./keyedBatcher";
+import { sendOperation } from "./endpoints";
 import type { QueryRunner } from "./queryRunner";
 import type { BulkExportQuotaGuard } from "./quotaGuard";
+
+const BULK_DETAILS = operationById("getBulkPropertyDetails");
 
 export type PropertyAttributes = components["schemas"]["PropertyAttributes"];
 
@@ -13,11 +19,11 @@ export interface BulkDetailsGroup {
 }
 
 /** Where one property's details are cached, whichever call (bulk details or property search) brought them. */
-export function propertyCacheKey(runner: QueryRunner, accountId: number, id: number): string {
+function propertyCacheKey(runner: QueryRunner, accountId: number, id: number): string {
   return runner.key({
-    kind: "property",
+    kind: BULK_DETAILS.cacheKind as CacheKind,
     accountId,
-    endpoint: "/properties/bulk_details",
+    endpoint: BULK_DETAILS.path,
     params: { property_id: id },
   });
 }
@@ -32,14 +38,14 @@ export function bulkDetailsBatcher(
   runner: QueryRunner,
   settings: {
     maxIds: number;
-    windowMs: number;
+    schedule: BatchSchedule;
     quota: BulkExportQuotaGuard;
   },
 ): BatchedQuery<BulkDetailsGroup, number, PropertyAttributes> {
   return new BatchedQuery(
     {
       maxPerCall: settings.maxIds,
-      windowMs: settings.windowMs,
+      schedule: settings.schedule,
       itemId: (id) => String(id),
       cacheKey: (group, id) => propertyCacheKey(runner, group.accountId, id),
       fetch: async (group, ids, signal) => {
@@ -47,7 +53,7 @@ export function bulkDetailsBatcher(
           (context) =>
             readAnswer(
               bulkDetailsReader,
-              runner.client.api.GET("/properties/bulk_details", {
+              sendOperation(runner.client.api, BULK_DETAILS, {
                 ...context,
                 params: { query: { account_id: group.accountId, property_ids: ids.join(",") } },
               }),

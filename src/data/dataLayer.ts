@@ -1,37 +1,18 @@
-import { readAllAccounts, type Account, type ServiceClient } from "../api/client";
+import type { ServiceClient, TypedSend } from "../api/client";
 import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
+import { operationById } from "../api/operations";
+import { collectPages } from "../api/paging";
 import { readAnswer } from "../api/readers/answerForm";
-import { floorPlansReader, marketSurveyReader } from "../api/readers/compSetReaders";
-import {
-  cancelledJobReader,
-  compSetsReader,
-  exploreMarketsReader,
-  geoSearchReader,
-  jobListReader,
-  jobReader,
-  lookupReader,
-  narrativesReader,
-  propertySearchReader,
-  submittedJobReader,
-  unitsReader,
-} from "../api/readers/serviceReaders";
-
-import type { operations } from "../api/schema";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedQuery, BatchedValue } from "./batchedQuery";
-import {
-  bulkDetailsBatcher,
-  propertyCacheKey,
-  type BulkDetailsGroup,
-  type PropertyAttributes,
-} from "./bulkDetailsBatcher";
+import { bulkDetailsBatcher, type BulkDetailsGroup, type PropertyAttributes } from "./bulkDetailsBatcher";
 import type { CacheKind } from "./cachePolicy";
 import { isKeyOf } from "./cacheKey";
+import { ACCOUNTS, sendOperation, type Account, type Endpoint } from "./endpoints";
 import {
   exploreMarketsBatcher,
   marketGroup,
-  type ExploreMarketsBody,
   type MarketAttributes,
   type MarketGroup,
   type MarketOptions,
@@ -53,6 +34,7 @@ import {
   type ForecastTarget,
 } from "./forecastBatcher";
 import { validateForecastFields } from "./forecastFields";
+import type { BatchSchedule } from "./keyedBatcher";
 import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
 import { QueryRunner } from "./queryRunner";
@@ -62,20 +44,16 @@ import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./res
 import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
 import type { PacingOptions } from "./tokenBucket";
 
-type JsonBody<Op extends keyof operations> = operations[Op] extends {
-  requestBody: { content: { "application/json": infer B } };
-}
-  ? B
-  : never;
-type Query<Op extends keyof operations> = operations[Op]["parameters"]["query"];
-
-export type GeoSearchBody = Omit<JsonBody<"searchGeoBoundaries">, "account_id">;
-export type PropertySearchBody = Omit<JsonBody<"searchProperties">, "account_id">;
-export type LookupQuery = Omit<NonNullable<Query<"lookupProperties">>, "account_id">;
-export type UnitFilters = NonNullable<Query<"listCompSetUnits">>;
-export type FloorPlanFilters = NonNullable<Query<"listCompSetFloorPlans">>;
-export type CreateJobBody = JsonBody<"createBulkJob">;
-export type ExploreMarketsQuery = Omit<ExploreMarketsBody, "account_id">;
+export type {
+  Account,
+  CreateJobBody,
+  ExploreMarketsQuery,
+  FloorPlanFilters,
+  GeoSearchBody,
+  LookupQuery,
+  PropertySearchBody,
+  UnitFilters,
+} from "./endpoints";
 export type {
   ForecastAggregation,
   ForecastQuery,
@@ -84,6 +62,11 @@ export type {
   MarketOptions,
   PropertyAttributes,
 };
+
+/** Options of a row's call: the caller's signal and freshness, and the account it acts for (if any). */
+export type RowCallOptions = CallOptions & { accountId?: number };
+
+const JOB_RESULTS = operationById("getBulkJobResults");
 
 export interface DataLayerOptions {
   client: ServiceClient;
@@ -101,6 +84,8 @@ export interface DataLayerOptions {
   retry?: Partial<RetryOptions>;
   /** How long a batch waits for more requests to join it. */
   batchWindowMs?: number;
+  /** When a batch goes out (DataLoader's batchScheduleFn); by default `batchWindowMs` after its first request. */
+  batchSchedule?: BatchSchedule;
   /** The bulk export quota guard's settings (share one pull may spend, the account's quota if known). */
   quotaGuard?: Partial<QuotaGuardSettings>;
   now?: () => number;
@@ -212,17 +197,94 @@ export class DataLayer {
     );
     this.runner = new QueryRunner(options.client, this.cache, this.executor, options.caller);
     const windowMs = options.batchWindowMs ?? 10;
+    const schedule: BatchSchedule = options.batchSchedule ?? ((dispatch) => setTimeout(dispatch, windowMs));
     this.properties = bulkDetailsBatcher(this.runner, {
       maxIds: MAX_BULK_DETAILS_IDS,
-      windowMs,
+      schedule,
       quota: this.quota,
     });
-    this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, windowMs });
-    this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, windowMs });
+    this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, schedule });
+    this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, schedule });
   }
 
   private get api() {
     return this.runner.client.api;
+  }
+
+  /**
+   * Any cached row of the table (src/data/endpoints.ts): the fresh cached answer, else one coalesced request
+   * through the gate (paced, retried), read by the row's reader and cached under the row's kind.
+   */
+  read<P, T>(
+    endpoint: Endpoint<P, T, unknown>,
+    params: P,
+    options: RowCallOptions = {},
+  ): Promise<Fetched<T>> {
+    return this.runner.queryWith(
+      this.identity(endpoint, params, options.accountId),
+      (signal) => this.sendRow(endpoint, params, options.accountId, signal),
+      options,
+    );
+  }
+
+  /**
+   * Every item of a paged row (or the first `bound.maxItems`), page by page through `read`'s path, cached as
+   * one value. Paging ends as collectPages decides (short page, total_pages, a repeated page, a bound).
+   */
+  readAll<P, T, Item>(
+    endpoint: Endpoint<P, T, Item>,
+    params: P,
+    options: RowCallOptions = {},
+    bound: { maxItems?: number; perPage?: number } = {},
+  ): Promise<Fetched<Item[]>> {
+    const paging = endpoint.paging;
+    if (!paging) throw new Error(`${endpoint.operation.operationId} is not a paged row`);
+    const perPage = Math.min(paging.perPage, bound.perPage ?? Number.POSITIVE_INFINITY);
+    if (!Number.isFinite(perPage)) throw new Error(`${endpoint.operation.operationId} needs a page size`);
+    const maxPages = Math.min(
+      paging.maxPages,
+      bound.maxItems === undefined ? Number.POSITIVE_INFINITY : Math.ceil(bound.maxItems / perPage),
+    );
+    const keyed = bound.maxItems === undefined && bound.perPage === undefined ? params : { params, bound };
+    return this.runner.queryWith(
+      this.identity(endpoint, keyed, options.accountId),
+      async (signal) => {
+        const { items } = await collectPages(
+          async (page) =>
+            paging.page(
+              await this.sendRow(
+                endpoint,
+                paging.pageParams(params, page, perPage),
+                options.accountId,
+                signal,
+                // The whole pull (its bound) is weighed against the quota before its first page goes.
+                page === 1 ? (bound.maxItems ?? perPage) : perPage,
+              ),
+            ),
+          { what: paging.what, perPage, maxItems: bound.maxItems, maxPages },
+        );
+        return [...items];
+      },
+      options,
+    );
+  }
+
+  /** A row never cached (export jobs: they move): one request through the gate. */
+  send<P, T>(endpoint: Endpoint<P, T, unknown>, params: P, signal?: AbortSignal): Promise<T> {
+    return this.sendRow(endpoint, params, undefined, signal ?? new AbortController().signal);
+  }
+
+  /**
+   * A request the table's rows cannot describe (the export file's redirect), sent through the same gate,
+   * retries and sign-out as every other: this layer is the one door to the service.
+   */
+  through<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T> {
+    return this.runner.network(send, signal ?? new AbortController().signal);
+  }
+
+  /** The URL the contract's paths are under, for a request `through` builds itself. */
+  get apiBase(): string {
+    return this.runner.client.apiBase;
   }
 
   /**
@@ -235,11 +297,7 @@ export class DataLayer {
 
   /** Every account this sign-in may act for: all pages (each a paced request), cached as one value. */
   accounts(options: CallOptions = {}): Promise<Fetched<Account[]>> {
-    return this.runner.queryWith(
-      { kind: "accounts", accountId: undefined, endpoint: "/accounts", params: {} },
-      (signal) => readAllAccounts(this.api, (send) => this.runner.network(send, signal)),
-      options,
-    );
+    return this.readAll(ACCOUNTS, {}, options);
   }
 
   /**
@@ -290,17 +348,6 @@ export class DataLayer {
     return { records, quotaAdded };
   }
 
-  /** One property's details (batched like propertyDetails). */
-  async property(id: number, options: AccountCallOptions): Promise<Fetched<PropertyAttributes>> {
-    const { claim: _claim, ...fetched } = await this.properties.get(
-      String(options.accountId),
-      { accountId: options.accountId },
-      id,
-      options,
-    );
-    return fetched;
-  }
-
   /** Market metrics of many boundaries of one geo type, batched into /explore_markets calls. */
   async marketMetrics(
     boundaryIds: readonly number[],
@@ -318,33 +365,6 @@ export class DataLayer {
       ),
     );
     return new Map(unique.map((id, index) => [id, settled[index] as Fetched<MarketAttributes> | ApiError]));
-  }
-
-  /** One boundary's market metrics (batched like marketMetrics). */
-  async market(
-    boundaryId: number,
-    market: MarketOptions,
-    options: AccountCallOptions,
-  ): Promise<Fetched<MarketAttributes>> {
-    const { key, group } = marketGroup(options.accountId, market);
-    const { claim: _claim, ...fetched } = await this.markets.get(key, group, boundaryId, options);
-    return fetched;
-  }
-
-  /** A market comparison table (sort, limit, filters) as the service ranks it: one cached call. */
-  exploreMarkets(query: ExploreMarketsQuery, options: AccountCallOptions) {
-    return this.runner.query(
-      { kind: "market", accountId: options.accountId, endpoint: "/explore_markets", params: query },
-      (context) =>
-        readAnswer(
-          exploreMarketsReader,
-          this.api.POST("/explore_markets", {
-            ...context,
-            body: { ...query, account_id: options.accountId },
-          }),
-        ),
-      options,
-    );
   }
 
   /**
@@ -374,245 +394,75 @@ export class DataLayer {
     return { value: rows, ...combineSources(parts) };
   }
 
-  geoSearch(body: GeoSearchBody, options: AccountCallOptions) {
-    return this.runner.query(
-      { kind: "geo_search", accountId: options.accountId, endpoint: "/geo_boundaries/search", params: body },
-      (context) =>
-        readAnswer(
-          geoSearchReader,
-          this.api.POST("/geo_boundaries/search", {
-            ...context,
-            body: { ...body, account_id: options.accountId },
-          }),
-        ),
-      options,
-    );
-  }
-
-  /**
-   * One page of a property search. `quotaPull` is what the pull it belongs to may spend of the bulk export quota
-   * (this page's size unless told), weighed by the quota guard before the page is fetched (not when cached).
-   */
-  propertySearch(
-    body: PropertySearchBody & { per_page: number },
-    options: AccountCallOptions,
-    quotaPull = body.per_page,
-  ) {
-    const answered = this.runner.query(
-      {
-        kind: "property_search",
-        accountId: options.accountId,
-        endpoint: "/geo_boundaries/properties",
-        params: body,
-      },
-      async (context) => {
-        this.quota.check(options.accountId, quotaPull);
-        const answer = await readAnswer(
-          propertySearchReader,
-          this.api.POST("/geo_boundaries/properties", {
-            ...context,
-            body: { ...body, account_id: options.accountId },
-          }),
-        );
-        if (answer.data) {
-          // Counted here, once per answer received, not once per caller sharing it.
-          this.quota.spent(options.accountId, answer.data.data.length);
-          // The same records bulk details returns: cache each, so asking for one later costs no request and no quota.
-          await this.cache.setMany(
-            answer.data.data.map((record) => ({
-              key: propertyCacheKey(this.runner, options.accountId, Number(record.id)),
-              value: record.attributes,
-            })),
-          );
-        }
-        return answer;
-      },
-      options,
-    );
-    // The quota error names the account's limit and usage: the guard learns them.
-    answered.catch((error: unknown) => this.quota.learn(options.accountId, error));
-    return answered;
-  }
-
-  /** One page of property ids matching the filters. */
-  lookup(query: LookupQuery, options: AccountCallOptions) {
-    return this.runner.query(
-      { kind: "lookup", accountId: options.accountId, endpoint: "/properties/lookup", params: query },
-      (context) =>
-        readAnswer(
-          lookupReader,
-          this.api.GET("/properties/lookup", {
-            ...context,
-            params: { query: { ...query, account_id: options.accountId } },
-          }),
-        ),
-      options,
-    );
-  }
-
-  compSets(options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "comp_sets",
-        accountId: options.accountId,
-        endpoint: "/accounts/{account_id}/comp_sets",
-        params: {},
-      },
-      (context) =>
-        readAnswer(
-          compSetsReader,
-          this.api.GET("/accounts/{account_id}/comp_sets", {
-            ...context,
-            params: { path: { account_id: options.accountId } },
-          }),
-        ),
-      options,
-    );
-  }
-
-  /**
-   * A comp set's reads name no account at the service, but the answer is the account's: the key names the
-   * account the call acts for, as every other account's read does, so no other account's cells share it.
-   */
-  marketSurvey(compSetId: number, options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "market_survey",
-        accountId: options.accountId,
-        endpoint: "/comp_sets/{comp_set_id}/market_survey",
-        params: { compSetId },
-      },
-      (context) =>
-        readAnswer(
-          marketSurveyReader,
-          this.api.GET("/comp_sets/{comp_set_id}/market_survey", {
-            ...context,
-            params: { path: { comp_set_id: compSetId } },
-          }),
-        ),
-      options,
-    );
-  }
-
-  units(compSetId: number, filters: UnitFilters, options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "units",
-        accountId: options.accountId,
-        endpoint: "/comp_sets/{comp_set_id}/units",
-        params: { compSetId, filters },
-      },
-      (context) =>
-        readAnswer(
-          unitsReader,
-          this.api.GET("/comp_sets/{comp_set_id}/units", {
-            ...context,
-            params: { path: { comp_set_id: compSetId }, query: filters },
-          }),
-        ),
-      options,
-    );
-  }
-
-  floorPlans(compSetId: number, filters: FloorPlanFilters, options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "floor_plans",
-        accountId: options.accountId,
-        endpoint: "/comp_sets/{comp_set_id}/floor_plans",
-        params: { compSetId, filters },
-      },
-      (context) =>
-        readAnswer(
-          floorPlansReader,
-          this.api.GET("/comp_sets/{comp_set_id}/floor_plans", {
-            ...context,
-            params: { path: { comp_set_id: compSetId }, query: filters },
-          }),
-        ),
-      options,
-    );
-  }
-
-  narrative(boundaryId: number, options: AccountCallOptions) {
-    return this.runner.query(
-      {
-        kind: "narrative",
-        accountId: options.accountId,
-        endpoint: "/markets/narratives",
-        params: { boundaryId },
-      },
-      (context) =>
-        readAnswer(
-          narrativesReader,
-          this.api.GET("/markets/narratives", {
-            ...context,
-            params: { query: { account_id: options.accountId, geo_boundary_id: boundaryId } },
-          }),
-        ),
-      options,
-    );
-  }
-
-  /** Submits an export job: paced like every request, but never sent twice after an unclear failure. */
-  submitJob(body: CreateJobBody, signal?: AbortSignal) {
-    return this.runner.network(
-      (context) => readAnswer(submittedJobReader, this.api.POST("/bulk_api/jobs", { ...context, body })),
-      signal ?? new AbortController().signal,
-      false,
-    );
-  }
-
-  /** One page of the caller's export jobs, newest first (never cached: they move). */
-  jobs(page = 1, perPage = 50, signal?: AbortSignal) {
-    return this.runner.network(
-      (context) =>
-        readAnswer(
-          jobListReader,
-          this.api.GET("/bulk_api/jobs", { ...context, params: { query: { page, per_page: perPage } } }),
-        ),
-      signal ?? new AbortController().signal,
-    );
-  }
-
-  /** A job's current state (never cached: it moves). */
-  job(jobId: string, signal?: AbortSignal) {
-    return this.runner.network(
-      (context) =>
-        readAnswer(
-          jobReader,
-          this.api.GET("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
-        ),
-      signal ?? new AbortController().signal,
-    );
-  }
-
-  cancelJob(jobId: string, signal?: AbortSignal) {
-    return this.runner.network(
-      (context) =>
-        readAnswer(
-          cancelledJobReader,
-          this.api.DELETE("/bulk_api/jobs/{job_id}", { ...context, params: { path: { job_id: jobId } } }),
-        ),
-      signal ?? new AbortController().signal,
-    );
-  }
-
   /**
    * The file of a succeeded job. The service answers with a redirect to a signed download URL on another
    * origin; fetch follows it and, the origin being different, drops the Authorization header (Fetch standard),
    * so the token never reaches the download host, which would refuse it anyway.
    */
   jobResults(jobId: string, signal?: AbortSignal): Promise<ArrayBuffer> {
-    return this.runner.network(
+    return this.through(
       (context) =>
-        this.api.GET("/bulk_api/jobs/{job_id}/results", {
+        sendOperation<ArrayBuffer>(this.api, JOB_RESULTS, {
           ...context,
           params: { path: { job_id: jobId } },
           parseAs: "arrayBuffer",
         }),
-      signal ?? new AbortController().signal,
+      signal,
     );
+  }
+
+  /** The cache key's parts of a row's request: its kind and path from the table, the caller's parameters. */
+  private identity(
+    endpoint: Pick<Endpoint<never, unknown>, "operation">,
+    params: unknown,
+    accountId?: number,
+  ) {
+    const { cacheKind, operationId, path } = endpoint.operation;
+    if (!cacheKind) throw new Error(`${operationId} is never cached: send it instead`);
+    return { kind: cacheKind, accountId, endpoint: path, params };
+  }
+
+  /** One request of a row through the gate, its answer read, its quota and the details it carries noted. */
+  private async sendRow<P, T>(
+    endpoint: Endpoint<P, T, unknown>,
+    params: P,
+    accountId: number | undefined,
+    signal: AbortSignal,
+    /** What the pull this request belongs to may spend of the bulk export quota: its page size unless told. */
+    quotaPull?: number,
+  ): Promise<T> {
+    const { operation } = endpoint;
+    if (operation.reach.kind === "account" && accountId === undefined)
+      throw new ApiError("invalid_input", `${operation.operationId} acts for an account: name one.`);
+    const spendsQuota = operation.spendsPropertyQuota && accountId !== undefined;
+    if (spendsQuota) this.quota.check(accountId, quotaPull ?? pageSizeOf(params));
+    const answer = await this.runner
+      .network(
+        (context) =>
+          readAnswer(
+            endpoint.reader,
+            sendOperation(this.api, operation, { ...context, ...endpoint.request(params, accountId) }),
+          ),
+        signal,
+        !endpoint.sendOnce,
+      )
+      .catch((error: unknown) => {
+        // The quota error names the account's limit and usage: the guard learns them.
+        if (spendsQuota) this.quota.learn(accountId, error);
+        throw error;
+      });
+    if (accountId !== undefined) {
+      // Counted here, once per answer received, not once per caller sharing it.
+      if (spendsQuota && endpoint.propertiesIn) this.quota.spent(accountId, endpoint.propertiesIn(answer));
+      // The same records bulk details returns: kept, so asking for one later costs no request and no quota.
+      if (endpoint.propertyDetailsIn)
+        await this.properties.prime(
+          String(accountId),
+          { accountId },
+          endpoint.propertyDetailsIn(answer) as [number, PropertyAttributes][],
+        );
+    }
+    return answer;
   }
 
   /**
@@ -665,4 +515,10 @@ export class DataLayer {
       bulkExportUsage: this.quota.usage(),
     };
   }
+}
+
+/** The page size a request asks for (`per_page`), or 1: what one request of a quota-spending row may spend. */
+function pageSizeOf(params: unknown): number {
+  const perPage = (params as { per_page?: unknown } | undefined)?.per_page;
+  return typeof perPage === "number" && perPage > 0 ? perPage : 1;
 }

@@ -1,10 +1,16 @@
 import { exploreMarketsReader } from "../api/readers/serviceReaders";
 import { readAnswer } from "../api/readers/answerForm";
 import { ApiError } from "../api/errors";
+import { operationById } from "../api/operations";
 import type { components, operations } from "../api/schema";
 import { canonicalJson } from "./cacheKey";
 import { BatchedQuery } from "./batchedQuery";
+import type { BatchSchedule } from "./keyedBatcher";
+import type { CacheKind } from "./cachePolicy";
+import { sendOperation } from "./endpoints";
 import type { QueryRunner } from "./queryRunner";
+
+const EXPLORE_MARKETS = operationById("exploreMarkets");
 
 export type ExploreMarketsBody = NonNullable<
   operations["exploreMarkets"]["requestBody"]
@@ -56,18 +62,18 @@ export function exploreMarketsBody(group: MarketGroup, ids: readonly number[]): 
  */
 export function exploreMarketsBatcher(
   runner: QueryRunner,
-  settings: { maxMarkets: number; windowMs: number },
+  settings: { maxMarkets: number; schedule: BatchSchedule },
 ): BatchedQuery<MarketGroup, number, MarketAttributes> {
   return new BatchedQuery(
     {
       maxPerCall: settings.maxMarkets,
-      windowMs: settings.windowMs,
+      schedule: settings.schedule,
       itemId: (id) => String(id),
       cacheKey: (group, id) =>
         runner.key({
-          kind: "market",
+          kind: EXPLORE_MARKETS.cacheKind as CacheKind,
           accountId: group.accountId,
-          endpoint: "/explore_markets",
+          endpoint: EXPLORE_MARKETS.path,
           params: { geo_boundary_id: id, geo_type: group.geoType, property_filters: group.propertyFilters },
         }),
       fetch: async (group, ids, signal) => {
@@ -75,7 +81,7 @@ export function exploreMarketsBatcher(
           (context) =>
             readAnswer(
               exploreMarketsReader,
-              runner.client.api.POST("/explore_markets", {
+              sendOperation(runner.client.api, EXPLORE_MARKETS, {
                 ...context,
                 body: exploreMarketsBody(group, ids),
               }),

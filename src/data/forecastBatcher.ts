@@ -2,8 +2,12 @@ import { forecastReader } from "../api/readers/serviceReaders";
 import { readAnswer } from "../api/readers/answerForm";
 import type { components } from "../api/schema";
 import { ApiError } from "../api/errors";
+import { operationById } from "../api/operations";
 import { canonicalJson } from "./cacheKey";
 import { BatchedQuery } from "./batchedQuery";
+import type { BatchSchedule } from "./keyedBatcher";
+import type { CacheKind } from "./cachePolicy";
+import { sendOperation } from "./endpoints";
 import type { QueryRunner } from "./queryRunner";
 
 type PropertyAggregation = components["schemas"]["PropertyForecastAggregation"];
@@ -11,8 +15,15 @@ type BoundaryAggregation = components["schemas"]["BoundaryForecastAggregation"];
 export type AggregationType = PropertyAggregation["aggregation_type"];
 export type ForecastInterval = components["schemas"]["PropertyForecastRequest"]["interval"];
 
-const propertyForecastReader = forecastReader("/properties/{property_id}/forecasts");
-const boundaryForecastReader = forecastReader("/geo_boundary/{geo_boundary_id}/forecasts");
+/** The forecast operation of each kind of target, and the reader of its answer. */
+const FORECASTS = {
+  property: { operation: operationById("getPropertyForecasts"), parameter: "property_id" },
+  geo_boundary: { operation: operationById("getGeoBoundaryForecasts"), parameter: "geo_boundary_id" },
+} as const;
+const READERS = {
+  property: forecastReader("getPropertyForecasts"),
+  geo_boundary: forecastReader("getGeoBoundaryForecasts"),
+};
 
 /** Whose forecast: a property's or a boundary's (each has its own fields). */
 export type ForecastTarget = { kind: "property"; id: number } | { kind: "geo_boundary"; id: number };
@@ -81,19 +92,20 @@ export const aggregationId = (aggregation: ForecastAggregation): string =>
  */
 export function forecastBatcher(
   runner: QueryRunner,
-  settings: { maxAggregations: number; windowMs: number },
+  settings: { maxAggregations: number; schedule: BatchSchedule },
 ): BatchedQuery<ForecastGroup, ForecastAggregation, ForecastPoints> {
   return new BatchedQuery(
     {
       maxPerCall: settings.maxAggregations,
-      windowMs: settings.windowMs,
+      schedule: settings.schedule,
       itemId: aggregationId,
       cacheKey: (group, aggregation) => {
         const { accountId, target, period, ...options } = group;
+        const { operation } = FORECASTS[target.kind];
         return runner.key({
-          kind: "forecast",
+          kind: operation.cacheKind as CacheKind,
           accountId,
-          endpoint: `/${target.kind}/forecasts`,
+          endpoint: operation.path,
           params: { target: target.id, ...options, aggregation: aggregationId(aggregation) },
           period,
         });
@@ -116,26 +128,19 @@ export function forecastBatcher(
           use_submarket_fallback: group.useSubmarketFallback,
           filters,
         };
-        const answer = await runner.network((context) => {
-          if (group.target.kind === "property") {
-            return readAnswer(
-              propertyForecastReader,
-              runner.client.api.POST("/properties/{property_id}/forecasts", {
+        const { operation, parameter } = FORECASTS[group.target.kind];
+        const answer = await runner.network(
+          (context) =>
+            readAnswer(
+              READERS[group.target.kind],
+              sendOperation(runner.client.api, operation, {
                 ...context,
-                params: { path: { property_id: group.target.id } },
-                body: { ...common, aggregations: named as PropertyAggregation[] },
+                params: { path: { [parameter]: group.target.id } },
+                body: { ...common, aggregations: named },
               }),
-            );
-          }
-          return readAnswer(
-            boundaryForecastReader,
-            runner.client.api.POST("/geo_boundary/{geo_boundary_id}/forecasts", {
-              ...context,
-              params: { path: { geo_boundary_id: group.target.id } },
-              body: { ...common, aggregations: named as BoundaryAggregation[] },
-            }),
-          );
-        }, signal);
+            ),
+          signal,
+        );
         const series = answer.data.attributes.time_series;
         return new Map(
           named.map(({ name }) => [

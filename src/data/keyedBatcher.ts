@@ -4,9 +4,16 @@ import { SharedAbort } from "./sharedAbort";
 /** What one dispatch of a batch answers: per key its value or its own error (missing keys fail alone). */
 export type BatchAnswer<V> = Map<string, V | Error>;
 
+/**
+ * When a batch goes out, given the function that sends it (DataLoader's `batchScheduleFn`): a window after
+ * its first request by default, or whatever a test or the host injects (e.g. a stepped clock's timer).
+ */
+export type BatchSchedule = (dispatch: () => void) => void;
+
 export interface KeyedBatcherOptions<G, K, V> {
-  /** How long the first request of a batch waits for others to join it. */
-  windowMs: number;
+  /** How long the first request of a batch waits for others to join it (unless `schedule` says otherwise). */
+  windowMs?: number;
+  schedule?: BatchSchedule;
   /** The key's identity inside its group: equal strings are one request, asked once. */
   keyOf: (key: K) => string;
   /** Loads every key of one group in as few calls as the loader sees fit. */
@@ -27,7 +34,11 @@ interface Pending<G, K, V> {
  */
 export class KeyedBatcher<G, K, V> {
   private readonly pending = new Map<string, Pending<G, K, V>>();
-  constructor(private readonly options: KeyedBatcherOptions<G, K, V>) {}
+  private readonly schedule: BatchSchedule;
+
+  constructor(private readonly options: KeyedBatcherOptions<G, K, V>) {
+    this.schedule = options.schedule ?? ((dispatch) => setTimeout(dispatch, options.windowMs ?? 0));
+  }
 
   load(groupKey: string, group: G, key: K, signal?: AbortSignal): Promise<V> {
     let batch = this.pending.get(groupKey);
@@ -40,7 +51,7 @@ export class KeyedBatcher<G, K, V> {
       };
       batch = created;
       this.pending.set(groupKey, created);
-      setTimeout(() => this.dispatch(groupKey, created), this.options.windowMs);
+      this.schedule(() => this.dispatch(groupKey, created));
     }
     const id = this.options.keyOf(key);
     batch.keys.set(id, key);

@@ -1,3 +1,4 @@
+import { COMP_SETS } from "../data/endpoints";
 import { recordsToTable } from "../excel/records";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
@@ -34,7 +35,7 @@ export async function compSets(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const { data, call } = cellContext(cellSignal, account);
-    const sets = (await data.compSets(call)).value.data;
+    const sets = (await data.read(COMP_SETS, {}, call)).value.data;
     const records = sets.map((set) => ({
       id: Number(set.id),
       name: set.attributes.name,

@@ -1,6 +1,7 @@
 import { unitStyleValues } from "../api/schema";
 import { FLOOR_PLAN_HISTORY_FIGURES } from "../api/readers/compSetReaders";
 import { dayOfIso } from "../data/history/historyDays";
+import { FLOOR_PLANS, MARKET_SURVEY, UNITS } from "../data/endpoints";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { shapeTable } from "../excel/tableData";
 import { unitsToTable } from "../excel/unitRecords";
@@ -54,7 +55,7 @@ export async function survey(
     const id = readId(compSetId, "comp_set_id");
     const wanted = readList(columns, "columns", readText);
     const { data, call } = cellContext(cellSignal);
-    const survey = (await data.marketSurvey(id, call)).value;
+    const survey = (await data.read(MARKET_SURVEY, { compSetId: id }, call)).value;
     const table = selectColumns(marketSurveyToTable(survey.items, survey.compAverage), wanted, "columns");
     return spillFromTable(table, `Comp set ${id} has no market survey rows.`, {
       choice: readHeaders(headers),
@@ -126,7 +127,7 @@ export async function units(
     };
     const wanted = readList(option.get("columns"), "columns", readText);
     const { data, call } = cellContext(cellSignal);
-    const list = (await data.units(id, filters, call)).value.data;
+    const list = (await data.read(UNITS, { compSetId: id, filters }, call)).value.data;
     const table = selectColumns(unitsToTable(list), wanted, "columns");
     return spillFromTable(table, `No units of comp set ${id} match the filters.`, {
       choice: readHeaders(headers),
@@ -196,7 +197,7 @@ export async function floorPlans(
       "filter[date_available_lte]": readOptionalDate(availableTo, "available_to"),
     };
     const { data, call } = cellContext(cellSignal);
-    const plans = (await data.floorPlans(id, filters, call)).value;
+    const plans = (await data.read(FLOOR_PLANS, { compSetId: id, filters }, call)).value;
     const heads: Headers = { choice: readHeaders(headers), record: "floorPlan" };
     const spill = spillFromTable(
       floorPlansToTable(plans),

@@ -1,3 +1,4 @@
+import { GEO_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { recordsToTable } from "../excel/records";
 import { geoTypeValues } from "../api/schema";
@@ -40,7 +41,7 @@ export async function boundaries(
         : (await resolveBoundary(intersectingId, context, "intersecting_id", geoTypeValues)).id,
     };
     const { data, call } = context;
-    const results = (await data.geoSearch(body, call)).value.data;
+    const results = (await data.read(GEO_SEARCH, body, call)).value.data;
     const records = results.map(({ attributes: { centroid, ...rest } }) => ({
       ...rest,
       latitude: centroid[0],
@@ -70,7 +71,7 @@ export async function boundary(
     const types = readGeoTypes(geoType, "geo_type");
     const { data, call } = cellContext(cellSignal);
     const body = { query, geo_type: types.length > 0 ? types : undefined, limit: 1 };
-    const best = (await data.geoSearch(body, call)).value.data[0];
+    const best = (await data.read(GEO_SEARCH, body, call)).value.data[0];
     if (!best) throw new ApiError("not_found", `No boundary matches "${query}".`);
     return best.attributes.id;
   });

@@ -1,3 +1,4 @@
+import { EXPLORE_MARKETS, NARRATIVES } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
@@ -151,7 +152,10 @@ export async function market(
       unique.map(async (given) => {
         const target = await resolveMarket(given, context);
         const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
-        return (await context.data.market(target.id, marketOptions, context.call)).value;
+        const metrics = await context.data.marketMetrics([target.id], marketOptions, context.call);
+        const answer = metrics.get(target.id);
+        if (answer === undefined || answer instanceof ApiError) throw answer;
+        return answer.value;
       }),
     );
     const records = new Map(unique.map((given, index) => [given, settled[index]]));
@@ -245,7 +249,7 @@ export async function markets(
         : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
       limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
     };
-    const found = (await context.data.exploreMarkets(query, context.call)).value.data;
+    const found = (await context.data.read(EXPLORE_MARKETS, query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const first = records[0];
     if (first) for (const name of metricNames) checkMetric(name, first);
@@ -301,7 +305,7 @@ export async function narrative(
     const wanted = isEmptyArgument(section)
       ? "overview"
       : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
-    const found = (await data.narrative(id, call)).value.data[0];
+    const found = (await data.read(NARRATIVES, { boundaryId: id }, call)).value.data[0];
     if (!found) {
       throw new ApiError(
         "not_found",

@@ -1,5 +1,5 @@
+import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
-import { collectPages } from "../api/paging";
 import { geoTypeValues, type components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../excel/records";
@@ -275,18 +275,8 @@ export async function properties(
     };
     const { data, call } = cellContext(cellSignal, option.get("account"));
     const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
-    const { items: records } = await collectPages(
-      async (page) => {
-        // The whole pull (max_results) is weighed against the quota before its first page goes.
-        const pull = page === 1 ? maxResults : perPage;
-        const answer = (await data.propertySearch({ ...body, page, per_page: perPage }, call, pull)).value;
-        return {
-          items: answer.data.map((entry) => entry.attributes as unknown as Record<string, unknown>),
-          pagination: answer.pagination,
-        };
-      },
-      { what: "properties", perPage, maxItems: maxResults, maxPages: Math.ceil(maxResults / perPage) },
-    );
+    const found = await data.readAll(PROPERTY_SEARCH, body, call, { perPage, maxItems: maxResults });
+    const records = found.value.map((entry) => entry.attributes as unknown as Record<string, unknown>);
     const table = recordsToTable(records);
     const columns = wanted.length > 0 ? wanted : DEFAULT_PROPERTY_FIELDS;
     return spillFromTable(
@@ -321,7 +311,6 @@ const LOOKUP_OPTIONS = [
   "max_results",
   "account",
 ];
-const LOOKUP_PAGE_SIZE = 200;
 const LOOKUP_DEFAULT_MAX = 1000;
 const LOOKUP_CAP = 10_000;
 
@@ -359,18 +348,7 @@ export async function lookup(
       ? LOOKUP_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, LOOKUP_CAP);
     const { data, call } = cellContext(cellSignal, option.get("account"));
-    const { items: ids } = await collectPages(
-      async (page) => {
-        const answer = (await data.lookup({ ...query, page, per_page: LOOKUP_PAGE_SIZE }, call)).value;
-        return { items: answer.data, pagination: answer.pagination };
-      },
-      {
-        what: "property ids",
-        perPage: LOOKUP_PAGE_SIZE,
-        maxItems: maxResults,
-        maxPages: Math.ceil(maxResults / LOOKUP_PAGE_SIZE),
-      },
-    );
+    const ids = (await data.readAll(LOOKUP, query, call, { maxItems: maxResults })).value;
     if (ids.length === 0) throw new ApiError("not_found", "No property matches these filters.");
     return [["property_id"], ...ids.map((id) => [id])];
   });

@@ -1,4 +1,5 @@
-import { ServiceClient, type Account } from "../api/client";
+import { ServiceClient } from "../api/client";
+import type { Account } from "../data/endpoints";
 import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";

@@ -1,3 +1,4 @@
+import { COMP_SETS, FLOOR_PLANS, MARKET_SURVEY, UNITS } from "../data/endpoints";
 import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
 import { MAX_SHEET_NAME_LENGTH } from "../excel/sheetNames";
 import type { TableData } from "../excel/tableData";
@@ -66,7 +67,7 @@ export class CompSetsController {
 
   async list(signal?: AbortSignal): Promise<CompSetSummary[]> {
     const { data, accountId } = this.session.requireSignedIn();
-    const sets = (await data.compSets({ accountId, signal })).value.data;
+    const sets = (await data.read(COMP_SETS, {}, { accountId, signal })).value.data;
     return sets.map((set) => ({
       id: Number(set.id),
       name: set.attributes.name,
@@ -97,13 +98,13 @@ export class CompSetsController {
     const call = { accountId, signal };
     switch (what) {
       case "units":
-        return unitsToTable((await data.units(compSetId, {}, call)).value.data);
+        return unitsToTable((await data.read(UNITS, { compSetId, filters: {} }, call)).value.data);
       case "survey": {
-        const survey = (await data.marketSurvey(compSetId, call)).value;
+        const survey = (await data.read(MARKET_SURVEY, { compSetId }, call)).value;
         return marketSurveyToTable(survey.items, survey.compAverage);
       }
       case "floorPlans": {
-        return floorPlansToTable((await data.floorPlans(compSetId, {}, call)).value);
+        return floorPlansToTable((await data.read(FLOOR_PLANS, { compSetId, filters: {} }, call)).value);
       }
     }
   }

@@ -1,5 +1,7 @@
-import type { ServiceClient, TypedAnswer } from "../api/client";
+import type { TypedAnswer, TypedSend } from "../api/client";
 import { ApiError } from "../api/errors";
+import { operationById } from "../api/operations";
+import { operationPath } from "../api/operationPath";
 import { DownloadBlockedError } from "./downloadBlockedError";
 
 export interface DownloadProgress {
@@ -13,6 +15,18 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
 }
+
+/**
+ * The data layer's door to the service (DataLayer): the results request is paced, retried and refused after
+ * sign-out like every other. Only the signed link goes around it: it is the download host's, not the service's,
+ * and the service's limit does not count it.
+ */
+export interface ServiceDoor {
+  readonly apiBase: string;
+  through<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T>;
+}
+
+const JOB_RESULTS = operationById("getBulkJobResults");
 
 /** Where the results endpoint sent us. */
 type Located =
@@ -42,11 +56,11 @@ function abortedError(signal: AbortSignal | undefined): ApiError | undefined {
  * the download host still never receives the token. If the browser then may not read the file (CORS), the
  * link stays unknown to the page.
  */
-async function locate(client: ServiceClient, jobId: string, options: DownloadOptions): Promise<Located> {
+async function locate(door: ServiceDoor, jobId: string, options: DownloadOptions): Promise<Located> {
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const resultsUrl = `${client.config.serviceUrl}/v1/bulk_api/jobs/${encodeURIComponent(jobId)}/results`;
+  const resultsUrl = `${door.apiBase}${operationPath(JOB_RESULTS, { job_id: jobId })}`;
   const serviceOrigin = new URL(resultsUrl).origin;
-  return client.call<Located>(async (context) => {
+  return door.through<Located>(async (context) => {
     const init = { headers: context.headers, credentials: "omit", signal: context.signal } as const;
     const answer = await fetchImpl(resultsUrl, { ...init, redirect: "manual" });
     const location = answer.headers.get("location");
@@ -114,11 +128,27 @@ async function readBody(response: Response, options: DownloadOptions): Promise<U
   const totalBytes = Number.isFinite(declared) && declared > 0 ? declared : undefined;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
+  // A followed redirect's body outlives the request that fetched it: the caller's cancel stops it here.
+  const stop = () => void reader.cancel().catch(() => undefined);
+  options.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    return await readChunks(reader, totalBytes, options);
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+  }
+}
+
+async function readChunks(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  totalBytes: number | undefined,
+  options: DownloadOptions,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let bytesReceived = 0;
   options.onProgress?.({ bytesReceived, totalBytes });
   for (;;) {
     const { done, value } = await reader.read();
+    if (options.signal?.aborted) throw abortedError(options.signal);
     if (done) break;
     chunks.push(value);
     bytesReceived += value.byteLength;
@@ -138,11 +168,11 @@ async function readBody(response: Response, options: DownloadOptions): Promise<U
  * save a file itself and opens the link in the person's browser instead. Undefined when the browser hid it.
  */
 export async function locateJobFile(
-  client: ServiceClient,
+  door: ServiceDoor,
   jobId: string,
   options: DownloadOptions = {},
 ): Promise<string | undefined> {
-  const located = await locate(client, jobId, options);
+  const located = await locate(door, jobId, options);
   if (located.kind === "link") return located.link;
   if (located.kind === "unreadable") return undefined;
   // The redirect was followed: only its address is wanted, not the file.
@@ -167,11 +197,11 @@ function fileNameOf(response: Response): string | undefined {
  * host, throws DownloadBlockedError carrying the link (when known) for "Open download link".
  */
 export async function downloadJobResults(
-  client: ServiceClient,
+  door: ServiceDoor,
   jobId: string,
   options: DownloadOptions = {},
 ): Promise<DownloadedFile> {
-  const located = await locate(client, jobId, options);
+  const located = await locate(door, jobId, options);
   if (located.kind === "unreadable") throw new DownloadBlockedError(undefined);
   const link = located.kind === "link" ? located.link : located.response.url;
   const response = located.kind === "link" ? await fetchSignedLink(located.link, options) : located.response;

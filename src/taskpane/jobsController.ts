@@ -1,3 +1,4 @@
+import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../data/endpoints";
 import type { components } from "../api/schema";
 import { EXCEL_MAX_ROWS } from "../excel/sheetLimits";
 import type { WriteProgress } from "../excel/tableWriter";
@@ -62,23 +63,25 @@ export class JobsController {
 
   async submit(form: JobForm, signal?: AbortSignal): Promise<BatchJob> {
     const body = jobRequestOf(form);
-    return await this.session.requireSignedIn().data.submitJob(body, signal);
+    return await this.session.requireSignedIn().data.send(SUBMIT_JOB, body, signal);
   }
 
   /** The caller's newest jobs, through the data layer's request gate like every other request. */
   async list(signal?: AbortSignal): Promise<BatchJob[]> {
-    const answer = await this.session.requireSignedIn().data.jobs(1, LISTED_JOBS, signal);
+    const answer = await this.session
+      .requireSignedIn()
+      .data.send(JOBS, { page: 1, per_page: LISTED_JOBS }, signal);
     return answer.jobs;
   }
 
   /** Looks at the job until it leaves "submitted", waiting longer between looks the longer it takes. */
   watch(jobId: string, options: PollOptions<BatchJob> = {}): Promise<BatchJob> {
     const { data } = this.session.requireSignedIn();
-    return pollUntil((signal) => data.job(jobId, signal), isFinished, options);
+    return pollUntil((signal) => data.send(JOB, jobId, signal), isFinished, options);
   }
 
   cancel(jobId: string, signal?: AbortSignal): Promise<BatchJob> {
-    return this.session.requireSignedIn().data.cancelJob(jobId, signal);
+    return this.session.requireSignedIn().data.send(CANCEL_JOB, jobId, signal);
   }
 
   /** Property ids from the selected cells, for the job form. */
@@ -93,7 +96,7 @@ export class JobsController {
 
   /** The job's export file, downloaded (for "Save file" and "Load into sheet"). */
   download(job: BatchJob, options: Omit<DownloadOptions, "fetch"> = {}): Promise<DownloadedFile> {
-    return downloadJobResults(this.session.requireSignedIn().client, job.job_id, {
+    return downloadJobResults(this.session.requireSignedIn().data, job.job_id, {
       ...options,
       fetch: this.fetchImpl,
     });
@@ -101,7 +104,7 @@ export class JobsController {
 
   /** The signed link of the job's file, for the person's browser to save ("Save file" in desktop Excel). */
   fileLink(job: BatchJob, signal?: AbortSignal): Promise<string | undefined> {
-    return locateJobFile(this.session.requireSignedIn().client, job.job_id, {
+    return locateJobFile(this.session.requireSignedIn().data, job.job_id, {
       signal,
       fetch: this.fetchImpl,
     });

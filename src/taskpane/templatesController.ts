@@ -1,3 +1,4 @@
+import { COMP_SETS } from "../data/endpoints";
 import { isTemplateId, type TemplateId } from "../excel/templates/catalogue";
 import { compSetSurvey } from "../excel/templates/compSetSurvey";
 import { marketComparison } from "../excel/templates/marketComparison";
@@ -47,7 +48,7 @@ export class TemplatesController {
 
   private async compSet(chosenId?: number) {
     const { data, accountId } = this.session.requireSignedIn();
-    const sets = (await data.compSets({ accountId })).value.data;
+    const sets = (await data.read(COMP_SETS, {}, { accountId })).value.data;
     const chosen = sets.find((set) => Number(set.id) === chosenId) ?? sets[0];
     if (!chosen) {
       throw new PaneInputError(

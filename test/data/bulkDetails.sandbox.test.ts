@@ -2,7 +2,15 @@ import "fake-indexeddb/auto";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
 import { ApiError } from "../../src/api/errors";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { PROPERTY_SEARCH } from "../../src/data/endpoints";
+import {
+  ACCOUNT_ID,
+  countSince,
+  expectedAttributes,
+  layerFor,
+  propertyIds,
+  propertyOf,
+} from "./support/dataHarness";
 
 const BULK = "/v1/properties/bulk_details";
 let sandbox: RunningSandbox;
@@ -23,7 +31,7 @@ describe("bulk details batching", () => {
     const before = sandbox.counters.snapshot();
     const requests = ids.flatMap((id) =>
       fields.map(async (field) => {
-        const fetched = await layer.property(id, { accountId: ACCOUNT_ID });
+        const fetched = await propertyOf(layer, id, { accountId: ACCOUNT_ID });
         return { id, field, value: fetched.value[field] };
       }),
     );
@@ -40,7 +48,7 @@ describe("bulk details batching", () => {
     const [id] = propertyIds(sandbox, 1) as [number];
     const before = sandbox.counters.snapshot();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => layer.property(id, { accountId: ACCOUNT_ID })),
+      Array.from({ length: 50 }, () => propertyOf(layer, id, { accountId: ACCOUNT_ID })),
     );
     expect(countSince(sandbox, BULK, before)).toBe(1);
     expect(new Set(answers.map((answer) => answer.value.property_name))).toEqual(
@@ -66,10 +74,29 @@ describe("bulk details batching", () => {
     expect(again.quotaAdded).toBe(0);
     for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
     expect(again.records.get(missing)).toMatchObject({ kind: "not_found" });
-    await expect(layer.property(missing, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+    await expect(propertyOf(layer, missing, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
       kind: "not_found",
     });
     expect(countSince(sandbox, BULK, before)).toBe(1);
+  });
+
+  it("sends a batch when the injected schedule runs it, with every request that joined before", async () => {
+    const dispatches: (() => void)[] = [];
+    const { layer } = layerFor(sandbox, { batchSchedule: (dispatch) => dispatches.push(dispatch) });
+    const ids = propertyIds(sandbox, 3);
+    const before = sandbox.counters.snapshot();
+    const first = layer.propertyDetails(ids.slice(0, 2), { accountId: ACCOUNT_ID });
+    const second = layer.propertyDetails(ids.slice(1), { accountId: ACCOUNT_ID });
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(countSince(sandbox, BULK, before)).toBe(0);
+    expect(dispatches).toHaveLength(1);
+    (dispatches[0] as () => void)();
+    const [a, b] = await Promise.all([first, second]);
+    expect(countSince(sandbox, BULK, before)).toBe(1);
+    for (const id of ids) {
+      const record = (ids.indexOf(id) < 2 ? a : b).records.get(id);
+      expect(record).toMatchObject({ source: "network", value: expectedAttributes(sandbox, id) });
+    }
   });
 
   it("never asks for properties a property search already returned", async () => {
@@ -78,8 +105,9 @@ describe("bulk details batching", () => {
       .dataset()
       .geography.boundaries.find((candidate) => candidate.geoType === "ZipCode");
     if (!boundary) throw new Error("The sandbox has no ZIP code boundary");
-    const search = await layer.propertySearch(
-      { geo_boundary_ids: [boundary.id], per_page: 100 },
+    const search = await layer.read(
+      PROPERTY_SEARCH,
+      { geo_boundary_ids: [boundary.id] },
       { accountId: ACCOUNT_ID },
     );
     const ids = search.value.data.map((record) => Number(record.id));
@@ -101,8 +129,8 @@ describe("bulk details batching", () => {
     const { layer } = layerFor(sandbox);
     const [id] = propertyIds(sandbox, 1) as [number];
     const leaving = new AbortController();
-    const cancelled = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
-    const staying = layer.property(id, { accountId: ACCOUNT_ID });
+    const cancelled = propertyOf(layer, id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+    const staying = propertyOf(layer, id, { accountId: ACCOUNT_ID });
     leaving.abort();
     await expect(cancelled).rejects.toMatchObject({ kind: "cancelled" });
     expect((await staying).value.property_name).toBe(expectedAttributes(sandbox, id).property_name);
@@ -126,9 +154,9 @@ describe("bulk details batching", () => {
       const { layer } = layerFor(sandbox);
       const [id] = propertyIds(sandbox, 1) as [number];
       const before = sandbox.counters.snapshot();
-      const first = layer.property(id, { accountId: ACCOUNT_ID, fresh: true });
+      const first = propertyOf(layer, id, { accountId: ACCOUNT_ID, fresh: true });
       await pause(50); // the first batch has gone out
-      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      const second = propertyOf(layer, id, { accountId: ACCOUNT_ID });
       const [a, b] = await Promise.all([first, second]);
       expect(countSince(sandbox, BULK, before)).toBe(1);
       expect(b.value).toEqual(a.value);
@@ -140,9 +168,9 @@ describe("bulk details batching", () => {
       const [id] = propertyIds(sandbox, 1) as [number];
       const before = sandbox.counters.snapshot();
       const leaving = new AbortController();
-      const first = layer.property(id, { accountId: ACCOUNT_ID, signal: leaving.signal });
+      const first = propertyOf(layer, id, { accountId: ACCOUNT_ID, signal: leaving.signal });
       await pause(50);
-      const second = layer.property(id, { accountId: ACCOUNT_ID });
+      const second = propertyOf(layer, id, { accountId: ACCOUNT_ID });
       await pause(50); // the second batch now borrows the first one's call
       leaving.abort();
       await expect(first).rejects.toMatchObject({ kind: "cancelled" });

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
+import { NARRATIVES } from "../../src/data/endpoints";
 
 let sandbox: RunningSandbox;
 
@@ -19,17 +20,25 @@ describe("a new data layer over the same IndexedDB", () => {
     const ids = propertyIds(sandbox, 30);
     await first.propertyDetails(ids, { accountId: ACCOUNT_ID });
     await first.accounts();
-    await first.narrative(sandbox.context.dataset().geography.boundaries[0]?.id as number, {
-      accountId: ACCOUNT_ID,
-    });
+    await first.read(
+      NARRATIVES,
+      { boundaryId: sandbox.context.dataset().geography.boundaries[0]?.id as number },
+      {
+        accountId: ACCOUNT_ID,
+      },
+    );
 
     const second = layerFor(sandbox, { databaseName }).layer;
     const before = sandbox.counters.total();
     const details = await second.propertyDetails(ids, { accountId: ACCOUNT_ID });
     const accounts = await second.accounts();
-    await second.narrative(sandbox.context.dataset().geography.boundaries[0]?.id as number, {
-      accountId: ACCOUNT_ID,
-    });
+    await second.read(
+      NARRATIVES,
+      { boundaryId: sandbox.context.dataset().geography.boundaries[0]?.id as number },
+      {
+        accountId: ACCOUNT_ID,
+      },
+    );
     expect(sandbox.counters.total()).toBe(before);
     expect(accounts.source).toBe("cache");
     for (const id of ids) {
@@ -51,15 +60,15 @@ describe("offline", () => {
       retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 2 },
     });
     const [cachedId, uncachedId] = propertyIds(own, 2) as [number, number];
-    const fresh = await layer.property(cachedId, { accountId: ACCOUNT_ID });
+    const fresh = await propertyOf(layer, cachedId, { accountId: ACCOUNT_ID });
     const accounts = await layer.accounts();
     await own.close();
     now += 2 * 24 * 3_600_000; // past every TTL: the layer has to ask the service, which is gone
 
-    const stale = await layer.property(cachedId, { accountId: ACCOUNT_ID });
+    const stale = await propertyOf(layer, cachedId, { accountId: ACCOUNT_ID });
     expect(stale).toEqual({ value: fresh.value, source: "stale", storedAt: fresh.storedAt });
     expect(await layer.accounts()).toMatchObject({ source: "stale", value: accounts.value });
-    await expect(layer.property(uncachedId, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+    await expect(propertyOf(layer, uncachedId, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
       kind: "offline",
     });
     await expect(layer.accounts({ fresh: true })).resolves.toMatchObject({ source: "stale" });
@@ -72,12 +81,16 @@ describe("a request the service answers with 'not found'", () => {
     const { layer } = layerFor(sandbox);
     const before = sandbox.counters.get("/v1/markets/narratives");
     for (let round = 0; round < 3; round++) {
-      await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+      await expect(
+        layer.read(NARRATIVES, { boundaryId: 987_654_321 }, { accountId: ACCOUNT_ID }),
+      ).rejects.toMatchObject({
         kind: "not_found",
       });
     }
     expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(1);
-    await expect(layer.narrative(987_654_321, { accountId: ACCOUNT_ID, fresh: true })).rejects.toMatchObject({
+    await expect(
+      layer.read(NARRATIVES, { boundaryId: 987_654_321 }, { accountId: ACCOUNT_ID, fresh: true }),
+    ).rejects.toMatchObject({
       kind: "not_found",
     });
     expect(sandbox.counters.get("/v1/markets/narratives") - before).toBe(2);
@@ -88,12 +101,12 @@ describe("clearing", () => {
   it("clears one kind so that only its requests go to the network again", async () => {
     const { layer } = layerFor(sandbox);
     const [id] = propertyIds(sandbox, 1) as [number];
-    await layer.property(id, { accountId: ACCOUNT_ID });
+    await propertyOf(layer, id, { accountId: ACCOUNT_ID });
     await layer.accounts();
     await layer.clearCache("property");
     const before = sandbox.counters.total();
     expect((await layer.accounts()).source).toBe("cache");
-    expect((await layer.property(id, { accountId: ACCOUNT_ID })).source).toBe("network");
+    expect((await propertyOf(layer, id, { accountId: ACCOUNT_ID })).source).toBe("network");
     expect(sandbox.counters.total()).toBe(before + 1);
   });
 });
@@ -107,8 +120,8 @@ describe("a refresh", () => {
     const boundaryId = boundary?.id as number;
     const ask = (freshSince?: number) =>
       Promise.all([
-        layer.property(id, { accountId: ACCOUNT_ID, freshSince }),
-        layer.narrative(boundaryId, { accountId: ACCOUNT_ID, freshSince }),
+        propertyOf(layer, id, { accountId: ACCOUNT_ID, freshSince }),
+        layer.read(NARRATIVES, { boundaryId: boundaryId }, { accountId: ACCOUNT_ID, freshSince }),
       ]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["network", "network"]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["cache", "cache"]);
@@ -120,7 +133,7 @@ describe("a refresh", () => {
     now += 5_000; // a later cell of the same refresh
     expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
     expect(sandbox.counters.total()).toBe(before + 2);
-    await expect(layer.property(id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
+    await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
       source: "network",
     });
   });

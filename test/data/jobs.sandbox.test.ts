@@ -1,6 +1,8 @@
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { downloadJobResults } from "../../src/taskpane/jobDownload";
 import { layerFor, propertyIds } from "./support/dataHarness";
+import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 
 let sandbox: RunningSandbox;
 
@@ -18,7 +20,7 @@ describe("export jobs through the data layer", () => {
     const ids = propertyIds(sandbox, 2);
     const today = sandbox.clock.today();
     const before = sandbox.counters.get("/v1/bulk_api/jobs");
-    const submitted = await layer.submitJob({
+    const submitted = await layer.send(SUBMIT_JOB, {
       report_type: "property",
       output_format: "csv",
       property_ids: ids,
@@ -28,10 +30,10 @@ describe("export jobs through the data layer", () => {
     expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
     expect(submitted.status).toBe("submitted");
 
-    let job = await layer.job(submitted.job_id);
+    let job = await layer.send(JOB, submitted.job_id);
     for (let polls = 0; job.status === "submitted" && polls < 200; polls++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      job = await layer.job(submitted.job_id);
+      job = await layer.send(JOB, submitted.job_id);
     }
     expect(job.status).toBe("succeeded");
 
@@ -40,6 +42,36 @@ describe("export jobs through the data layer", () => {
     expect(header?.split(",").slice(0, 2)).toEqual(["report_generation_date", "id"]);
     expect(rows).toHaveLength(ids.length); // one row per property per day
     for (const id of ids) expect(rows.some((row) => row.includes(String(id)))).toBe(true);
+  });
+
+  it("the pane's download asks the service through the data layer's gate, and not after sign-out", async () => {
+    const { layer } = layerFor(sandbox);
+    const ids = propertyIds(sandbox, 1);
+    const today = sandbox.clock.today();
+    const submitted = await layer.send(SUBMIT_JOB, {
+      report_type: "property",
+      output_format: "csv",
+      property_ids: ids,
+      start_date: today,
+      end_date: today,
+    });
+    for (let polls = 0; (await layer.send(JOB, submitted.job_id)).status !== "succeeded"; polls++) {
+      if (polls > 200) throw new Error("The export job did not finish.");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const results = "/v1/bulk_api/jobs/:job_id/results";
+    const before = sandbox.counters.get(results);
+    const attempts = (await layer.stats()).requests.attempts;
+    const file = await downloadJobResults(layer, submitted.job_id);
+    expect(new TextDecoder().decode(file.bytes)).toContain(String(ids[0]));
+    // The results request was one attempt of the gate's; the signed link is the download host's, not counted.
+    expect((await layer.stats()).requests.attempts - attempts).toBe(1);
+
+    const asked = sandbox.counters.get(results);
+    expect(asked - before).toBe(1);
+    await layer.close();
+    await expect(downloadJobResults(layer, submitted.job_id)).rejects.toMatchObject({ kind: "unauthorized" });
+    expect(sandbox.counters.get(results)).toBe(asked);
   });
 
   it("lists the caller's jobs, newest first, one request a page", async () => {
@@ -51,10 +83,10 @@ describe("export jobs through the data layer", () => {
       start_date: today,
       end_date: today,
     };
-    const first = await layer.submitJob({ ...body, output_format: "csv" });
-    const second = await layer.submitJob({ ...body, output_format: "jsonl" });
+    const first = await layer.send(SUBMIT_JOB, { ...body, output_format: "csv" });
+    const second = await layer.send(SUBMIT_JOB, { ...body, output_format: "jsonl" });
     const before = sandbox.counters.get("/v1/bulk_api/jobs");
-    const page = await layer.jobs(1, 2);
+    const page = await layer.send(JOBS, { page: 1, per_page: 2 });
     expect(sandbox.counters.get("/v1/bulk_api/jobs") - before).toBe(1);
     expect(page.jobs.map((job) => job.job_id)).toEqual([second.job_id, first.job_id]);
     expect(page.pagination).toMatchObject({ current_page: 1, per_page: 2 });
@@ -66,7 +98,7 @@ describe("export jobs through the data layer", () => {
     try {
       const { layer } = layerFor(slow);
       const today = slow.clock.today();
-      const submitted = await layer.submitJob({
+      const submitted = await layer.send(SUBMIT_JOB, {
         report_type: "property",
         output_format: "csv",
         property_ids: propertyIds(slow, 1),
@@ -79,8 +111,8 @@ describe("export jobs through the data layer", () => {
         message: expect.stringContaining("Not available yet"),
       });
       expect(slow.counters.get("/v1/bulk_api/jobs/:job_id/results") - before).toBe(1); // not retried
-      await layer.cancelJob(submitted.job_id);
-      expect((await layer.job(submitted.job_id)).status).toBe("cancelled");
+      await layer.send(CANCEL_JOB, submitted.job_id);
+      expect((await layer.send(JOB, submitted.job_id)).status).toBe("cancelled");
     } finally {
       await slow.close();
     }

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { ApiError } from "../../src/api/errors";
 import { boundaryMarket } from "../../sandbox/data/marketMetrics";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, countSince, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, countSince, layerFor, marketOf, propertyIds } from "./support/dataHarness";
 
 let sandbox: RunningSandbox;
 
@@ -38,7 +38,7 @@ describe("market metrics through /explore_markets", () => {
         metrics.map(async (metric) => ({
           boundary,
           metric,
-          value: (await layer.market(boundary.id, {}, { accountId: ACCOUNT_ID })).value[metric],
+          value: (await marketOf(layer, boundary.id, {}, { accountId: ACCOUNT_ID })).value[metric],
         })),
       ),
     );

@@ -1,14 +1,13 @@
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
-import { ServiceClient } from "../../src/api/client";
 import { collectPages } from "../../src/api/paging";
-import { TokenManager } from "../../src/api/tokens";
 import { lookup, properties } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { accountsForClient } from "../../sandbox/data/clients";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, PRO } from "./support/dataHarness";
+import { LOOKUP as LOOKUP_ROW } from "../../src/data/endpoints";
 
 /**
  * The live service's paged answers were seen without `pagination.total_pages`; a loop that waits for it
@@ -79,21 +78,6 @@ describe("without pagination.total_pages", () => {
     expect(requests).toBe(1);
   });
 
-  it("the client's account list stops at the short page: one request", async () => {
-    const tokens = new TokenManager({
-      tokenUrl: `${env.sandbox.url}/oauth/token`,
-      credentials: { kind: "client", ...PRO },
-    });
-    const client = new ServiceClient(
-      { serviceUrl: env.sandbox.url, tokenUrl: `${env.sandbox.url}/oauth/token` },
-      tokens,
-    );
-    env.sandbox.faults.update({ omitTotalPages: true });
-    const { result, requests } = await countDuring(ACCOUNTS, () => client.listAccounts());
-    expect(result).toEqual(accountsForClient(PRO.clientId));
-    expect(requests).toBe(1);
-  });
-
   it("pages of the size the service says it used are full: paging goes on to the empty page", async () => {
     // One account a page: both pages are full, the third is empty and ends the list.
     const onePerPage = rewritingFetch(ACCOUNTS, (query) => query.set("per_page", "1"));
@@ -131,6 +115,17 @@ describe("without pagination.total_pages", () => {
     expect(requests).toBe(Math.ceil(expected.length / 200));
   });
 
+  it("RENT.LOOKUP stops once max_results ids are in hand", async () => {
+    const expected = (await allLookupIds({ state: "TX" })).slice(0, 250);
+    expect(expected).toHaveLength(250); // more match than are asked for
+    env.sandbox.faults.update({ omitTotalPages: true });
+    const { result, requests } = await countDuring(LOOKUP, () =>
+      lookup([["state=TX; max_results=250"]], fakeInvocation()),
+    );
+    expect(result).toEqual([["property_id"], ...expected.map((id) => [id])]);
+    expect(requests).toBe(2);
+  });
+
   it("RENT.LOOKUP stops at an empty page when the last full page was the end", async () => {
     const all = await allLookupIds({});
     expect(all.length).toBeGreaterThan(400);
@@ -144,7 +139,8 @@ describe("without pagination.total_pages", () => {
     const { result, requests } = await countDuring(LOOKUP, () =>
       collectPages(
         async (page) => {
-          const answer = (await layer.lookup({ page, per_page: 200 }, { accountId: ACCOUNT_ID })).value;
+          const answer = (await layer.read(LOOKUP_ROW, { page, per_page: 200 }, { accountId: ACCOUNT_ID }))
+            .value;
           return { items: answer.data, pagination: answer.pagination };
         },
         { what: "property ids", perPage: 200, maxPages: 50 },

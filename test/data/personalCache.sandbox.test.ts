@@ -1,3 +1,4 @@
+import { FLOOR_PLANS, MARKET_SURVEY, UNITS } from "../../src/data/endpoints";
 /**
  * The cache of a sign-in belongs to one person on a shared computer: its keys name who signed in (a client id,
  * or the hash of a personal relay key or a pasted token, never the secret) and the account a read acts for,
@@ -66,7 +67,7 @@ const client = (clientId: string): Credentials => ({
 /** As the sandbox counts them: by route. */
 const unitsRoute = "/v1/comp_sets/:comp_set_id/units";
 const readUnits = (data: DataLayer, accountId = SHARED_ACCOUNT_ID) =>
-  data.units(compSetId, {}, { accountId });
+  data.read(UNITS, { compSetId: compSetId, filters: {} }, { accountId });
 
 async function storedKeys(databaseName: string): Promise<string[]> {
   return [...(await new IndexedDbStore(databaseName).allMeta()).keys()];
@@ -138,9 +139,18 @@ describe("a sign-in's cache belongs to one person", () => {
     const [one, other] = signedIn.accounts.map((account) => account.id);
     if (one === undefined || other === undefined) throw new Error("demo-proplus has two accounts.");
     const reads: [string, (accountId: number) => Promise<unknown>][] = [
-      ["units", (accountId) => signedIn.data.units(compSetId, {}, { accountId })],
-      ["floor_plans", (accountId) => signedIn.data.floorPlans(compSetId, {}, { accountId })],
-      ["market_survey", (accountId) => signedIn.data.marketSurvey(compSetId, { accountId })],
+      [
+        "units",
+        (accountId) => signedIn.data.read(UNITS, { compSetId: compSetId, filters: {} }, { accountId }),
+      ],
+      [
+        "floor_plans",
+        (accountId) => signedIn.data.read(FLOOR_PLANS, { compSetId: compSetId, filters: {} }, { accountId }),
+      ],
+      [
+        "market_survey",
+        (accountId) => signedIn.data.read(MARKET_SURVEY, { compSetId: compSetId }, { accountId }),
+      ],
     ];
     for (const [endpoint, read] of reads) {
       const path = `/v1/comp_sets/:comp_set_id/${endpoint}`;
@@ -205,7 +215,11 @@ describe("a sign-in's cache belongs to one person", () => {
     expect((await signedIn.data.cache.stats()).memoryEntries).toBe(0);
     const before = sandbox.counters.total();
     await expect(
-      signedIn.data.floorPlans(compSetId, {}, { accountId: SHARED_ACCOUNT_ID }),
+      signedIn.data.read(
+        FLOOR_PLANS,
+        { compSetId: compSetId, filters: {} },
+        { accountId: SHARED_ACCOUNT_ID },
+      ),
     ).rejects.toMatchObject({ kind: "unauthorized", message: expect.stringMatching(/^Signed out/) });
     expect(sandbox.counters.total()).toBe(before);
   });

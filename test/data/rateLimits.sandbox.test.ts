@@ -12,7 +12,7 @@ import { UsageTracker } from "../../src/taskpane/usageTracker";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { clientForm, newSession, newSettings, newVault } from "../taskpane/support/paneHarness";
-import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
 
 /**
  * The service's 429s in every form RFC 9110 and the live service allow: Retry-After in seconds, as an HTTP
@@ -100,7 +100,7 @@ describe("Retry-After as an HTTP date", () => {
     const [id] = propertyIds(env.sandbox, 1) as [number];
     env.sandbox.faults.update({ rateLimitHeaders: "http-date", rateLimitBurst: 1 });
     const asked = Date.now();
-    const answer = await layer.property(id, { accountId: ACCOUNT_ID });
+    const answer = await propertyOf(layer, id, { accountId: ACCOUNT_ID });
     expect(answer.value).toMatchObject({ property_id: id });
     expect(retryAfter).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     expect(pauses).toHaveLength(1);
@@ -165,7 +165,7 @@ describe("limits learned from the service", () => {
     await layer.accounts();
     env.sandbox.faults.update({ rateLimitBurst: 1 });
     const [id] = propertyIds(env.sandbox, 1) as [number];
-    await expect(layer.property(id, { accountId: ACCOUNT_ID })).resolves.toMatchObject({
+    await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID })).resolves.toMatchObject({
       value: { property_id: id },
     });
     expect((await layer.stats()).requests.limit).toEqual({
@@ -184,7 +184,7 @@ describe("limits learned from the service", () => {
     const outcomes: string[] = [];
     for (const id of ids) {
       outcomes.push(
-        await layer.property(id, { accountId: ACCOUNT_ID }).then(
+        await propertyOf(layer, id, { accountId: ACCOUNT_ID }).then(
           () => "ok",
           (error: Error) => error.message,
         ),

@@ -2,6 +2,7 @@ import "fake-indexeddb/auto";
 import { accountsForClient, SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { countSince, layerFor, PRO } from "./support/dataHarness";
+import { COMP_SETS as COMP_SETS_ROW } from "../../src/data/endpoints";
 
 /**
  * What a request's cache and coalescing key must hold, over HTTP: the account (one tenant's answer is never
@@ -29,7 +30,7 @@ const PRIVATE_ACCOUNT_ID = accountsForClient(PRO.clientId).find((account) => acc
 
 /** The comp set ids the sandbox lists for an account. */
 async function compSetIds(layer: ReturnType<typeof layerFor>["layer"], accountId: number): Promise<string[]> {
-  return (await layer.compSets({ accountId })).value.data.map((set) => set.id);
+  return (await layer.read(COMP_SETS_ROW, {}, { accountId })).value.data.map((set) => set.id);
 }
 
 describe("the account id in the key", () => {

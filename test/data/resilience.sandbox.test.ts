@@ -4,6 +4,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { until } from "../support/drained";
 import { steppingClock } from "../support/steppingClock";
 import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
+import { NARRATIVES as NARRATIVES_ROW, SUBMIT_JOB } from "../../src/data/endpoints";
 
 const NARRATIVES = "/v1/markets/narratives";
 let sandbox: RunningSandbox;
@@ -44,7 +45,11 @@ function countingFetch() {
 /** Reference answers, fetched without faults by a layer of its own. */
 async function referenceNarratives(ids: number[]) {
   const { layer } = layerFor(sandbox);
-  return Promise.all(ids.map(async (id) => (await layer.narrative(id, { accountId: ACCOUNT_ID })).value));
+  return Promise.all(
+    ids.map(
+      async (id) => (await layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID })).value,
+    ),
+  );
 }
 
 describe("identical requests", () => {
@@ -53,7 +58,9 @@ describe("identical requests", () => {
     const [id] = narrativeBoundaries(1) as [number];
     const before = sandbox.counters.snapshot();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => layer.narrative(id, { accountId: ACCOUNT_ID })),
+      Array.from({ length: 20 }, () =>
+        layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID }),
+      ),
     );
     expect(countSince(sandbox, NARRATIVES, before)).toBe(1);
     expect(new Set(answers.map((answer) => JSON.stringify(answer.value))).size).toBe(1);
@@ -103,7 +110,9 @@ describe("a 429 burst", () => {
       const before = sandbox.counters.snapshot();
       sandbox.context.faults.update({ rateLimitBurst: 4 });
 
-      const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+      const answers = await Promise.all(
+        ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID })),
+      );
 
       expect(answers.map((answer) => answer.value)).toEqual(expected);
       expect(pauses).toHaveLength(1);
@@ -133,7 +142,7 @@ describe("injected faults", () => {
     sandbox.context.faults.update({ errorRate: 0.2 });
 
     const [narratives, details] = await Promise.all([
-      Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID }))),
+      Promise.all(ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID }))),
       layer.propertyDetails(properties, { accountId: ACCOUNT_ID }),
     ]);
 
@@ -160,7 +169,9 @@ describe("injected faults", () => {
     const ids = narrativeBoundaries(20);
     const expected = await referenceNarratives(ids);
     sandbox.context.faults.update({ dropRate: 0.2 });
-    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    const answers = await Promise.all(
+      ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID })),
+    );
     expect(answers.map((answer) => answer.value)).toEqual(expected);
     expect((await layer.stats()).requests.retries).toBeGreaterThan(0);
   });
@@ -174,7 +185,9 @@ describe("injected faults", () => {
     const [id] = narrativeBoundaries(1) as [number];
     const before = sandbox.counters.snapshot();
     sandbox.context.faults.update({ errorRate: 1 });
-    await expect(layer.narrative(id, { accountId: ACCOUNT_ID })).rejects.toMatchObject({ kind: "server" });
+    await expect(
+      layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID }),
+    ).rejects.toMatchObject({ kind: "server" });
     expect(countSince(sandbox, NARRATIVES, before)).toBe(3);
   });
 
@@ -185,7 +198,7 @@ describe("injected faults", () => {
     sandbox.context.faults.update({ errorRate: 1 });
     const [propertyId] = propertyIds(sandbox, 1) as [number];
     await expect(
-      layer.submitJob({
+      layer.send(SUBMIT_JOB, {
         report_type: "property",
         output_format: "csv",
         property_ids: [propertyId],
@@ -217,7 +230,9 @@ describe("a token that expires mid-burst", () => {
     const tokenRequestsBefore = sandbox.counters.get("/oauth/token");
     sentSinceStart = 0;
     const ids = narrativeBoundaries(30);
-    const answers = await Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    const answers = await Promise.all(
+      ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID })),
+    );
     sandbox.clock.useRealTime();
     expect(advanced).toBe(true);
     expect(answers).toHaveLength(30);
@@ -264,7 +279,9 @@ describe("a token revoked while many requests are in flight", () => {
     const tokenRequestsBefore = sandbox.counters.get("/oauth/token");
     const before = sandbox.counters.snapshot();
     armed = true;
-    const answering = Promise.all(ids.map((id) => layer.narrative(id, { accountId: ACCOUNT_ID })));
+    const answering = Promise.all(
+      ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID })),
+    );
     await until(() => refusals.length === 12);
     for (const [index, hand] of refusals.entries()) {
       hand();

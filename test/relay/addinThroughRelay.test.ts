@@ -1,3 +1,4 @@
+import { JOB, SUBMIT_JOB } from "../../src/data/endpoints";
 /**
  * The add-in with the relay as its only service: the "Team relay" sign-in (a personal key), cells answered
  * through the relay, an export file downloaded from the relay's own origin, the relay's secret in no cell,
@@ -54,19 +55,19 @@ test("signed in with a personal key, the pane lists the person's accounts and ce
 });
 
 test("an export file comes from the relay's own origin", async () => {
-  const { data, client } = session.requireSignedIn();
-  const job = await data.submitJob({
+  const { data } = session.requireSignedIn();
+  const job = await data.send(SUBMIT_JOB, {
     report_type: "property",
     output_format: "csv",
     start_date: "2026-10-01",
     end_date: "2026-10-01",
     property_ids: ids,
   });
-  for (let polls = 0; (await data.job(job.job_id)).status !== "succeeded"; polls++) {
+  for (let polls = 0; (await data.send(JOB, job.job_id)).status !== "succeeded"; polls++) {
     if (polls > 100) throw new Error("The export job did not finish.");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const file = await downloadJobResults(client, job.job_id, { fetch: recordingFetch });
+  const file = await downloadJobResults(data, job.job_id, { fetch: recordingFetch });
   expect(new TextDecoder().decode(file.bytes)).toContain(String(ids[0]));
   expect(urlsFetched.length).toBeGreaterThanOrEqual(2);
   for (const url of urlsFetched) expect(new URL(url).origin).toBe(new URL(relay.url).origin);

@@ -1,3 +1,4 @@
+import { COMP_SETS } from "../../src/data/endpoints";
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
 import type { RunningSandbox } from "../../sandbox/server";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
@@ -35,12 +36,12 @@ describe("Refresh in the pane", () => {
     const excel = underwritingWorkbook();
     const refresh = new RefreshController(session, excel.excel.run);
     const data = session.requireSignedIn().data;
-    await data.compSets({ accountId: SHARED_ACCOUNT_ID });
+    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID });
     const sent = () => sandbox.counters.get(compSetsRoute);
     const before = sent();
 
     // A recalculation outside a refresh is served from the cache.
-    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
     expect(sent()).toBe(before);
 
     const count = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
@@ -51,8 +52,8 @@ describe("Refresh in the pane", () => {
       .filter((op) => op.startsWith("range.formulas"));
     expect(rewritten).toHaveLength(2);
     // The cells Excel now recalculates ask the service once, then share that answer.
-    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
-    await data.compSets({ accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
+    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
     expect(sent()).toBe(before + 1);
   });
 
@@ -67,7 +68,7 @@ describe("Refresh in the pane", () => {
 
   it("shows cache figures and clears the cache", async () => {
     const refresh = new RefreshController(session, underwritingWorkbook().excel.run);
-    await session.requireSignedIn().data.compSets({ accountId: SHARED_ACCOUNT_ID });
+    await session.requireSignedIn().data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID });
     const filled = await refresh.stats();
     expect(filled.cache.entries).toBeGreaterThan(0);
     expect(statsLines(filled)[0]).toMatch(new RegExp(`^Cache: ${filled.cache.entries} answers, `));

@@ -1,3 +1,4 @@
+import { MARKET_SURVEY } from "../../src/data/endpoints";
 /**
  * @jest-environment ./test/taskpane/support/jsdomWithFetch.ts
  */
@@ -45,7 +46,7 @@ it("shows 'rate limited until HH:MM' in the usage line as soon as a cell's reque
   // What a RENT cell does: the pane is not involved, and its Update button is not pressed.
   const refused = await session
     .requireSignedIn()
-    .data.marketSurvey(10001, { accountId: session.requireSignedIn().accountId })
+    .data.read(MARKET_SURVEY, { compSetId: 10001 }, { accountId: session.requireSignedIn().accountId })
     .catch((error: Error) => error.message);
   expect(refused).toMatch(/^Rate limited until \d{2}:\d{2}: the service refuses requests until then\.$/);
   await flush();

@@ -1,3 +1,4 @@
+import { operationById } from "../operations";
 import {
   FieldPath,
   idAt,
@@ -128,7 +129,7 @@ function surveyRecord(raw: Record<string, unknown>, at: FieldPath, isItem: boole
 
 /** GET /comp_sets/{id}/market_survey: items keyed by `id` or `property_id`, percents as fractions. */
 export const marketSurveyReader: AnswerReader<MarketSurveyTable> = {
-  endpoint: "/comp_sets/{comp_set_id}/market_survey",
+  endpoint: operationById("getMarketSurvey").path,
   read(body, at) {
     const data = at.member("data");
     const attributes = objectAt(
@@ -227,7 +228,7 @@ export const FLOOR_PLAN_BUCKET_KEYS = ["floor_plans_by_bed_bath", "floor_plans_b
  * percents as fractions; one row per plan and collection day, oldest day first within a plan.
  */
 export const floorPlansReader: AnswerReader<CompSetRecord[]> = {
-  endpoint: "/comp_sets/{comp_set_id}/floor_plans",
+  endpoint: operationById("listCompSetFloorPlans").path,
   read(body, at) {
     const data = at.member("data");
     const attributesAt = data.member("attributes");

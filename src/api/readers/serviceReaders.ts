@@ -1,3 +1,4 @@
+import { operationById, type OperationId } from "../operations";
 import type { operations } from "../schema";
 import { NUMBER_FIELDS } from "./numberFields";
 import type { CatalogueRecord } from "../fieldCatalogue";
@@ -18,12 +19,12 @@ type SuccessBody<Op extends keyof operations> = operations[Op]["responses"] exte
  * A reader that checks the parts of a body the add-in relies on (envelope, records, the fields it indexes by)
  * and passes the body on in the contract's type; anything else in it is shown as sent or ignored.
  */
-function checked<Op extends keyof operations>(
-  endpoint: string,
+function checked<Op extends OperationId>(
+  operationId: Op,
   check: (body: Record<string, unknown>, at: FieldPath) => void,
 ): AnswerReader<SuccessBody<Op>> {
   return {
-    endpoint,
+    endpoint: operationById(operationId).path,
     read(body, at) {
       check(objectAt(body, at), at);
       return body as SuccessBody<Op>;
@@ -97,7 +98,7 @@ function job(value: unknown, at: FieldPath): void {
   textAt(record.status, at.member("status"));
 }
 
-export const accountsReader = checked<"listAccounts">("/accounts", (body, at) => {
+export const accountsReader = checked("listAccounts", (body, at) => {
   const data = at.member("data");
   recordsAt(body.data, data).forEach((account, index) => {
     numberAt(account.id, data.member(index).member("id"));
@@ -106,36 +107,30 @@ export const accountsReader = checked<"listAccounts">("/accounts", (body, at) =>
   pagination(body, at);
 });
 
-export const compSetsReader = checked<"listCompSets">("/accounts/{account_id}/comp_sets", recordList);
-export const unitsReader = checked<"listCompSetUnits">(
-  "/comp_sets/{comp_set_id}/units",
-  typedRecordList("UnitAttributes"),
-);
-export const bulkDetailsReader = checked<"getBulkPropertyDetails">(
-  "/properties/bulk_details",
-  typedRecordList("PropertyAttributes"),
-);
-export const exploreMarketsReader = checked<"exploreMarkets">("/explore_markets", (body, at) => {
+export const compSetsReader = checked("listCompSets", recordList);
+export const unitsReader = checked("listCompSetUnits", typedRecordList("UnitAttributes"));
+export const bulkDetailsReader = checked("getBulkPropertyDetails", typedRecordList("PropertyAttributes"));
+export const exploreMarketsReader = checked("exploreMarkets", (body, at) => {
   typedRecordList("CompareMarketAttributes")(body, at);
   listAt(body.data, at.member("data")).forEach((record, index) => {
     const attributesAt = at.member("data").member(index).member("attributes");
     numberAt(objectAt(objectAt(record, at).attributes, attributesAt).id, attributesAt.member("id"));
   });
 });
-export const geoSearchReader = checked<"searchGeoBoundaries">("/geo_boundaries/search", recordList);
-export const propertySearchReader = checked<"searchProperties">("/geo_boundaries/properties", (body, at) => {
+export const geoSearchReader = checked("searchGeoBoundaries", recordList);
+export const propertySearchReader = checked("searchProperties", (body, at) => {
   typedRecordList("PropertyAttributes")(body, at);
   if (body.pagination !== undefined) pagination(body, at);
 });
-export const lookupReader = checked<"lookupProperties">("/properties/lookup", (body, at) => {
+export const lookupReader = checked("lookupProperties", (body, at) => {
   listAt(body.data, at.member("data")).forEach((id, index) => numberAt(id, at.member("data").member(index)));
   pagination(body, at);
 });
-export const narrativesReader = checked<"getMarketNarratives">("/markets/narratives", recordList);
+export const narrativesReader = checked("getMarketNarratives", recordList);
 
 /** Forecasts of a property or a boundary: `data.attributes.time_series` of `{date, values}`. */
-export function forecastReader(endpoint: string) {
-  return checked<"getPropertyForecasts">(endpoint, (body, at) => {
+export function forecastReader(operationId: "getPropertyForecasts" | "getGeoBoundaryForecasts") {
+  return checked(operationId, (body, at) => {
     const attributesAt = at.member("data").member("attributes");
     const attributes = objectAt(objectAt(body.data, at.member("data")).attributes, attributesAt);
     const seriesAt = attributesAt.member("time_series");
@@ -146,12 +141,10 @@ export function forecastReader(endpoint: string) {
   });
 }
 
-export const jobListReader = checked<"listBulkJobs">("/bulk_api/jobs", (body, at) => {
+export const jobListReader = checked("listBulkJobs", (body, at) => {
   listAt(body.jobs, at.member("jobs")).forEach((entry, index) => job(entry, at.member("jobs").member(index)));
   pagination(body, at);
 });
-export const submittedJobReader = checked<"createBulkJob">("/bulk_api/jobs", (body, at) => job(body, at));
-export const jobReader = checked<"getBulkJob">("/bulk_api/jobs/{job_id}", (body, at) => job(body, at));
-export const cancelledJobReader = checked<"cancelBulkJob">("/bulk_api/jobs/{job_id}", (body, at) =>
-  job(body, at),
-);
+export const submittedJobReader = checked("createBulkJob", (body, at) => job(body, at));
+export const jobReader = checked("getBulkJob", (body, at) => job(body, at));
+export const cancelledJobReader = checked("cancelBulkJob", (body, at) => job(body, at));

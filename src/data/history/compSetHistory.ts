@@ -1,6 +1,7 @@
 import { FLOOR_PLAN_HISTORY_FIGURES } from "../../api/readers/compSetReaders";
 import { requestKey } from "../cacheKey";
 import type { DataLayer } from "../dataLayer";
+import { FLOOR_PLANS } from "../endpoints";
 import type { AccountCallOptions } from "../fetched";
 import { dayOfInstant, dayOfIso, isoOfDay, type DayRange } from "./historyDays";
 
@@ -71,9 +72,12 @@ export class CompSetHistory {
     if (missing.length > 0) {
       const span = { first: missing[0] as string, last: missing[missing.length - 1] as string };
       const rows = (
-        await this.data.floorPlans(
-          compSetId,
-          { "filter[collected_at_gte]": span.first, "filter[collected_at_lte]": span.last },
+        await this.data.read(
+          FLOOR_PLANS,
+          {
+            compSetId,
+            filters: { "filter[collected_at_gte]": span.first, "filter[collected_at_lte]": span.last },
+          },
           options,
         )
       ).value;

@@ -1,3 +1,4 @@
+import { CANCEL_JOB, JOB, SUBMIT_JOB } from "../endpoints";
 import { MAX_JOB_PROPERTY_IDS, MAX_JOB_RANGE_DAYS } from "../../api/contractLimits";
 import { ApiError } from "../../api/errors";
 import { percentsAsFractions } from "../../excel/exportPercents";
@@ -83,7 +84,8 @@ interface Batch {
   needs: { need: HistoryNeed; resolve: (jobs: FollowedJob[]) => void; reject: (error: unknown) => void }[];
 }
 
-const ENDPOINT = "/bulk_api/jobs";
+/** Where RENT.HISTORY's cached days and pending job are keyed: the operation that makes them. */
+const ENDPOINT = SUBMIT_JOB.operation.path;
 const REPORT = "property";
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
@@ -326,7 +328,7 @@ export class HistoryExports {
   private async run(job: FollowedJob): Promise<void> {
     const justSubmitted = !job.pending;
     if (!job.pending) {
-      const submitted = await this.data.submitJob({
+      const submitted = await this.data.send(SUBMIT_JOB, {
         report_type: REPORT,
         output_format: "csv",
         start_date: isoOfDay(job.piece.first),
@@ -350,7 +352,7 @@ export class HistoryExports {
       async (signal) =>
         looks++ === 0 && justSubmitted
           ? { status: "submitted" as const, error_message: null }
-          : await this.data.job(pending.jobId, signal),
+          : await this.data.send(JOB, pending.jobId, signal),
       (seen) => seen.status !== "submitted" || this.now() >= deadline,
       { ...this.settings.poll, sleep: this.sleep, onUpdate: () => this.notify(job) },
     );
@@ -358,7 +360,7 @@ export class HistoryExports {
     const name = `Export job ${pending.jobId.slice(0, 8)}`;
     if (state.status === "submitted") {
       // Given up: tell the service too, so it does not go on spending for nobody (best effort).
-      await this.data.cancelJob(pending.jobId).catch(() => undefined);
+      await this.data.send(CANCEL_JOB, pending.jobId).catch(() => undefined);
       await forget();
       throw new ApiError(
         "timeout",

@@ -6,6 +6,7 @@
  */
 import { ApiError } from "../../api/errors";
 import type { PropertyAttributes } from "../../data/dataLayer";
+import { GEO_SEARCH, LOOKUP } from "../../data/endpoints";
 import { ArgumentError } from "../cellErrors";
 import type { CellContext } from "../cellContext";
 import type { GeoType } from "./geoTypes";
@@ -37,7 +38,7 @@ export async function resolveBoundary(
   if (isIdText(value)) return { id: readId(value, argument) };
   const query = readText(value, argument).trim();
   const body = { query, geo_type: [...geoTypes], limit: 1 };
-  const best = (await context.data.geoSearch(body, context.call)).value.data[0];
+  const best = (await context.data.read(GEO_SEARCH, body, context.call)).value.data[0];
   if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
   return { id: best.attributes.id, geoType: best.attributes.geo_type };
 }
@@ -82,8 +83,9 @@ export async function resolveProperty(
   // An empty cell is a missing id: its message says so rather than asking for text.
   if (isIdText(value) || isEmptyArgument(value)) return readId(value, argument);
   const name = readText(value, argument).trim();
-  const answer = (await context.data.lookup({ property_name: name, per_page: NAME_CANDIDATES }, context.call))
-    .value;
+  const answer = (
+    await context.data.read(LOOKUP, { property_name: name, per_page: NAME_CANDIDATES }, context.call)
+  ).value;
   const ids = answer.data;
   if (ids.length === 0) {
     throw new ApiError(

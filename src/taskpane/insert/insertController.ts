@@ -1,5 +1,6 @@
 import { forecastGeoTypeValues, marketGeoTypeValues } from "../../api/schema";
 import { cellAddress, rectAddress, type CellRect } from "../../excel/a1";
+import { COMP_SETS, GEO_SEARCH } from "../../data/endpoints";
 import { forecast, geoForecast } from "../../functions/forecastFunctions";
 import { market, narrative } from "../../functions/marketFunctions";
 import { property } from "../../functions/propertyFunctions";
@@ -56,7 +57,7 @@ export class InsertController {
       return searchProperties(data, query, SEARCH_LIMIT, call);
     }
     if (kind === "compSet") {
-      const sets = (await data.compSets(call)).value.data;
+      const sets = (await data.read(COMP_SETS, {}, call)).value.data;
       const words = query.toLowerCase();
       const found = sets
         .filter((set) => set.attributes.name.toLowerCase().includes(words))
@@ -65,7 +66,7 @@ export class InsertController {
     }
     const geoTypes = kind === "forecast" ? forecastGeoTypeValues : marketGeoTypeValues;
     const body = { query, geo_type: [...geoTypes], limit: SEARCH_LIMIT };
-    const found = (await data.geoSearch(body, call)).value.data.map(({ attributes }) => ({
+    const found = (await data.read(GEO_SEARCH, body, call)).value.data.map(({ attributes }) => ({
       id: attributes.id,
       label: `${attributes.name} (${attributes.geo_type})`,
     }));

@@ -6,6 +6,7 @@
  */
 import { ApiError } from "../../api/errors";
 import type { DataLayer, LookupQuery } from "../../data/dataLayer";
+import { LOOKUP } from "../../data/endpoints";
 import type { AccountCallOptions } from "../../data/fetched";
 import { PaneInputError } from "../paneInputError";
 
@@ -23,7 +24,7 @@ export interface PropertySearchResult {
 /** The lookup filters tried, in the order their matches are listed: a name match is the likeliest intent. */
 const FILTERS = ["property_name", "address", "city"] as const satisfies readonly (keyof LookupQuery)[];
 
-type Lookup = Pick<DataLayer, "lookup" | "propertyDetails">;
+type Lookup = Pick<DataLayer, "read" | "propertyDetails">;
 
 /** "Oak Park Apartments · 1200 Elm St, Austin, TX · id 5012": name, where it is, and the id the formula takes. */
 function labelOf(id: number, record: Record<string, unknown> | undefined): string {
@@ -59,7 +60,7 @@ export async function searchProperties(
   try {
     pages = await Promise.all(
       FILTERS.map(async (filter) => {
-        const { value } = await data.lookup({ [filter]: typed, per_page: limit }, call);
+        const { value } = await data.read(LOOKUP, { [filter]: typed, per_page: limit }, call);
         return { ids: value.data, total: value.pagination.total_count };
       }),
     );

@@ -1,3 +1,4 @@
+import { JOB, SUBMIT_JOB } from "../../../src/data/endpoints";
 /**
  * Runs in Chromium: the whole data layer (typed client, token manager, gate, batchers, cache over the
  * browser's IndexedDB), bundled by esbuild, talking to a sandbox over HTTP with CORS, as the add-in does.
@@ -40,7 +41,7 @@ async function propertyNames({ sandboxUrl, accountId, ids }: PageRun) {
 async function exportHeader({ sandboxUrl, ids }: PageRun): Promise<string> {
   const data = layer(sandboxUrl);
   const today = new Date().toISOString().slice(0, 10);
-  const job = await data.submitJob({
+  const job = await data.send(SUBMIT_JOB, {
     report_type: "property",
     output_format: "csv",
     property_ids: ids.slice(0, 1),
@@ -48,7 +49,7 @@ async function exportHeader({ sandboxUrl, ids }: PageRun): Promise<string> {
     end_date: today,
   });
   for (let polls = 0; polls < 200; polls++) {
-    if ((await data.job(job.job_id)).status === "succeeded") break;
+    if ((await data.send(JOB, job.job_id)).status === "succeeded") break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const text = new TextDecoder().decode(await data.jobResults(job.job_id));

@@ -1,6 +1,14 @@
 import { ServiceClient } from "../../../src/api/client";
 import { TokenManager } from "../../../src/api/tokens";
-import { DataLayer, type DataLayerOptions } from "../../../src/data/dataLayer";
+import { ApiError } from "../../../src/api/errors";
+import {
+  DataLayer,
+  type DataLayerOptions,
+  type MarketOptions,
+  type MarketAttributes,
+  type PropertyAttributes,
+} from "../../../src/data/dataLayer";
+import type { AccountCallOptions, Fetched } from "../../../src/data/fetched";
 import { accountsForClient, SHARED_ACCOUNT_ID } from "../../../sandbox/data/clients";
 import { propertyEnvelope } from "../../../sandbox/data/propertyRecord";
 import type { RunningSandbox } from "../../../sandbox/server";
@@ -71,4 +79,27 @@ export function propertyIds(sandbox: RunningSandbox, count: number): number[] {
 /** Requests the sandbox has counted on one route since `before` (a snapshot of counters). */
 export function countSince(sandbox: RunningSandbox, path: string, before: Record<string, number>): number {
   return sandbox.counters.get(path) - (before[path] ?? 0);
+}
+
+/** One property's details through the batched read, its own error thrown (as a cell sees it). */
+export async function propertyOf(
+  layer: DataLayer,
+  id: number,
+  options: AccountCallOptions,
+): Promise<Fetched<PropertyAttributes>> {
+  const answer = (await layer.propertyDetails([id], options)).records.get(id);
+  if (answer === undefined || answer instanceof ApiError) throw answer;
+  return answer;
+}
+
+/** One boundary's market metrics through the batched read, its own error thrown. */
+export async function marketOf(
+  layer: DataLayer,
+  id: number,
+  market: MarketOptions,
+  options: AccountCallOptions,
+): Promise<Fetched<MarketAttributes>> {
+  const answer = (await layer.marketMetrics([id], market, options)).get(id);
+  if (answer === undefined || answer instanceof ApiError) throw answer;
+  return answer;
 }
