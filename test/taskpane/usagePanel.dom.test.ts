@@ -1,10 +1,10 @@
-import { MARKET_SURVEY } from "../../src/data/endpoints";
 /**
  * @jest-environment ./test/taskpane/support/jsdomWithFetch.ts
  */
 import "fake-indexeddb/auto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { MARKET_SURVEY } from "../../src/data/endpoints";
 import { Session } from "../../src/session/session";
 import { element, StatusLine } from "../../src/taskpane/dom";
 import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
