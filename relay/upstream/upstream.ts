@@ -122,6 +122,7 @@ export class Upstream {
       // and hold the person past their own bound; a 429 goes back to them with its wait.
       retry: { maxAttempts: 1, maxRateLimitWaits: 0 },
       batchWindowMs,
+      quotaGuard: { holdsPulls: false },
       now: clock.now,
       sleep: clock.sleep,
     });

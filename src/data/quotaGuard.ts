@@ -11,9 +11,14 @@ export interface QuotaGuardSettings {
   maxShare: number;
   /** The account's quota in properties, when the person knows it (their contract names it). */
   quotaLimit?: number;
+  /**
+   * Whether pulls are held at all. The team relay turns it off: it is no person's pane, it passes each account's
+   * quota answer on as the service gave it, and each person's add-in holds their own pulls.
+   */
+  holdsPulls: boolean;
 }
 
-export const DEFAULT_QUOTA_GUARD: QuotaGuardSettings = { maxShare: 0.1 };
+export const DEFAULT_QUOTA_GUARD: QuotaGuardSettings = { maxShare: 0.1, holdsPulls: true };
 
 /** What is known of one account's quota. */
 export interface QuotaStanding {
@@ -117,7 +122,7 @@ export class BulkExportQuotaGuard {
    * may. A pull allowed once passes, drawing on the allowance.
    */
   check(accountId: number, properties: number): void {
-    if (properties <= 0) return;
+    if (!this.settings.holdsPulls || properties <= 0) return;
     const allowance = this.allowed.get(accountId) ?? 0;
     if (properties <= allowance) {
       if (allowance === properties) this.allowed.delete(accountId);
