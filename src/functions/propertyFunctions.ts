@@ -74,6 +74,7 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @customfunction PROPERTY
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
+ * @requiresAddress
  * @param propertyId A property id, or a range of ids.
  * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
@@ -202,6 +203,7 @@ async function readArea(
  * @customfunction PROPERTIES
  * @helpurl https://localhost:3000/help.html#rent-properties
  * @cancelable
+ * @requiresAddress
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
@@ -283,6 +285,7 @@ const LOOKUP_CAP = 10_000;
  * @customfunction LOOKUP
  * @helpurl https://localhost:3000/help.html#rent-lookup
  * @cancelable
+ * @requiresAddress
  * @param [options] Name/value pairs: city, state, address, property_name, property_url, property_class, latitude and longitude with radius (miles, default 0.5), unit_count_gte/lte, number_of_stories_gte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte, max_results (default 1000, at most 10000), account.
  * @param [invocation] Custom function invocation.
  * @returns A header row [property_id] and one row per matching property.

@@ -21,12 +21,15 @@ export class CustomFunctionsError extends Error {
 
 /**
  * The last argument of every call. The host calls `onCanceled` when it abandons the call (the inputs
- * changed, the formula went, or a recalculation started over). Only the members the add-in uses: it reads
- * no address or function name.
+ * changed, the formula went, or a recalculation started over). `address` is the calling cell's, given only to
+ * functions whose metadata says `requiresAddress` (undefined otherwise, as in Excel). Only the members the
+ * add-in uses: it reads no function name.
  */
 export class StandInInvocation {
   static readonly officeName = "CustomFunctions.CancelableInvocation";
   #onCanceled: (() => void) | undefined;
+
+  constructor(readonly address: string | undefined) {}
 
   get onCanceled(): (() => void) | undefined {
     return this.#onCanceled;
