@@ -12,6 +12,15 @@ const MAX_REMEMBERED_CELLS = 200_000;
 
 const byCell = new Map<string, CellAsOf>();
 
+type CellAsOfListener = (sheetName: string, a1: string) => void;
+const listeners = new Set<CellAsOfListener>();
+
+/** Told the sheet and cell of each call that ends (the pane updates the cell it shows). */
+export function onCellAsOf(listener: CellAsOfListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** One spelling for a cell: Excel may quote a sheet name ('My sheet'!A1) and writes no `$` in a call's address. */
 function cellKey(sheetName: string, a1: string): string {
   return `${sheetName.toUpperCase()}!${a1.replace(/\$/g, "").toUpperCase()}`;
@@ -40,6 +49,7 @@ export function rememberCellAsOf(address: string, trail: AnswerTrail, calculated
     if (!oldest.done) byCell.delete(oldest.value);
   }
   byCell.set(key, { calculatedAt, lines: trail.lines() });
+  for (const listener of listeners) listener(parts.sheetName, parts.a1);
 }
 
 /** The as-of of the formula in a cell (the anchor of a spill), if it was calculated since the runtime started. */

@@ -292,6 +292,25 @@ class StandInRange {
     );
   }
 
+  /** The anchor of the spill this cell is part of (the anchor itself included); a null object outside a spill. */
+  getSpillParentOrNullObject(): StandInRange {
+    return StandInRange.nullable(this.#batch, this.#sheet, () => {
+      const rect = this.#rect();
+      for (const [key, spill] of resolveSheet(this.#sheet).spills) {
+        if (
+          rect.row >= spill.row &&
+          rect.row < spill.row + spill.rowCount &&
+          rect.column >= spill.column &&
+          rect.column < spill.column + spill.columnCount
+        ) {
+          const [row, column] = key.split(",").map(Number);
+          return { row: row ?? 0, column: column ?? 0, rowCount: 1, columnCount: 1 };
+        }
+      }
+      return undefined;
+    });
+  }
+
   getSpillingToRangeOrNullObject(): StandInRange {
     return StandInRange.nullable(this.#batch, this.#sheet, () => {
       const rect = this.#rect();
@@ -506,6 +525,78 @@ class StandInWorksheetCollection {
   }
 }
 
+/** A workbook setting: its value once loaded, or a null object when the key has none. */
+class StandInSetting {
+  static readonly officeName = "Excel.Setting";
+  readonly #batch: Batch;
+  readonly #key: string;
+  readonly #loaded = new LoadedProperties();
+
+  constructor(batch: Batch, key: string) {
+    this.#batch = batch;
+    this.#key = key;
+    batch.queue(() => this.#loaded.set("isNullObject", !batch.workbook.settings.has(key)));
+  }
+
+  load(names?: string | string[]): StandInSetting {
+    propertyNames(names, ["value"]);
+    this.#batch.queue(() => {
+      const settings = this.#batch.workbook.settings;
+      if (settings.has(this.#key)) this.#loaded.set("value", settings.get(this.#key));
+    });
+    return this;
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  get value(): unknown {
+    return this.#loaded.get("value");
+  }
+}
+
+/** `workbook.settings` (ExcelApi 1.4): key-value pairs of the add-in, part of the workbook and saved with it. */
+class StandInSettingCollection {
+  static readonly officeName = "Excel.SettingCollection";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(key: string, value: unknown): StandInSetting {
+    this.#batch.queue(() => this.#batch.workbook.setSetting(key, value));
+    return new StandInSetting(this.#batch, key);
+  }
+
+  getItemOrNullObject(key: string): StandInSetting {
+    return new StandInSetting(this.#batch, key);
+  }
+}
+
+/**
+ * `workbook.onSelectionChanged` (ExcelApi 1.2): a handler runs after each change of the selection, until the
+ * add-in's page goes away (Excel drops a reloaded page's handlers).
+ */
+class StandInSelectionChangedEvent {
+  static readonly officeName = "OfficeExtension.EventHandlers";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(handler: () => Promise<unknown>): void {
+    this.#batch.queue(() => {
+      const stop = this.#batch.workbook.onChange((change) => {
+        if (change.kind === "selection") void handler();
+      });
+      window.addEventListener("pagehide", stop, { once: true });
+    });
+  }
+}
+
 class StandInWorkbook {
   static readonly officeName = "Excel.Workbook";
   readonly #batch: Batch;
@@ -518,6 +609,14 @@ class StandInWorkbook {
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
+  }
+
+  get settings(): StandInSettingCollection {
+    return new StandInSettingCollection(this.#batch);
+  }
+
+  get onSelectionChanged(): StandInSelectionChangedEvent {
+    return new StandInSelectionChangedEvent(this.#batch);
   }
 
   getSelectedRange(): StandInRange {
@@ -570,6 +669,9 @@ export function excelNamespace(host: HostBridge) {
 export const EXCEL_STAND_INS = [
   StandInRequestContext,
   StandInWorkbook,
+  StandInSettingCollection,
+  StandInSetting,
+  StandInSelectionChangedEvent,
   StandInWorksheetCollection,
   StandInWorksheet,
   StandInTableCollection,

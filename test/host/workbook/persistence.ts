@@ -20,6 +20,8 @@ interface WorkbookSnapshot {
   version: 1;
   sheets: SheetSnapshot[];
   activeSheetName: string;
+  /** The add-in's settings (absent in workbooks saved before the stand-in kept them). */
+  settings?: [string, unknown][];
 }
 
 export const STORAGE_KEY = "rent-market-host-workbook";
@@ -30,6 +32,7 @@ function snapshotOf(workbook: Workbook): WorkbookSnapshot {
   return {
     version: 1,
     activeSheetName: workbook.activeSheetName,
+    settings: [...workbook.settings],
     sheets: workbook.sheets.map((sheet) => ({
       name: sheet.name,
       visibility: sheet.visibility,
@@ -52,6 +55,8 @@ export function restoreInto(workbook: Workbook, snapshot: WorkbookSnapshot): voi
     sheet.frozenRows = saved.frozenRows;
     workbook.sheets.push(sheet);
   }
+  workbook.settings.clear();
+  for (const [key, value] of snapshot.settings ?? []) workbook.settings.set(key, value);
   workbook.activeSheetName = snapshot.activeSheetName;
   workbook.selection = {
     sheet: snapshot.activeSheetName,

@@ -136,6 +136,8 @@ export class Workbook {
   readonly sheets: Sheet[] = [];
   activeSheetName: string;
   selection: { sheet: string; rect: CellRect };
+  /** The add-in's workbook settings (Excel.SettingCollection): saved with the workbook, as Excel saves them in the file. */
+  readonly settings = new Map<string, unknown>();
   private readonly listeners = new Set<(change: WorkbookChange) => void>();
 
   constructor() {
@@ -152,6 +154,12 @@ export class Workbook {
     if ("sheet" in change) this.findSheet(change.sheet)?.changed();
     else for (const sheet of this.sheets) sheet.changed();
     for (const listener of this.listeners) listener(change);
+  }
+
+  setSetting(key: string, value: unknown): void {
+    // Excel keeps a setting's value as JSON: what comes back is a copy, never the add-in's object.
+    this.settings.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    this.notify({ kind: "layout" });
   }
 
   findSheet(name: string): Sheet | undefined {
