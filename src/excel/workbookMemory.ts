@@ -18,8 +18,14 @@ function isLastRefresh(value: unknown): value is LastRefresh {
   return Number.isFinite(at) && Number.isInteger(formulas);
 }
 
-export async function rememberLastRefresh(context: Excel.RequestContext, refresh: LastRefresh): Promise<void> {
-  context.workbook.settings.add(LAST_REFRESH_KEY, JSON.stringify({ at: refresh.at, formulas: refresh.formulas }));
+export async function rememberLastRefresh(
+  context: Excel.RequestContext,
+  refresh: LastRefresh,
+): Promise<void> {
+  context.workbook.settings.add(
+    LAST_REFRESH_KEY,
+    JSON.stringify({ at: refresh.at, formulas: refresh.formulas }),
+  );
   await context.sync();
 }
 

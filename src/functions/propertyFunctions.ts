@@ -16,6 +16,7 @@ import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
+import { withFetchedAt } from "./shape/asOfCard";
 import {
   fieldGrid,
   fillBlock,
@@ -44,7 +45,10 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
   if (hostHoldsDataTypes()) {
     return fillRecords(ids, (id) =>
-      entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
+      withFetchedAt(
+        entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
+        (records.get(id) as { storedAt: number }).storedAt,
+      ),
     );
   }
   const cells = ids.flat();
@@ -65,7 +69,7 @@ function recordOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: n
   return record.value;
 }
 
-type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
+type PropertyAttributesOrError = { value: PropertyAttributes; storedAt: number } | ApiError;
 
 /**
  * A property's field, e.g. its asking rent. Either argument may be a range: ids down a column and fields

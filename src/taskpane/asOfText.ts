@@ -12,13 +12,26 @@ export function minuteTime(atMs: number, nowMs: number): string {
   const now = new Date(nowMs);
   const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
   const sameDay =
-    at.getFullYear() === now.getFullYear() && at.getMonth() === now.getMonth() && at.getDate() === now.getDate();
+    at.getFullYear() === now.getFullYear() &&
+    at.getMonth() === now.getMonth() &&
+    at.getDate() === now.getDate();
   return sameDay ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
+}
+
+/** A local date and time to the minute ("2026-11-27 13:05"): for text that stays in the workbook. */
+export function dateTime(atMs: number): string {
+  const at = new Date(atMs);
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-export function refreshedText(formulas: number, atMs: number, stillCalculating: number, nowMs: number): string {
+export function refreshedText(
+  formulas: number,
+  atMs: number,
+  stillCalculating: number,
+  nowMs: number,
+): string {
   const done = `Refreshed ${plural(formulas, "formula", "formulas")} at ${minuteTime(atMs, nowMs)}.`;
   return stillCalculating === 0
     ? done
@@ -67,13 +80,38 @@ export function trailLineText(line: TrailLine, nowMs: number): string {
 }
 
 /** What the pane says of the selected cell: its formula, and the requests its last calculation rested on. */
-export function cellAsOfLines(selected: SelectedFormula, asOf: CellAsOf | undefined, nowMs: number): string[] {
+export function cellAsOfLines(
+  selected: SelectedFormula,
+  asOf: CellAsOf | undefined,
+  nowMs: number,
+): string[] {
   const where = `${selected.sheetName}!${selected.address}`;
   if (selected.formula === undefined) return [`${where} holds no RENT formula.`];
   const head = `${where} ${selected.formula}`;
-  if (!asOf) return [head, "Not calculated since the add-in started: Refresh it to see where its value comes from."];
+  if (!asOf)
+    return [head, "Not calculated since the add-in started: Refresh it to see where its value comes from."];
   const lines = [head, `Calculated at ${minuteTime(asOf.calculatedAt, nowMs)}.`];
   if (asOf.lines.length === 0) lines.push("It needed no request to the service.");
   for (const line of asOf.lines) lines.push(trailLineText(line, nowMs));
   return lines;
+}
+
+/**
+ * The as-of a freeze writes beside a formula's values: when they were frozen, and what its last calculation
+ * rested on (the data's date, when and where it was fetched).
+ */
+export function frozenAsOfText(asOf: CellAsOf | undefined, frozenAtMs: number): string {
+  const frozen = `Frozen by Rent Market on ${dateTime(frozenAtMs)}.`;
+  if (!asOf)
+    return `${frozen} Not calculated since the add-in started: when its data was fetched is not known.`;
+  if (asOf.lines.length === 0)
+    return `${frozen} Calculated ${dateTime(asOf.calculatedAt)} without a request.`;
+  const parts = asOf.lines.map((line) => {
+    const fetched =
+      line.firstStoredAt === line.lastStoredAt
+        ? dateTime(line.firstStoredAt)
+        : `${dateTime(line.firstStoredAt)} to ${dateTime(line.lastStoredAt)}`;
+    return `${requestName(line.kind)}: ${dataDate(line)}, fetched ${fetched} (${SOURCE_WORDS[line.source]})`;
+  });
+  return `${frozen} As of: ${parts.join("; ")}.`;
 }

@@ -60,7 +60,7 @@ export class RefreshController {
     if (cells.length === 0) return { formulas: 0, stillCalculating: 0 };
     onStarted?.(cells.length);
     const started = this.now();
-    let stillCalculating = cells.length;
+    let stillCalculating: number;
     for (;;) {
       stillCalculating = await this.runExcel((context) => countStillCalculating(context, cells));
       if (stillCalculating === 0 || this.now() - started >= this.longestWaitMs) break;

@@ -20,16 +20,30 @@ export class CustomFunctionsError extends Error {
 }
 
 /**
- * The last argument of every call. The host calls `onCanceled` when it abandons the call (the inputs
- * changed, the formula went, or a recalculation started over). `address` is the calling cell's, given only to
- * functions whose metadata says `requiresAddress` (undefined otherwise, as in Excel). Only the members the
- * add-in uses: it reads no function name.
+ * What every call's invocation carries: `address` is the calling cell's, given only to functions whose metadata
+ * says `requiresAddress` (undefined otherwise, as in Excel).
  */
-export class StandInInvocation {
-  static readonly officeName = "CustomFunctions.CancelableInvocation";
-  #onCanceled: (() => void) | undefined;
+export class StandInInvocationBase {
+  static readonly officeName: string = "CustomFunctions.Invocation";
+  readonly #address: string | undefined;
 
-  constructor(readonly address: string | undefined) {}
+  constructor(address: string | undefined) {
+    this.#address = address;
+  }
+
+  get address(): string | undefined {
+    return this.#address;
+  }
+}
+
+/**
+ * The last argument of every call. The host calls `onCanceled` when it abandons the call (the inputs
+ * changed, the formula went, or a recalculation started over). Only the members the add-in uses: it reads
+ * no function name.
+ */
+export class StandInInvocation extends StandInInvocationBase {
+  static override readonly officeName = "CustomFunctions.CancelableInvocation";
+  #onCanceled: (() => void) | undefined;
 
   get onCanceled(): (() => void) | undefined {
     return this.#onCanceled;
