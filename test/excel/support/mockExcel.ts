@@ -240,7 +240,7 @@ export class MockExcel {
       getItemOrNullObject: (key: string) => {
         const setting = new OfficeMockObject({ value: this.settings.get(key) }) as MockObject;
         setting.isNullObject = !this.settings.has(key);
-        return setting;
+        return this.track(setting);
       },
     };
   }
