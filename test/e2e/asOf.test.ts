@@ -53,7 +53,7 @@ it("shows a spilled cell's formula and its requests: from the service, then from
   expect(lines[0]).toBe(`${sheet}!C2 ${PROPERTY_FORMULA}`);
   expect(lines.join("\n")).toMatch(
     new RegExp(
-      `POST /properties/bulk_details: 3 answers from the service, fetched \\d\\d:\\d\\d; data of ${escaped(today)}; fresh until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\.`,
+      `GET /properties/bulk_details: 3 answers from the service, fetched \\d\\d:\\d\\d; data of ${escaped(today)}; fresh until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\.`,
     ),
   );
   const lookup = await asOfOf("A3", /lookup/);
@@ -68,7 +68,7 @@ it("shows a spilled cell's formula and its requests: from the service, then from
   await allCalculated(world.page);
   const again = await asOfOf("C2", /from the cache/);
   expect(again.join("\n")).toMatch(
-    /POST \/properties\/bulk_details: 3 answers from the cache, fetched \d\d:\d\d; data of/,
+    /GET \/properties\/bulk_details: 3 answers from the cache, fetched \d\d:\d\d; data of/,
   );
   const plain = await asOfOf("E9", /holds no RENT formula/);
   expect(plain).toEqual([`${sheet}!E9 holds no RENT formula.`]);
@@ -89,7 +89,7 @@ it("writes the as-of beside frozen values as a comment, and restoring removes it
   expect(written[0]).toMatchObject({ sheet, row: 1, column: 2 });
   expect(written[0]?.content).toMatch(
     new RegExp(
-      `^Frozen by Rent Market on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\. As of: POST /properties/bulk_details: data of ${escaped(today)}, fetched \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(from the (cache|service)\\)\\.$`,
+      `^Frozen by Rent Market on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\. As of: GET /properties/bulk_details: data of ${escaped(today)}, fetched \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(from the (cache|service)\\)\\.$`,
     ),
   );
 
@@ -113,7 +113,7 @@ it("ends Refresh with 'Refreshed N formulas at HH:MM', and the workbook remember
   await expect(world.pane.locator("#last-refresh").textContent()).resolves.toBe(remembered);
   // The refreshed cell's answers came from the service again.
   const lines = await asOfOf("C2", /from the service/);
-  expect(lines.join("\n")).toMatch(/POST \/properties\/bulk_details: 3 answers from the service/);
+  expect(lines.join("\n")).toMatch(/GET \/properties\/bulk_details: 3 answers from the service/);
 
   await world.page.reload();
   await world.pane.locator("#sign-in-button").waitFor();
