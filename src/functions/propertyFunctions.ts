@@ -45,9 +45,12 @@ function fieldValue(record: PropertyAttributes, field: string): ResultCell {
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
   if (hostHoldsDataTypes()) {
     return fillRecords(ids, (id) =>
-      withFetchedAt(
-        entityCard(recordOf(records, id) as unknown as Record<string, unknown>, "property_name"),
-        (records.get(id) as { storedAt: number }).storedAt,
+      entityCard(
+        withFetchedAt(
+          recordOf(records, id) as unknown as Record<string, unknown>,
+          (records.get(id) as { storedAt: number }).storedAt,
+        ),
+        "property_name",
       ),
     );
   }

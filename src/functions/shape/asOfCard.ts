@@ -1,8 +1,9 @@
 /**
  * An entity card's as-of: beside the record's own date of its data (`collected_at`), when its answer was fetched
- * from the service, as local date and time to the minute (`=A1.fetched_at`).
+ * from the service, as local date and time to the minute (`=A1.fetched_at`). Added to the record before it
+ * becomes a card, so the card is built as every other.
  */
-export const FETCHED_AT_PROPERTY = "fetched_at";
+export const FETCHED_AT_FIELD = "fetched_at";
 
 const pad = (value: number) => String(value).padStart(2, "0");
 
@@ -11,12 +12,9 @@ function localMinute(atMs: number): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
-export function withFetchedAt(card: Excel.EntityCellValue, storedAt: number): Excel.EntityCellValue {
-  return {
-    ...card,
-    properties: {
-      ...card.properties,
-      [FETCHED_AT_PROPERTY]: { type: "String", basicValue: localMinute(storedAt) },
-    },
-  };
+export function withFetchedAt(
+  record: Readonly<Record<string, unknown>>,
+  storedAt: number,
+): Record<string, unknown> {
+  return { ...record, [FETCHED_AT_FIELD]: localMinute(storedAt) };
 }
