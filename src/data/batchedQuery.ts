@@ -90,7 +90,15 @@ export class BatchedQuery<G, I, V> {
     const known = this.peek(groupKey, group, item, options);
     if (known) return known instanceof ApiError ? Promise.reject(known) : Promise.resolve(known);
     const since = oldestAccepted(options);
-    return this.batcher.load(`${since}|${groupKey}`, { groupKey, group, since }, item, options.signal);
+    const loading = this.batcher.load(
+      `${since}|${groupKey}`,
+      { groupKey, group, since },
+      item,
+      options.signal,
+    );
+    if (!options.trail) return loading;
+    const key = this.cacheKey(groupKey, group, item);
+    return loading.then((answer) => this.runner.noted(key, answer, options));
   }
 
   /**
@@ -105,7 +113,9 @@ export class BatchedQuery<G, I, V> {
   ): BatchedValue<V> | ApiError | undefined {
     const key = this.cacheKey(groupKey, group, item);
     const hot = this.runner.cache.peekFresh<V | null>(key, oldestAccepted(options));
-    return hot && this.fromCache(group, item, hot, "cache");
+    if (!hot) return undefined;
+    const known = this.fromCache(group, item, hot, "cache");
+    return known instanceof ApiError || !options.trail ? known : this.runner.noted(key, known, options);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import type { AnswerTrail } from "./answerTrail";
 
 /**
  * Where an answer came from: the cache (fresh), the network, or the cache past its freshness because the
@@ -23,6 +24,8 @@ export interface CallOptions {
    * first cell asks the service, and every later cell of the same refresh is served what that call stored.
    */
   freshSince?: number;
+  /** Told of every answer the call is given (its as-of), for the pane to show what a cell's value rests on. */
+  trail?: AnswerTrail;
 }
 
 /** The oldest storedAt a call accepts from the cache: everything, a refresh's start, or nothing. */

@@ -1,7 +1,8 @@
 import type { ServiceClient, TypedSend } from "../api/client";
 import { ApiError } from "../api/errors";
-import { requestKey, type RequestIdentity } from "./cacheKey";
-import { isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
+import { dataDateOf } from "./answerTrail";
+import { kindOfKey, requestKey, type RequestIdentity } from "./cacheKey";
+import { isUnreachable, oldestAccepted, type AnswerSource, type CallOptions, type Fetched } from "./fetched";
 import { RequestCoalescer } from "./requestCoalescer";
 import type { RequestExecutor } from "./requestExecutor";
 import type { CachedValue, ResponseCache } from "./responseCache";
@@ -69,9 +70,9 @@ export class QueryRunner {
     const key = this.key(identity);
     const since = oldestAccepted(options);
     const hot = this.cache.peekFresh<T | NotFoundRecord>(key, since);
-    if (hot) return answerFrom(hot, "cache");
+    if (hot) return this.noted(key, answerFrom(hot, "cache"), options);
     const flightKey = `${since}|${key}`;
-    return this.coalescer.run(flightKey, options.signal, async (signal) => {
+    const answer = await this.coalescer.run<Fetched<T>>(flightKey, options.signal, async (signal) => {
       const cached = await this.cache.get<T | NotFoundRecord>(key);
       if (cached?.fresh && cached.storedAt >= since) return answerFrom(cached, "cache");
       try {
@@ -88,6 +89,23 @@ export class QueryRunner {
         throw error;
       }
     });
+    return this.noted(key, answer, options);
+  }
+
+  /** Tells the call's trail (if it keeps one) of an answer under `key`. */
+  noted<A extends { value: unknown; source: AnswerSource; storedAt: number }>(
+    key: string,
+    answer: A,
+    options: CallOptions,
+  ): A {
+    options.trail?.note(key, {
+      kind: kindOfKey(key),
+      source: answer.source,
+      storedAt: answer.storedAt,
+      freshUntil: this.cache.freshUntil(key, answer.storedAt),
+      dataDate: dataDateOf(answer.value),
+    });
+    return answer;
   }
 }
 

@@ -93,6 +93,11 @@ export class ResponseCache {
     this.loaded = options.preload ? this.loadMemory() : Promise.resolve();
   }
 
+  /** Until when an answer stored at `storedAt` under `key` is served without asking again (Infinity: for good). */
+  freshUntil(key: string, storedAt: number): number {
+    return storedAt + this.ttlMs[kindOfKey(key)];
+  }
+
   private view<T>(entry: StoredEntry): CachedValue<T> {
     const fresh = this.now() - entry.meta.storedAt < this.ttlMs[entry.meta.kind];
     return { value: entry.value as T, storedAt: entry.meta.storedAt, fresh };

@@ -1,4 +1,5 @@
 import { parseCellAddress, rectContains, type CellRect } from "./a1";
+import { removeAsOfComments, uncommentedOnly, writeAsOfComments } from "./asOfComments";
 import { BudgetedBatch } from "./budgetedBatch";
 import { resolveScope, type FormulaScope, type ScopeArea } from "./formulaScope";
 import {
@@ -15,6 +16,8 @@ import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } 
 
 export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
+  /** The as-of of a formula's values, written beside them as a comment; none written without it. */
+  readonly asOfText?: (cell: { sheetName: string; address: string }) => string;
 }
 
 export interface FreezeResult {
@@ -142,12 +145,25 @@ export async function freezeRentFormulas(
   const calculating = (result: ShownResult) => result.shown.some((row) => row.some(isBusy));
   const results = shown.filter((result) => !calculating(result));
   const stillCalculating = shown.filter(calculating).map((result) => result.cell);
+  const asOfText = options.asOfText;
+  const commented = asOfText
+    ? await uncommentedOnly(
+        context,
+        results.map(({ cell }) => ({
+          sheetName: cell.sheetName,
+          address: cell.address,
+          text: asOfText(cell),
+        })),
+      )
+    : [];
+  const asOfOf = new Map(commented.map((note) => [`${note.sheetName}!${note.address}`, note.text]));
   const frozen = results.map(({ cell, rect }) => ({
     sheetName: cell.sheetName,
     address: cell.address,
     formula: cell.formula,
     rowCount: rect.rowCount,
     columnCount: rect.columnCount,
+    asOf: asOfOf.get(`${cell.sheetName}!${cell.address}`),
   }));
 
   await appendFrozenFormulas(context, await readFrozenStore(context), frozen);
@@ -161,6 +177,7 @@ export async function freezeRentFormulas(
     });
   }
   await batch.flush();
+  await writeAsOfComments(context, commented);
   return { frozen, stillCalculating };
 }
 
@@ -207,6 +224,14 @@ export async function restoreRentFormulas(
     });
   }
   await batch.flush();
+  await removeAsOfComments(
+    context,
+    restored.flatMap((entry) =>
+      entry.asOf === undefined
+        ? []
+        : [{ sheetName: entry.sheetName, address: entry.address, text: entry.asOf }],
+    ),
+  );
   if (restored.length > 0) await replaceFrozenFormulas(context, store, kept);
   return { restored, missingSheets };
 }

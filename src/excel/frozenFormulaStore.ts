@@ -23,6 +23,8 @@ export interface FrozenFormula {
   /** Size of what the formula showed (its spill), which restoring clears so the array can spill again. */
   readonly rowCount: number;
   readonly columnCount: number;
+  /** The as-of comment written beside the values at the freeze, which restoring removes. */
+  readonly asOf?: string;
 }
 
 export interface FrozenStore {

@@ -9,6 +9,7 @@ import { spillFromTable } from "./shape/spill";
  * @customfunction ACCOUNTS
  * @helpurl https://localhost:3000/help.html#rent-accounts
  * @cancelable
+ * @requiresAddress
  * @param invocation Custom function invocation.
  * @returns A header row and one row per account.
  */
@@ -25,6 +26,7 @@ export async function accounts(invocation: CustomFunctions.CancelableInvocation)
  * @customfunction COMPSETS
  * @helpurl https://localhost:3000/help.html#rent-compsets
  * @cancelable
+ * @requiresAddress
  * @param [account] Account id; the account chosen in the Rent Market pane when omitted.
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per comp set.

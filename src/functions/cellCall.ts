@@ -1,5 +1,7 @@
 import { ApiError } from "../api/errors";
+import { AnswerTrail } from "../data/answerTrail";
 import { session } from "../session/session";
+import { rememberCellAsOf } from "./cellAsOf";
 import { toCellError } from "./cellErrors";
 
 /** Longest a cell may wait for the service before it shows #N/A instead of #BUSY!. */
@@ -39,6 +41,8 @@ const LONGEST_CELL_WAIT_MS = 30 * 60_000;
 /** What a cell's work waits with: `signal` fires when Excel cancels the call or when the time bound passes. */
 export interface CellSignal {
   readonly signal: AbortSignal;
+  /** Where the cell's answers are noted, when Excel told the call its address (the pane shows them). */
+  readonly trail?: AnswerTrail;
 }
 
 /**
@@ -47,6 +51,9 @@ export interface CellSignal {
  */
 class CellWait implements CellSignal {
   private controller: AbortController | undefined;
+
+  constructor(readonly trail: AnswerTrail | undefined) {}
+
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Ends the cell with the time bound's error; set once the work has handed back a promise to wait on. */
   expire: ((error: ApiError) => void) | undefined;
@@ -126,17 +133,23 @@ export function runCell<T>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (cell: CellSignal) => T | Promise<T>,
 ): Promise<T> {
-  const wait = new CellWait();
+  const address = invocation?.address;
+  const wait = new CellWait(address === undefined ? undefined : new AnswerTrail());
+  const remember = () => {
+    if (address !== undefined && wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
+  };
   if (invocation) invocation.onCanceled = () => wait.cancel();
   let working: T | Promise<T>;
   try {
     working = work(wait);
   } catch (error) {
     wait.settle();
+    remember();
     return Promise.reject(toCellError(error));
   }
   if (!(working instanceof Promise)) {
     wait.settle();
+    remember();
     // Nothing is left to cancel: let the cell's wait go with this turn rather than live as long as Excel's call.
     if (invocation) invocation.onCanceled = answered;
     return Promise.resolve(working);
@@ -148,7 +161,9 @@ export function runCell<T>(
     const end = (settle: () => void) => {
       pendingCells.delete(wait);
       wait.settle();
-      if (!wait.letGo) settle();
+      if (wait.letGo) return;
+      remember();
+      settle();
     };
     wait.expire = (error) => end(() => reject(toCellError(error)));
     wait.endLetGo = () => reject(toCellError(new ApiError("cancelled", "Cancelled by Excel.")));

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors";
+import type { AnswerTrail } from "../data/answerTrail";
 import type { DataLayer } from "../data/dataLayer";
 import { session } from "../session/session";
 import { letGoOfPendingCells, type CellSignal } from "./cellCall";
@@ -13,7 +14,7 @@ export interface CellContext {
    * The call options to hand to the data layer: this cell's signal, and `freshSince` during a pane refresh. The
    * signal is made when the data layer first reads it, which it does only when the answer is not in memory.
    */
-  call: { accountId: number; readonly signal: AbortSignal; freshSince?: number };
+  call: { accountId: number; readonly signal: AbortSignal; freshSince?: number; trail?: AnswerTrail };
 }
 
 // A sign-out must not turn the cells it interrupts into errors: they are let go of, still calculating.
@@ -31,6 +32,10 @@ class CellCallOptions {
 
   get signal(): AbortSignal {
     return this.cellSignal.signal;
+  }
+
+  get trail(): AnswerTrail | undefined {
+    return this.cellSignal.trail;
   }
 }
 

@@ -39,6 +39,7 @@ const readOptionalDate = (value: unknown, argument: string) =>
  * @customfunction SURVEY
  * @helpurl https://localhost:3000/help.html#rent-survey
  * @cancelable
+ * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [columns] Columns to show, as a range or comma-separated text of column names; all when omitted.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
@@ -82,6 +83,7 @@ const UNIT_OPTIONS = [
  * @customfunction UNITS
  * @helpurl https://localhost:3000/help.html#rent-units
  * @cancelable
+ * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [bedrooms] Bedroom counts: a number, a range, or text like "1,2".
  * @param [bathrooms] Bathroom counts: a number, a range, or text like "1,1.5".
@@ -170,6 +172,7 @@ function withReturnedRange(
  * @customfunction FLOORPLANS
  * @helpurl https://localhost:3000/help.html#rent-floorplans
  * @cancelable
+ * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [collectedFrom] First collection day (a date).
  * @param [collectedTo] Last collection day (a date).

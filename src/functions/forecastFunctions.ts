@@ -136,6 +136,7 @@ async function forecastTable(
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
+ * @requiresAddress
  * @param propertyId The property: its id or its name (such as "Austin Oaks").
  * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
@@ -182,6 +183,7 @@ export async function forecast(
  * @customfunction GEOFORECAST
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
+ * @requiresAddress
  * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
  * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.

@@ -14,6 +14,7 @@ import { spillFromTable } from "./shape/spill";
  * @customfunction BOUNDARIES
  * @helpurl https://localhost:3000/help.html#rent-boundaries
  * @cancelable
+ * @requiresAddress
  * @param search Text to find: a part of the name or the start of its words; "*" for all.
  * @param [geoTypes] Boundary types to include (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood), as a range or comma-separated text; all when omitted.
  * @param [limit] Most rows to return, 1 to 1000 (default 10).
@@ -56,6 +57,7 @@ export async function boundaries(
  * @customfunction BOUNDARY
  * @helpurl https://localhost:3000/help.html#rent-boundary
  * @cancelable
+ * @requiresAddress
  * @param name The boundary's name or part of it, e.g. "Austin".
  * @param [geoType] Only this boundary type (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood).
  * @param [invocation] Custom function invocation.

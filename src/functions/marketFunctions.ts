@@ -122,6 +122,7 @@ const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as co
  * @customfunction MARKET
  * @helpurl https://localhost:3000/help.html#rent-market
  * @cancelable
+ * @requiresAddress
  * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
  * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list), or several as a range or comma-separated text; empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (MSA or BespokeSubmarket), account, and property filters unified_status, property_class, unit_count_gte, unit_count_lte, number_of_stories_gte, number_of_stories_lte, year_built_gte, year_built_lte.
@@ -196,6 +197,7 @@ const MARKET_FILTER_FAMILY = {
  * @customfunction MARKETS
  * @helpurl https://localhost:3000/help.html#rent-markets
  * @cancelable
+ * @requiresAddress
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
  * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
@@ -288,6 +290,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @customfunction NARRATIVE
  * @helpurl https://localhost:3000/help.html#rent-narrative
  * @cancelable
+ * @requiresAddress
  * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
  * @param [section] overview (default), rent, occupancy, construction, sales, demographics, or all.
  * @param [invocation] Custom function invocation.

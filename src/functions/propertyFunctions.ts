@@ -17,6 +17,7 @@ import { runCell, type CellSignal } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
+import { withFetchedAt } from "./shape/asOfCard";
 import {
   fieldGrid,
   fillBlock,
@@ -59,8 +60,13 @@ function outOfPlan(record: PropertyAttributes): Map<string, string> {
   );
 }
 
-function propertyCard(record: PropertyAttributes): Excel.EntityCellValue {
-  return entityCard(record as unknown as Record<string, unknown>, "property_name", outOfPlan(record));
+/** A property's card, with when its record was fetched (`fetched_at`). */
+function propertyCard(record: PropertyAttributes, storedAt: number): Excel.EntityCellValue {
+  return entityCard(
+    withFetchedAt(record as unknown as Record<string, unknown>, storedAt),
+    "property_name",
+    outOfPlan(record),
+  );
 }
 
 /**
@@ -68,7 +74,9 @@ function propertyCard(record: PropertyAttributes): Excel.EntityCellValue {
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
  */
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
-  if (hostHoldsDataTypes()) return fillRecords(ids, (id) => propertyCard(recordOf(records, id)));
+  if (hostHoldsDataTypes()) {
+    return fillRecords(ids, (id) => cardOf(records, id));
+  }
   const cells = ids.flat();
   if (cells.length > 1) throw new ArgumentError(ONE_WHOLE_RECORD);
   const record = recordOf(records, cells[0] as number);
@@ -86,7 +94,13 @@ function recordOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: n
   return record.value;
 }
 
-type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
+type PropertyAttributesOrError = { value: PropertyAttributes; storedAt: number } | ApiError;
+
+/** The card of a property of the records, with when its record was fetched. */
+function cardOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: number): Excel.EntityCellValue {
+  const record = recordOf(records, id);
+  return propertyCard(record, (records.get(id) as { storedAt: number }).storedAt);
+}
 
 /**
  * A property's field, e.g. its asking rent. Either argument may be a range: ids down a column and fields
@@ -95,6 +109,7 @@ type PropertyAttributesOrError = { value: PropertyAttributes } | ApiError;
  * @customfunction PROPERTY
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
+ * @requiresAddress
  * @param propertyId A property id or name (such as "Austin Oaks"), or a range of them.
  * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
@@ -144,7 +159,7 @@ async function namedProperties(
   if (block.wholeRecord) {
     if (keys.flat().length === 1) return wholeRecords([[idOf(keys[0]?.[0])]], records);
     if (!hostHoldsDataTypes()) throw new ArgumentError(ONE_WHOLE_RECORD);
-    return fillRecords(keys, (key) => propertyCard(recordOf(records, idOf(key))));
+    return fillRecords(keys, (key) => cardOf(records, idOf(key)));
   }
   return fillBlock(keys, block, (key, name) => fieldValue(recordOf(records, idOf(key)), name));
 }
@@ -244,6 +259,7 @@ async function readArea(
  * @customfunction PROPERTIES
  * @helpurl https://localhost:3000/help.html#rent-properties
  * @cancelable
+ * @requiresAddress
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
@@ -319,6 +335,7 @@ const LOOKUP_CAP = 10_000;
  * @customfunction LOOKUP
  * @helpurl https://localhost:3000/help.html#rent-lookup
  * @cancelable
+ * @requiresAddress
  * @param [options] Name/value pairs: city, state, address, property_name, property_url, property_class, latitude and longitude with radius (miles, default 0.5), unit_count_gte/lte, number_of_stories_gte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte, max_results (default 1000, at most 10000), account.
  * @param [invocation] Custom function invocation.
  * @returns A header row [property_id] and one row per matching property.

@@ -5,6 +5,8 @@ import {
   type RestoreResult,
 } from "../excel/freeze";
 import type { FormulaScope } from "../excel/formulaScope";
+import { cellAsOf } from "../functions/cellAsOf";
+import { frozenAsOfText } from "./asOfText";
 import type { ExcelRunner } from "./excelRunner";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -25,6 +27,11 @@ export function freezeSummary(result: FreezeResult): string {
   if (result.frozen.length > 0)
     parts.push(
       `Replaced ${plural(result.frozen.length, "RENT formula", "RENT formulas")} with ${result.frozen.length === 1 ? "its value" : "their values"}. Restore formulas puts ${result.frozen.length === 1 ? "it" : "them"} back.`,
+    );
+  const commented = result.frozen.filter((entry) => entry.asOf !== undefined).length;
+  if (commented > 0)
+    parts.push(
+      `The as-of (when frozen, the data's date, when fetched) is in a comment on ${commented === 1 ? "its cell" : `each of ${commented} cells`}.`,
     );
   if (result.stillCalculating.length > 0)
     parts.push(
@@ -47,10 +54,19 @@ export function restoreSummary(result: RestoreResult): string {
 
 /** "Freeze to values" and "Restore formulas" for the selection, the sheet or the workbook. */
 export class FreezeController {
-  constructor(private readonly runExcel: ExcelRunner) {}
+  constructor(
+    private readonly runExcel: ExcelRunner,
+    private readonly now: () => number = Date.now,
+  ) {}
 
+  /** Replaces the formulas by their values and writes each one's as-of beside them (a comment on its cell). */
   freeze(scope: FormulaScope): Promise<FreezeResult> {
-    return this.runExcel((context) => freezeRentFormulas(context, scope));
+    const frozenAt = this.now();
+    return this.runExcel((context) =>
+      freezeRentFormulas(context, scope, {
+        asOfText: (cell) => frozenAsOfText(cellAsOf(cell.sheetName, cell.address), frozenAt),
+      }),
+    );
   }
 
   restore(scope: FormulaScope): Promise<RestoreResult> {

@@ -1,26 +1,79 @@
 import type { DataLayerStats } from "../data/dataLayer";
+import { abortableSleep, type Sleep } from "../data/abortableSleep";
+import { countStillCalculating } from "../excel/calculating";
 import type { FormulaScope } from "../excel/formulaScope";
 import { refreshRentFormulas } from "../excel/refresh";
+import { readLastRefresh, rememberLastRefresh, type LastRefresh } from "../excel/workbookMemory";
 import { requestFreshData } from "../functions/freshness";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
 
+export interface RefreshTiming {
+  now?: () => number;
+  sleep?: Sleep;
+  /** How often the refreshed cells are looked at until none is calculating. */
+  pollMs?: number;
+  /** However long cells calculate, the refresh ends within this and says how many still were. */
+  longestWaitMs?: number;
+}
+
+export interface RefreshOutcome {
+  /** RENT formulas sent to recalculate. */
+  formulas: number;
+  /** Epoch ms when the last of them answered (or the wait ended); undefined when there was nothing to refresh. */
+  at?: number;
+  /** Formulas still calculating when the wait ended. */
+  stillCalculating: number;
+}
+
+const POLL_MS = 1_000;
+/** As long as a cell may wait while its requests move through the pacing (cellCall's longest wait). */
+const LONGEST_WAIT_MS = 30 * 60_000;
+
 /**
  * "Refresh": recalculates the RENT formulas of the workbook, the sheet or the selection with fresh data (the
- * cells recalculated accept only answers fetched since the refresh began), and the cache's figures and reset.
+ * cells recalculated accept only answers fetched since the refresh began), waits until they have answered,
+ * and has the workbook remember when; also the cache's figures and reset.
  */
 export class RefreshController {
+  private readonly now: () => number;
+  private readonly sleep: Sleep;
+  private readonly pollMs: number;
+  private readonly longestWaitMs: number;
+
   constructor(
     private readonly session: Session,
     private readonly runExcel: ExcelRunner,
-  ) {}
+    timing: RefreshTiming = {},
+  ) {
+    this.now = timing.now ?? Date.now;
+    this.sleep = timing.sleep ?? abortableSleep;
+    this.pollMs = timing.pollMs ?? POLL_MS;
+    this.longestWaitMs = timing.longestWaitMs ?? LONGEST_WAIT_MS;
+  }
 
-  /** How many RENT formulas were sent to recalculate. */
-  async refresh(scope: FormulaScope): Promise<number> {
+  /** Re-enters the formulas, tells `onStarted` how many, and ends once none of them shows #BUSY!. */
+  async refresh(scope: FormulaScope, onStarted?: (formulas: number) => void): Promise<RefreshOutcome> {
     const { cells } = await this.runExcel((context) =>
       refreshRentFormulas(context, scope, { beforeRecalculate: () => requestFreshData() }),
     );
-    return cells.length;
+    if (cells.length === 0) return { formulas: 0, stillCalculating: 0 };
+    onStarted?.(cells.length);
+    const started = this.now();
+    let stillCalculating: number;
+    for (;;) {
+      stillCalculating = await this.runExcel((context) => countStillCalculating(context, cells));
+      if (stillCalculating === 0 || this.now() - started >= this.longestWaitMs) break;
+      await this.sleep(this.pollMs);
+    }
+    const at = this.now();
+    await this.runExcel((context) => rememberLastRefresh(context, { at, formulas: cells.length }));
+    return { formulas: cells.length, at, stillCalculating };
+  }
+
+  /** The last refresh this workbook remembers (saved in it, so it survives a reload). */
+  lastRefresh(): Promise<LastRefresh | undefined> {
+    return this.runExcel(readLastRefresh);
   }
 
   stats(): Promise<DataLayerStats> {

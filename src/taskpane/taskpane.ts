@@ -1,5 +1,6 @@
 import { recalculateRentFormulas, recalculateUnanswered } from "../excel/recalculate";
 import { session } from "../session/session";
+import { wireAsOfPanel } from "./asOfPanel";
 import { CompSetsController } from "./compSetsController";
 import { ConnectionCheckController } from "./connectionCheckController";
 import { wireConnectionPanel } from "./connectionPanel";
@@ -60,7 +61,8 @@ function start(inExcel: boolean): void {
   wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);
   wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);
   wireJobsPanel(session, new JobsController(session, runExcel), status);
-  wireRefreshPanel(session, new RefreshController(session, runExcel), status);
+  wireRefreshPanel(session, new RefreshController(session, runExcel), status, inExcel);
+  wireAsOfPanel(runExcel, status, inExcel);
   wireFreezePanel(new FreezeController(runExcel), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
   wireUsagePanel(session, usage, status, {

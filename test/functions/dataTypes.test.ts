@@ -159,6 +159,16 @@ describe("on a host with data types before ExcelApi 1.19 (FormattedNumber)", () 
     expect(card.properties.asking_rent).toEqual(
       formatted(record.asking_rent, NUMBER_FORMAT_BY_KIND.currency),
     );
+    // Its as-of: the record's own collected_at above, and when the answer was fetched (an Excel date-time, local).
+    const nowSerial = (Date.now() - new Date().getTimezoneOffset() * 60_000) / 86_400_000 + 25_569;
+    const fetchedAt = card.properties.fetched_at as {
+      type: string;
+      basicValue: number;
+      numberFormat: string;
+    };
+    expect(fetchedAt.type).toBe("FormattedNumber");
+    expect(Math.abs(fetchedAt.basicValue - nowSerial)).toBeLessThan(1 / 24);
+    expect(fetchedAt.numberFormat).toBe("yyyy-mm-dd hh:mm:ss");
   });
 
   it("gives ids down a column a card each, and a missing property its own #N/A", async () => {

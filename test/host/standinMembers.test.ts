@@ -12,6 +12,7 @@ import { addInBuild } from "./addinBuild";
 import {
   CustomFunctionsError,
   StandInInvocation,
+  StandInInvocationBase,
   StandInStreamingInvocation,
   customFunctionsNamespace,
 } from "./standin/customFunctions";
@@ -72,6 +73,7 @@ function standInMembers(): string[] {
   };
   const classes: StandInClass[] = [
     ...EXCEL_STAND_INS,
+    StandInInvocationBase,
     StandInInvocation,
     StandInStreamingInvocation,
     StandInReadyInfo,

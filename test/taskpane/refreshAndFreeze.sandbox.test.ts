@@ -44,9 +44,11 @@ describe("Refresh in the pane", () => {
     await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
     expect(sent()).toBe(before);
 
-    const count = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
+    const outcome = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
 
-    expect(count).toBe(2);
+    expect(outcome).toEqual({ formulas: 2, at: expect.any(Number), stillCalculating: 0 });
+    // The workbook remembers it.
+    await expect(refresh.lastRefresh()).resolves.toEqual({ formulas: 2, at: outcome.at });
     const rewritten = excel.requests
       .flatMap((r) => r.operations)
       .filter((op) => op.startsWith("range.formulas"));
@@ -62,7 +64,7 @@ describe("Refresh in the pane", () => {
     excel.addSheet("Notes");
     expect(
       await new RefreshController(session, excel.excel.run).refresh({ kind: "sheet", sheetName: "Notes" }),
-    ).toBe(0);
+    ).toEqual({ formulas: 0, stillCalculating: 0 });
     expect(freshSince()).toBeUndefined();
   });
 
@@ -90,8 +92,17 @@ describe("Freeze to values in the pane", () => {
     const frozen = await freeze.freeze({ kind: "selection" });
 
     expect(freezeSummary(frozen)).toBe(
-      "Replaced 1 RENT formula with its value. Restore formulas puts it back.",
+      "Replaced 1 RENT formula with its value. Restore formulas puts it back. The as-of (when frozen, the data's date, when fetched) is in a comment on its cell.",
     );
+    // Calculated before the add-in's runtime saw it: the as-of says when it was frozen and that the rest is unknown.
+    expect(excel.comments).toEqual([
+      {
+        address: "Model!B2",
+        content: expect.stringMatching(
+          /^Frozen by Rent Market on .*: when its data was fetched is not known\.$/,
+        ),
+      },
+    ]);
     expect(excel.cellFormula("Model", "B2")).toBeUndefined();
     expect(excel.cellValue("Model", "B2")).toBe(1850);
     expect(excel.cellFormula("Model", "B3")).toBe('=IFERROR(rent.property(456,"asking_rent"),0)');
@@ -101,6 +112,7 @@ describe("Freeze to values in the pane", () => {
 
     expect(restoreSummary(restored)).toBe("Restored 1 RENT formula.");
     expect(excel.cellFormula("Model", "B2")).toBe('=RENT.PROPERTY(123,"asking_rent")');
+    expect(excel.comments).toEqual([]);
   });
 
   it("freezes the workbook, spills included, and names the formulas still calculating", async () => {

@@ -80,6 +80,8 @@ export class MockExcel {
     const contextMock = new OfficeMockObject({
       workbook: {
         worksheets: this.worksheetsSeed(),
+        comments: this.commentsSeed(),
+        settings: this.settingsSeed(),
         application: {
           calculate: (type: string) => {
             this.operation(`calculate ${type}`);
@@ -196,6 +198,51 @@ export class MockExcel {
       loadedItems = undefined;
     });
     return collection;
+  }
+
+  /** Comments by their cell ("Model!B2"), and the add-in's workbook settings. */
+  readonly comments: { address: string; content: string }[] = [];
+  readonly settings = new Map<string, unknown>();
+
+  private commentsSeed(): Record<string, unknown> {
+    let loadedItems: unknown[] | undefined;
+    const collection: Record<string, unknown> = {
+      add: (address: string, content: string) => {
+        this.operation("comments.add", address);
+        this.comments.push({ address, content });
+      },
+      load: () => {
+        loadedItems = this.comments.map((comment) => ({
+          content: comment.content,
+          getLocation: () => ({ load: () => undefined, address: comment.address }),
+          delete: () => {
+            this.operation("comment.delete", comment.address);
+            this.comments.splice(this.comments.indexOf(comment), 1);
+          },
+        }));
+      },
+    };
+    this.afterSync.push(() => {
+      const comments = (this.context as unknown as { workbook: { comments: Record<string, unknown> } })
+        .workbook.comments;
+      if (loadedItems) comments.items = loadedItems;
+      loadedItems = undefined;
+    });
+    return collection;
+  }
+
+  private settingsSeed(): Record<string, unknown> {
+    return {
+      add: (key: string, value: unknown) => {
+        this.operation("settings.add", key);
+        this.settings.set(key, value);
+      },
+      getItemOrNullObject: (key: string) => {
+        const setting = new OfficeMockObject({ value: this.settings.get(key) }) as MockObject;
+        setting.isNullObject = !this.settings.has(key);
+        return this.track(setting);
+      },
+    };
   }
 
   private contextWorksheets(): unknown {

@@ -6,7 +6,7 @@
  * **Calculate now** (a full calculation), and when its function is (re)associated; an invocation still running
  * then is cancelled.
  */
-import type { CellRect } from "../../../src/excel/a1";
+import { cellAddress, qualifiedAddress, type CellRect } from "../../../src/excel/a1";
 import { StandInInvocation, StandInStreamingInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
@@ -19,7 +19,7 @@ export interface FunctionMetadata {
   id: string;
   name: string;
   parameters: { name: string; dimensionality?: string; optional?: boolean }[];
-  options?: { stream?: boolean; cancelable?: boolean };
+  options?: { stream?: boolean; cancelable?: boolean; requiresAddress?: boolean };
 }
 
 type Result = Cell[][];
@@ -67,6 +67,12 @@ function shownResult(value: unknown, profile: HostProfile): Result {
     return value.map((row: unknown) => (Array.isArray(row) ? row.map(shown) : [shown(row)]));
   }
   return [[shown(value)]];
+}
+
+/** A calling cell's address as Excel gives it to a function ("Sheet1!B2", "'My sheet'!B2"). */
+function callerAddress(sheetName: string, anchor: string): string {
+  const [row, column] = anchor.split(",").map(Number);
+  return qualifiedAddress(sheetName, cellAddress(row ?? 0, column ?? 0));
 }
 
 function failure(error: unknown): Result {
@@ -330,7 +336,9 @@ export class Calculator {
     }
     this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
     if (metadata.options?.stream) return this.stream(implementation, passed, sheetName, anchor);
-    const invocation = new StandInInvocation();
+    const invocation = new StandInInvocation(
+      metadata.options?.requiresAddress ? callerAddress(sheetName, anchor) : undefined,
+    );
     run.invocations.push(invocation);
     try {
       return shownResult(await implementation(...passed, invocation), this.profile);

@@ -20,12 +20,29 @@ export class CustomFunctionsError extends Error {
 }
 
 /**
+ * What every call's invocation carries: `address` is the calling cell's, given only to functions whose metadata
+ * says `requiresAddress` (undefined otherwise, as in Excel).
+ */
+export class StandInInvocationBase {
+  static readonly officeName: string = "CustomFunctions.Invocation";
+  readonly #address: string | undefined;
+
+  constructor(address: string | undefined) {
+    this.#address = address;
+  }
+
+  get address(): string | undefined {
+    return this.#address;
+  }
+}
+
+/**
  * The last argument of every call. The host calls `onCanceled` when it abandons the call (the inputs
  * changed, the formula went, or a recalculation started over). Only the members the add-in uses: it reads
- * no address or function name.
+ * no function name.
  */
-export class StandInInvocation {
-  static readonly officeName = "CustomFunctions.CancelableInvocation";
+export class StandInInvocation extends StandInInvocationBase {
+  static override readonly officeName = "CustomFunctions.CancelableInvocation";
   #onCanceled: (() => void) | undefined;
 
   get onCanceled(): (() => void) | undefined {

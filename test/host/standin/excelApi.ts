@@ -6,10 +6,10 @@
  * (test/host/standinMembers.test.ts compares them with the add-in's source); all else is `#private`.
  */
 import type { CellRect } from "../../../src/excel/a1";
-import { rectAddress } from "../../../src/excel/a1";
+import { parseCellAddress, qualifiedAddress, rectAddress } from "../../../src/excel/a1";
 import { supportsSet } from "../profiles";
 import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
-import type { Cell, Sheet, Visibility, Workbook } from "../workbook/workbook";
+import type { Cell, CellComment, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
 
@@ -121,6 +121,7 @@ function resolveSheet(worksheet: StandInWorksheet): Sheet {
 }
 
 const RANGE_PROPERTIES = [
+  "address",
   "values",
   "valuesAsJson",
   "formulas",
@@ -204,6 +205,7 @@ class StandInRange {
       if (!rect) return;
       const sheet = resolveSheet(this.#sheet);
       const scalars = {
+        address: qualifiedAddress(sheet.name, rectAddress(rect)),
         rowIndex: rect.row,
         columnIndex: rect.column,
         rowCount: rect.rowCount,
@@ -263,6 +265,10 @@ class StandInRange {
   }
   set numberFormat(input: unknown[][]) {
     this.#write("numberFormat", input);
+  }
+
+  get address(): string {
+    return this.#loaded.get("address");
   }
 
   get rowIndex(): number {
@@ -524,6 +530,141 @@ class StandInWorksheetCollection {
   }
 }
 
+/** A comment thread on a cell (ExcelApi 1.10). */
+class StandInComment {
+  static readonly officeName = "Excel.Comment";
+  readonly #batch: Batch;
+  readonly #comment: CellComment;
+
+  constructor(batch: Batch, comment: CellComment) {
+    this.#batch = batch;
+    this.#comment = comment;
+  }
+
+  get content(): string {
+    return this.#comment.content;
+  }
+
+  getLocation(): StandInRange {
+    const comment = this.#comment;
+    const sheet = new StandInWorksheet(
+      this.#batch,
+      () => this.#batch.workbook.findSheet(comment.sheet),
+      false,
+    );
+    return StandInRange.known(this.#batch, sheet, {
+      row: comment.row,
+      column: comment.column,
+      rowCount: 1,
+      columnCount: 1,
+    });
+  }
+
+  delete(): void {
+    this.#batch.queue(() => this.#batch.workbook.deleteComment(this.#comment.id));
+  }
+}
+
+/** "Sheet1!B2" or "'My sheet'!B2" as sheet name and cell. */
+function parseQualifiedCell(address: string): { sheetName: string; row: number; column: number } {
+  const bang = address.lastIndexOf("!");
+  if (bang <= 0) throw new WorkbookError("InvalidArgument", `"${address}" names no sheet.`);
+  const sheet = address.slice(0, bang);
+  const sheetName = sheet.startsWith("'") ? sheet.slice(1, -1).replace(/''/g, "'") : sheet;
+  const cell = address.slice(bang + 1).replace(/\$/g, "");
+  if (!/^[A-Za-z]+[0-9]+$/.test(cell))
+    throw new WorkbookError("InvalidArgument", "A comment goes on one cell.");
+  return { sheetName, ...parseCellAddress(cell) };
+}
+
+/** `workbook.comments` (ExcelApi 1.10): the add-in adds comments, lists them (`load("items/...")`) and deletes. */
+class StandInCommentCollection {
+  static readonly officeName = "Excel.CommentCollection";
+  readonly #batch: Batch;
+  #items: StandInComment[] | undefined;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  load(names?: string | string[]): StandInCommentCollection {
+    const wanted = (Array.isArray(names) ? names : (names ?? "items").split(",")).map((name) => name.trim());
+    for (const name of wanted) {
+      if (name !== "items" && name !== "items/content")
+        throw new WorkbookError(
+          "InvalidArgument",
+          `The stand-in loads only comments' content, not '${name}'.`,
+        );
+    }
+    this.#batch.queue(() => {
+      this.#items = this.#batch.workbook.comments.map((comment) => new StandInComment(this.#batch, comment));
+    });
+    return this;
+  }
+
+  get items(): StandInComment[] {
+    if (!this.#items) throw new PropertyNotLoadedError("items");
+    return Array.from(this.#items);
+  }
+
+  add(cellAddress: string, content: string): void {
+    this.#batch.queue(() => {
+      const { sheetName, row, column } = parseQualifiedCell(cellAddress);
+      this.#batch.workbook.addComment(sheetName, row, column, content);
+    });
+  }
+}
+
+/** A workbook setting: its value once loaded, or a null object when the key has none. */
+class StandInSetting {
+  static readonly officeName = "Excel.Setting";
+  readonly #batch: Batch;
+  readonly #key: string;
+  readonly #loaded = new LoadedProperties();
+
+  constructor(batch: Batch, key: string) {
+    this.#batch = batch;
+    this.#key = key;
+    batch.queue(() => this.#loaded.set("isNullObject", !batch.workbook.settings.has(key)));
+  }
+
+  load(names?: string | string[]): StandInSetting {
+    propertyNames(names, ["value"]);
+    this.#batch.queue(() => {
+      const settings = this.#batch.workbook.settings;
+      if (settings.has(this.#key)) this.#loaded.set("value", settings.get(this.#key));
+    });
+    return this;
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  get value(): unknown {
+    return this.#loaded.get("value");
+  }
+}
+
+/** `workbook.settings` (ExcelApi 1.4): key-value pairs of the add-in, part of the workbook and saved with it. */
+class StandInSettingCollection {
+  static readonly officeName = "Excel.SettingCollection";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(key: string, value: unknown): StandInSetting {
+    this.#batch.queue(() => this.#batch.workbook.setSetting(key, value));
+    return new StandInSetting(this.#batch, key);
+  }
+
+  getItemOrNullObject(key: string): StandInSetting {
+    return new StandInSetting(this.#batch, key);
+  }
+}
+
 /** What `EventHandlers.add` gives back; the add-in uses none of its members. */
 class StandInEventHandlerResult {
   static readonly officeName = "OfficeExtension.EventHandlerResult";
@@ -543,10 +684,12 @@ class StandInSelectionChangedHandlers {
 
   add(handler: (args: { type: "WorkbookSelectionChanged" }) => Promise<unknown>): StandInEventHandlerResult {
     this.#batch.queue(() => {
-      this.#batch.workbook.onChange((change) => {
+      const stop = this.#batch.workbook.onChange((change) => {
         if (change.kind === "selection" || change.kind === "sheets")
           void handler({ type: "WorkbookSelectionChanged" }).catch(() => undefined);
       });
+      // Excel drops a reloaded page's handlers.
+      window.addEventListener("pagehide", stop, { once: true });
     });
     return new StandInEventHandlerResult();
   }
@@ -564,6 +707,14 @@ class StandInWorkbook {
 
   get worksheets(): StandInWorksheetCollection {
     return this.#worksheets;
+  }
+
+  get comments(): StandInCommentCollection {
+    return new StandInCommentCollection(this.#batch);
+  }
+
+  get settings(): StandInSettingCollection {
+    return new StandInSettingCollection(this.#batch);
   }
 
   get onSelectionChanged(): StandInSelectionChangedHandlers {
@@ -620,6 +771,10 @@ export function excelNamespace(host: HostBridge) {
 export const EXCEL_STAND_INS = [
   StandInRequestContext,
   StandInWorkbook,
+  StandInSettingCollection,
+  StandInSetting,
+  StandInCommentCollection,
+  StandInComment,
   StandInWorksheetCollection,
   StandInWorksheet,
   StandInTableCollection,

@@ -4,7 +4,7 @@
  * a workbook opens) nothing is invoked until something recalculates.
  */
 import type { CellRect } from "../../../src/excel/a1";
-import type { Cell, TableRecord, Visibility } from "./workbook";
+import type { Cell, CellComment, TableRecord, Visibility } from "./workbook";
 import { Sheet, Workbook } from "./workbook";
 
 interface SheetSnapshot {
@@ -20,6 +20,9 @@ interface WorkbookSnapshot {
   version: 1;
   sheets: SheetSnapshot[];
   activeSheetName: string;
+  /** The add-in's settings (absent in workbooks saved before the stand-in kept them). */
+  settings?: [string, unknown][];
+  comments?: CellComment[];
 }
 
 export const STORAGE_KEY = "rent-market-host-workbook";
@@ -30,6 +33,8 @@ function snapshotOf(workbook: Workbook): WorkbookSnapshot {
   return {
     version: 1,
     activeSheetName: workbook.activeSheetName,
+    settings: [...workbook.settings],
+    comments: workbook.comments,
     sheets: workbook.sheets.map((sheet) => ({
       name: sheet.name,
       visibility: sheet.visibility,
@@ -52,6 +57,9 @@ export function restoreInto(workbook: Workbook, snapshot: WorkbookSnapshot): voi
     sheet.frozenRows = saved.frozenRows;
     workbook.sheets.push(sheet);
   }
+  workbook.comments.splice(0, workbook.comments.length, ...(snapshot.comments ?? []));
+  workbook.settings.clear();
+  for (const [key, value] of snapshot.settings ?? []) workbook.settings.set(key, value);
   workbook.activeSheetName = snapshot.activeSheetName;
   workbook.selection = {
     sheet: snapshot.activeSheetName,

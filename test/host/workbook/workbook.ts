@@ -70,6 +70,14 @@ export type WorkbookChange =
   | { kind: "formulas"; sheet: string; anchors: string[] }
   | { kind: "sheets" | "selection" | "layout" };
 
+export interface CellComment {
+  readonly id: string;
+  readonly sheet: string;
+  readonly row: number;
+  readonly column: number;
+  readonly content: string;
+}
+
 export class Sheet {
   readonly cells = new Map<string, Cell>();
   /** Anchor "row,column" -> the rectangle its array result occupies (more than one cell). */
@@ -136,6 +144,11 @@ export class Workbook {
   readonly sheets: Sheet[] = [];
   activeSheetName: string;
   selection: { sheet: string; rect: CellRect };
+  /** The add-in's workbook settings (Excel.SettingCollection): saved with the workbook, as Excel saves them in the file. */
+  readonly settings = new Map<string, unknown>();
+  /** Comments (Excel.Comment), one thread per cell at most, as Excel allows. */
+  readonly comments: CellComment[] = [];
+  private commentIds = 0;
   private readonly listeners = new Set<(change: WorkbookChange) => void>();
 
   constructor() {
@@ -152,6 +165,35 @@ export class Workbook {
     if ("sheet" in change) this.findSheet(change.sheet)?.changed();
     else for (const sheet of this.sheets) sheet.changed();
     for (const listener of this.listeners) listener(change);
+  }
+
+  setSetting(key: string, value: unknown): void {
+    // Excel keeps a setting's value as JSON: what comes back is a copy, never the add-in's object.
+    this.settings.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    this.notify({ kind: "layout" });
+  }
+
+  addComment(sheetName: string, row: number, column: number, content: string): CellComment {
+    const sheet = this.sheet(sheetName);
+    if (this.comments.some((c) => c.sheet === sheet.name && c.row === row && c.column === column))
+      throw new WorkbookError("InvalidArgument", "The cell already has a comment.");
+    const comment = {
+      id: `comment-${Date.now()}-${++this.commentIds}`,
+      sheet: sheet.name,
+      row,
+      column,
+      content,
+    };
+    this.comments.push(comment);
+    this.notify({ kind: "layout" });
+    return comment;
+  }
+
+  deleteComment(id: string): void {
+    const index = this.comments.findIndex((comment) => comment.id === id);
+    if (index < 0) throw new WorkbookError("ItemNotFound", "The comment does not exist.");
+    this.comments.splice(index, 1);
+    this.notify({ kind: "layout" });
   }
 
   findSheet(name: string): Sheet | undefined {

@@ -1,0 +1,44 @@
+/**
+ * What the workbook remembers of the add-in's work, in the workbook's own settings (Excel.SettingCollection,
+ * ExcelApi 1.4: per file and per add-in, saved with the file, so a reload or another computer reads it back).
+ * Settings are not for secrets (Microsoft's docs say so): only times and counts go here.
+ */
+const LAST_REFRESH_KEY = "rentMarket.lastRefresh";
+
+export interface LastRefresh {
+  /** Epoch ms when the refresh ended. */
+  readonly at: number;
+  /** Formulas it recalculated. */
+  readonly formulas: number;
+}
+
+function isLastRefresh(value: unknown): value is LastRefresh {
+  if (typeof value !== "object" || value === null) return false;
+  const { at, formulas } = value as Partial<LastRefresh>;
+  return Number.isFinite(at) && Number.isInteger(formulas);
+}
+
+export async function rememberLastRefresh(
+  context: Excel.RequestContext,
+  refresh: LastRefresh,
+): Promise<void> {
+  context.workbook.settings.add(
+    LAST_REFRESH_KEY,
+    JSON.stringify({ at: refresh.at, formulas: refresh.formulas }),
+  );
+  await context.sync();
+}
+
+/** The last refresh the workbook remembers; undefined when it never had one (or the setting was mangled). */
+export async function readLastRefresh(context: Excel.RequestContext): Promise<LastRefresh | undefined> {
+  const setting = context.workbook.settings.getItemOrNullObject(LAST_REFRESH_KEY);
+  setting.load("value");
+  await context.sync();
+  if (setting.isNullObject || typeof setting.value !== "string") return undefined;
+  try {
+    const value: unknown = JSON.parse(setting.value);
+    return isLastRefresh(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

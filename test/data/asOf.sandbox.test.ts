@@ -1,0 +1,100 @@
+/**
+ * Every answer keeps when it was fetched and the date its data describes: a call's trail notes, per kind of
+ * request and source, how many answers, fetched when (the layer's clock), the data's date (the sandbox's
+ * collected_at / analysis_date), and until when each is fresh, as the clock moves past the lifetime of its kind.
+ */
+import "fake-indexeddb/auto";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { AnswerTrail } from "../../src/data/answerTrail";
+import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
+import { LOOKUP, NARRATIVES } from "../../src/data/endpoints";
+import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const MINUTE = 60_000;
+
+it("notes each answer's source, fetch time, data date and freshness, and asks again once the clock passes it", async () => {
+  let now = Date.UTC(2026, 10, 27, 9, 0);
+  const { layer } = layerFor(sandbox, { now: () => now });
+  const ids = propertyIds(sandbox, 3);
+  const today = sandbox.clock.today();
+
+  const first = new AnswerTrail();
+  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: first });
+  const fetchedAt = now;
+  expect(first.lines()).toEqual([
+    {
+      kind: "property",
+      source: "network",
+      answers: 3,
+      firstStoredAt: fetchedAt,
+      lastStoredAt: fetchedAt,
+      freshUntil: fetchedAt + DEFAULT_TTL_MS.property,
+      firstDataDate: today,
+      lastDataDate: today,
+    },
+  ]);
+
+  // Ten minutes on: the same answers from the cache, still dated when they were fetched.
+  now += 10 * MINUTE;
+  const second = new AnswerTrail();
+  const known = layer.knownPropertyDetails(ids, { accountId: ACCOUNT_ID, trail: second });
+  expect(known?.records.size).toBe(3);
+  // Asking again for what memory answered notes nothing twice.
+  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: second });
+  expect(second.lines()).toEqual([
+    expect.objectContaining({
+      source: "cache",
+      answers: 3,
+      firstStoredAt: fetchedAt,
+      lastStoredAt: fetchedAt,
+    }),
+  ]);
+
+  // Past the property lifetime: the service is asked again, and the answers are dated now.
+  now = fetchedAt + DEFAULT_TTL_MS.property + MINUTE;
+  const third = new AnswerTrail();
+  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: third });
+  expect(third.lines()).toEqual([
+    expect.objectContaining({
+      source: "network",
+      answers: 3,
+      firstStoredAt: now,
+      freshUntil: now + DEFAULT_TTL_MS.property,
+    }),
+  ]);
+});
+
+it("dates a narrative by its analysis_date and a request whose answer carries no date by nothing", async () => {
+  const now = Date.UTC(2026, 10, 27, 9, 0);
+  const { layer } = layerFor(sandbox, { now: () => now });
+  const boundaryId = sandbox.context.dataset().geography.boundaries[0]?.id as number;
+  const trail = new AnswerTrail();
+  const narrative = await layer.read(NARRATIVES, { boundaryId }, { accountId: ACCOUNT_ID, trail });
+  await layer.read(LOOKUP, { city: "Austin", per_page: 2 }, { accountId: ACCOUNT_ID, trail });
+  const analysisDate = narrative.value.data[0]?.attributes.analysis_date;
+  expect(analysisDate).toMatch(/^\d{4}-\d\d-\d\d$/);
+  expect(trail.lines()).toEqual([
+    expect.objectContaining({
+      kind: "narrative",
+      source: "network",
+      firstDataDate: analysisDate,
+      freshUntil: now + DEFAULT_TTL_MS.narrative,
+    }),
+    expect.objectContaining({
+      kind: "lookup",
+      source: "network",
+      firstDataDate: undefined,
+      lastDataDate: undefined,
+    }),
+  ]);
+});
