@@ -9,7 +9,7 @@ import {
   replaceFrozenFormulas,
   type FrozenFormula,
 } from "./frozenFormulaStore";
-import { asLiteralText } from "./literalText";
+import { asLiteralText } from "../tables/literalText";
 import { jsonByteLength } from "./requestPayload";
 import { hostSupports } from "./requirementSets";
 import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";

@@ -1,4 +1,4 @@
-import { isExportWaitText } from "./exportWaitTexts";
+import { isExportWaitText } from "../tables/exportWaitTexts";
 import { enterAgain } from "./refresh";
 import { findRentFormulaCells } from "./rentFormulas";
 

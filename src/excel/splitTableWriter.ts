@@ -1,6 +1,6 @@
 import { dataRowsPerSheet, EXCEL_MAX_ROWS } from "./sheetLimits";
 import { numberedSheetName, sanitizeSheetName } from "./sheetNames";
-import type { TableData } from "./tableData";
+import type { TableData } from "../tables/tableData";
 import { writeTable, type WriteTableOptions, type WriteTableResult } from "./tableWriter";
 
 export interface SplitWriteResult {

@@ -1,11 +1,11 @@
 import { rectAddress } from "./a1";
-import { NUMBER_FORMAT_BY_KIND } from "./columnKinds";
-import { asLiteralText } from "./literalText";
+import { NUMBER_FORMAT_BY_KIND } from "../tables/columnKinds";
+import { asLiteralText } from "../tables/literalText";
 import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "./requestPayload";
 import { rowChunks } from "./rowChunks";
 import { dataRowsPerSheet, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS } from "./sheetLimits";
 import { freeSheetName } from "./sheetNames";
-import type { CellValue, TableData } from "./tableData";
+import type { CellValue, TableData } from "../tables/tableData";
 
 export interface WriteProgress {
   readonly rowsWritten: number;

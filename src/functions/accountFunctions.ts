@@ -1,5 +1,5 @@
 import { COMP_SETS } from "../data/endpoints";
-import { recordsToTable } from "../excel/records";
+import { recordsToTable } from "../tables/records";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { spillFromTable } from "./shape/spill";

@@ -3,7 +3,7 @@ import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { asFraction } from "../api/readers/percentScale";
 import { aggregationTypeValues, forecastGeoTypeValues, forecastIntervalValues } from "../api/schema";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
-import { isoDateToSerial } from "../excel/excelDates";
+import { isoDateToSerial } from "../tables/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";

@@ -1,6 +1,6 @@
 import { GEO_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
-import { recordsToTable } from "../excel/records";
+import { recordsToTable } from "../tables/records";
 import { geoTypeValues } from "../api/schema";
 import { readGeoTypes } from "./args/geoTypes";
 import { isBlank, isEmptyArgument, readInteger, readText } from "./args/scalars";

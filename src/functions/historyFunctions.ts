@@ -1,5 +1,5 @@
-import { EXPORT_SUBMITTING } from "../excel/exportWaitTexts";
-import { shapeTable } from "../excel/tableData";
+import { EXPORT_SUBMITTING } from "../tables/exportWaitTexts";
+import { shapeTable } from "../tables/tableData";
 import { dayOfIso } from "../data/history/historyDays";
 import { session } from "../session/session";
 import { readDate } from "./args/excelDates";

@@ -3,7 +3,7 @@ import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { marketGeoTypeValues, type components } from "../api/schema";
-import { recordsToTable } from "../excel/records";
+import { recordsToTable } from "../tables/records";
 import { resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";

@@ -2,7 +2,7 @@ import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
 import { ApiError } from "../api/errors";
 import { geoTypeValues, type components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
-import { recordsToTable } from "../excel/records";
+import { recordsToTable } from "../tables/records";
 import { readDate } from "./args/excelDates";
 import { readOptions, type OptionValues } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";

@@ -1,9 +1,9 @@
 import { COMP_SETS, FLOOR_PLANS, MARKET_SURVEY, UNITS } from "../data/endpoints";
-import { floorPlansToTable, marketSurveyToTable } from "../excel/compSetTables";
+import { floorPlansToTable, marketSurveyToTable } from "../tables/compSetTables";
 import { MAX_SHEET_NAME_LENGTH } from "../excel/sheetNames";
-import type { TableData } from "../excel/tableData";
+import type { TableData } from "../tables/tableData";
 import { writeTable, type WriteProgress, type WriteTableResult } from "../excel/tableWriter";
-import { unitsToTable } from "../excel/unitRecords";
+import { unitsToTable } from "../tables/unitRecords";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
 

@@ -1,7 +1,7 @@
-import { percentsAsFractions } from "../excel/exportPercents";
+import { percentsAsFractions } from "../tables/exportPercents";
 import { EXCEL_MAX_ROWS, sheetsNeeded } from "../excel/sheetLimits";
 import { writeTableAcrossSheets } from "../excel/splitTableWriter";
-import { shapeTable, type TableData } from "../excel/tableData";
+import { shapeTable, type TableData } from "../tables/tableData";
 import type { WriteProgress } from "../excel/tableWriter";
 import { exportFormatOf, parseExportFile } from "../formats/exportFile";
 import type { ExportFormat } from "../formats/parsedTable";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
-import { shapeTable, type TableData } from "../../src/excel/tableData";
+import { shapeTable, type TableData } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
 import { parseExportFile } from "../../src/formats/exportFile";
 import type { ExportFormat } from "../../src/formats/parsedTable";

@@ -5,7 +5,7 @@
  * against each answer variant of the sandbox.
  */
 import { SANDBOX_VARIANTS } from "../../sandbox/variant";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { isoToSerial } from "../../src/tables/excelDates";
 import {
   SETUP_TIMEOUT_MS,
   calculate,

@@ -6,7 +6,7 @@
  * host passes them, files saved by the pane in a browser and by the person's browser on desktop, functions
  * re-run when the workbook opens on the web only, a remembered secret that WebKit cannot keep reported.
  */
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
 import { HOST_PROFILES, PROFILE_NAMES, holdsDataTypes } from "../host/profiles";
 import type { Cell, CellValue } from "../host/workbook/workbook";
 import { rawService, type RawService } from "../support/rawService";

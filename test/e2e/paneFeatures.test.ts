@@ -4,10 +4,10 @@
  * to values and restore, the connection check. Each sheet must hold what the sandbox sent, shaped as the
  * add-in shapes it.
  */
-import { shapeTable } from "../../src/excel/tableData";
+import { shapeTable } from "../../src/tables/tableData";
 import { FieldPath } from "../../src/api/readers/answerForm";
 import { unitsReader } from "../../src/api/readers/serviceReaders";
-import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
+import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
 import { parseExportFile } from "../../src/formats/exportFile";
 import {
   SETUP_TIMEOUT_MS,

@@ -11,11 +11,11 @@ import type { Browser, FrameLocator, Page } from "playwright-core";
 import type { RunningSandbox } from "../../sandbox/server";
 import { relayServiceUrl } from "../../relay/options";
 import { revokeUser } from "../../relay/users/userAdmin";
-import { shapeTable } from "../../src/excel/tableData";
+import { shapeTable } from "../../src/tables/tableData";
 import { FieldPath } from "../../src/api/readers/answerForm";
 import { unitsReader } from "../../src/api/readers/serviceReaders";
-import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
-import { percentsAsFractions } from "../../src/excel/exportPercents";
+import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
+import { percentsAsFractions } from "../../src/tables/exportPercents";
 import { parseExportFile } from "../../src/formats/exportFile";
 import { addInBuild } from "../host/addinBuild";
 import { writePreviewSite } from "../host/previewServer";
@@ -187,7 +187,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
   const loaded = /to the sheet "(.+)"/.exec(await paneAction(world, `job-load-${jobId}`))?.[1] ?? "";
   const parsed = await parseExportFile(await raw.download(`/bulk_api/jobs/${jobId}/results`), "csv");
-  // The pane writes percents as fractions whatever scale the file used (src/excel/exportPercents.ts).
+  // The pane writes percents as fractions whatever scale the file used (src/tables/exportPercents.ts).
   const rows = percentsAsFractions(parsed.columns, parsed.rows);
   expect(await sheetValues(page, loaded)).toEqual(shownTable(shapeTable(parsed.columns, rows)));
 

@@ -4,8 +4,8 @@
  * RENT.PROPERTY(id) and RENT.MARKET(boundary) show an entity whose card holds the sandbox's record, and a
  * formula reads its fields with `=A1.asking_rent`.
  */
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
+import { isoToSerial } from "../../src/tables/excelDates";
 import {
   SETUP_TIMEOUT_MS,
   allCalculated,

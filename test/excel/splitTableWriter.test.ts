@@ -1,4 +1,4 @@
-import type { CellValue, TableData } from "../../src/excel/tableData";
+import type { CellValue, TableData } from "../../src/tables/tableData";
 import { writeTableAcrossSheets } from "../../src/excel/splitTableWriter";
 import type { WriteProgress } from "../../src/excel/tableWriter";
 import { MockExcel } from "./support/mockExcel";

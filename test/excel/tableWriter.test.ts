@@ -1,6 +1,6 @@
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
 import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
-import type { CellValue, TableData } from "../../src/excel/tableData";
+import type { CellValue, TableData } from "../../src/tables/tableData";
 import { writeTable, type WriteProgress } from "../../src/excel/tableWriter";
 import { MockExcel } from "./support/mockExcel";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
+import { isoToSerial } from "../../src/tables/excelDates";
 import { exportFormatOf } from "../../src/formats/exportFile";
 import { prepareExportFile, writePreparedExport } from "../../src/taskpane/jobLoader";
 import { MockExcel } from "../excel/support/mockExcel";

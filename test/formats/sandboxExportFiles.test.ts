@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeExportFile } from "../../sandbox/jobs/exportWriter";
 import { exportColumns } from "../../sandbox/contract/schemaFields";
-import { shapeTable } from "../../src/excel/tableData";
+import { shapeTable } from "../../src/tables/tableData";
 import { parseExportFile } from "../../src/formats/exportFile";
 import { unitExportRows } from "./support/unitExportFiles";
 

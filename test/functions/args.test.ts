@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { ArgumentError } from "../../src/functions/cellErrors";
-import { isoDateToSerial } from "../../src/excel/excelDates";
+import { isoDateToSerial } from "../../src/tables/excelDates";
 import { readDate, serialToIsoDate } from "../../src/functions/args/excelDates";
 import { readOptions } from "../../src/functions/args/options";
 import { readBoolean, readChoice, readId, readInteger, readList } from "../../src/functions/args/scalars";

@@ -1,5 +1,5 @@
 import { SANDBOX_VARIANTS, type SandboxVariant } from "../../sandbox/variant";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { isoToSerial } from "../../src/tables/excelDates";
 import { compSets } from "../../src/functions/accountFunctions";
 import { floorPlans, survey, units } from "../../src/functions/compSetFunctions";
 import { session } from "../../src/session/session";

@@ -5,8 +5,8 @@
  * calls give plain values. The host's answer is Office.context.requirements.isSetSupported, installed here per
  * test from the host profiles of the stand-in (test/host/profiles.ts, sources in docs/hosts.md).
  */
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
+import { isoToSerial } from "../../src/tables/excelDates";
 import { forecast } from "../../src/functions/forecastFunctions";
 import { market } from "../../src/functions/marketFunctions";
 import { properties, property } from "../../src/functions/propertyFunctions";

@@ -6,7 +6,7 @@
  */
 import "fake-indexeddb/auto";
 import type { IncomingMessage } from "node:http";
-import { isoToSerial } from "../../src/excel/excelDates";
+import { isoToSerial } from "../../src/tables/excelDates";
 import { floorPlanHistory } from "../../src/functions/compSetFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { fakeInvocation } from "../support/invocation";

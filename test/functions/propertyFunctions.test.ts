@@ -1,4 +1,4 @@
-import { isoToSerial } from "../../src/excel/excelDates";
+import { isoToSerial } from "../../src/tables/excelDates";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
 import { fakeInvocation } from "../support/invocation";

@@ -6,7 +6,7 @@
 import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
 import { refreshRentFormulas } from "../../src/excel/refresh";
-import { shapeTable } from "../../src/excel/tableData";
+import { shapeTable } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
 import { Calculator } from "./page/calculator";
 import { HOST_PROFILES, type HostProfileName } from "./profiles";

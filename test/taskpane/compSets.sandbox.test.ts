@@ -1,7 +1,7 @@
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
 import type { RunningSandbox } from "../../sandbox/server";
 import { SANDBOX_VARIANTS } from "../../sandbox/variant";
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
 import {
   CompSetsController,
   exportSheetName,

@@ -1,5 +1,5 @@
-import { NUMBER_FORMAT_BY_KIND } from "../../src/excel/columnKinds";
-import { isoDateToSerial } from "../../src/excel/excelDates";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
+import { isoDateToSerial } from "../../src/tables/excelDates";
 import { answerText, cellText, formattedText } from "../../src/taskpane/insert/previewText";
 
 const formatted = (basicValue: number, kind: keyof typeof NUMBER_FORMAT_BY_KIND) => ({

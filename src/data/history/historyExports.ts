@@ -1,8 +1,8 @@
 import { CANCEL_JOB, JOB, SUBMIT_JOB } from "../endpoints";
 import { MAX_JOB_PROPERTY_IDS, MAX_JOB_RANGE_DAYS } from "../../api/contractLimits";
 import { ApiError } from "../../api/errors";
-import { percentsAsFractions } from "../../excel/exportPercents";
-import { EXPORT_SUBMITTING, exportRunning } from "../../excel/exportWaitTexts";
+import { percentsAsFractions } from "../../tables/exportPercents";
+import { EXPORT_SUBMITTING, exportRunning } from "../../tables/exportWaitTexts";
 import { parseExportFile } from "../../formats/exportFile";
 import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
 import { requestKey } from "../cacheKey";

@@ -4,7 +4,7 @@
  * market survey and its units spilled below, each from a formula that refers to the comp set id.
  */
 import { cellAddress, columnLetters } from "../a1";
-import { numberFormatForField } from "../columnKinds";
+import { numberFormatForField } from "../../tables/columnKinds";
 import type { SheetTemplate, TemplateCell } from "./sheetTemplate";
 
 export const COMP_SET_SURVEY_FIELDS = [

@@ -3,7 +3,7 @@
  * (any RENT.MARKET metric name), and one RENT.MARKET formula per pair that refers to both.
  */
 import { cellAddress } from "../a1";
-import { numberFormatForField } from "../columnKinds";
+import { numberFormatForField } from "../../tables/columnKinds";
 import type { SheetTemplate, TemplateCell } from "./sheetTemplate";
 
 export const MARKET_COMPARISON_MARKETS = ["Austin", "Dallas", "Houston", "Phoenix"] as const;

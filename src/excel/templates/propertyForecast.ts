@@ -2,8 +2,8 @@
  * Property forecast: a property id, a start and an end date and an interval as inputs; the property's name,
  * rent and occupancy today, and its forecast spilled below, every formula referring to the inputs.
  */
-import { numberFormatForField } from "../columnKinds";
-import { isoDateToSerial } from "../excelDates";
+import { numberFormatForField } from "../../tables/columnKinds";
+import { isoDateToSerial } from "../../tables/excelDates";
 import type { SheetTemplate, TemplateCell } from "./sheetTemplate";
 
 export const PROPERTY_FORECAST_FIELDS = ["rent_growth_rate_yoy", "occupancy_percent"] as const;

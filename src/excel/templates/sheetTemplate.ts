@@ -1,11 +1,11 @@
 /**
  * A sheet template: input cells a person changes (a market, property ids, dates) and RENT formulas that refer
- * to them, each with the format its field has in the catalogue (src/excel/columnKinds.ts), so the sheet reads
+ * to them, each with the format its field has in the catalogue (src/tables/columnKinds.ts), so the sheet reads
  * right on hosts whose formulas return plain numbers too. Written to a new worksheet in one batch.
  */
 import { parseCellAddress, type CellRect } from "../a1";
 import { freeSheetName } from "../sheetNames";
-import type { CellValue } from "../tableData";
+import type { CellValue } from "../../tables/tableData";
 
 /** Rows 1 and 2 hold a template's title and what to change. */
 export const TITLE_ROWS = 2;

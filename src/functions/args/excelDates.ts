@@ -1,5 +1,5 @@
 /**
- * Date arguments. Excel stores a date as the number of days since 1899-12-30 (see src/excel/excelDates.ts,
+ * Date arguments. Excel stores a date as the number of days since 1899-12-30 (see src/tables/excelDates.ts,
  * which turns the service's dates into serials on the way out); formulas may pass a serial or ISO text.
  */
 import { ArgumentError } from "../cellErrors";

@@ -6,12 +6,12 @@
  * reads (`=A1.asking_rent`). Elsewhere cells get the plain values: Office 2024 and LTSC report ExcelApi 1.16
  * and more but not CustomFunctionsRuntime 1.4, and would show #VALUE! for a data type.
  *
- * The formats come from the one field catalogue the exported sheets use (src/excel/columnKinds.ts).
+ * The formats come from the one field catalogue the exported sheets use (src/tables/columnKinds.ts).
  */
-import { NUMBER_FORMAT_BY_KIND, inferColumnKind, type ColumnKind } from "../../excel/columnKinds";
-import { flattenRecord } from "../../excel/records";
+import { NUMBER_FORMAT_BY_KIND, inferColumnKind, type ColumnKind } from "../../tables/columnKinds";
+import { flattenRecord } from "../../tables/records";
 import { hostSupports } from "../../excel/requirementSets";
-import { shapeTable, type CellValue } from "../../excel/tableData";
+import { shapeTable, type CellValue } from "../../tables/tableData";
 import { outputValue } from "./values";
 
 /** Kinds whose numbers read better formatted. Ids stay plain: they are fed to other functions as they are. */

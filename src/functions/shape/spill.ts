@@ -5,7 +5,7 @@
  * formula asks (args/headers.ts).
  */
 import { ApiError } from "../../api/errors";
-import type { CellValue, TableData } from "../../excel/tableData";
+import type { CellValue, TableData } from "../../tables/tableData";
 import { ArgumentError } from "../cellErrors";
 import { headerOf, type Headers } from "../args/headers";
 import { suggestionFor } from "../args/suggest";

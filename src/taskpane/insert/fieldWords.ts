@@ -1,10 +1,10 @@
 /**
  * A field's meaning and unit read from its contract name and type, for the fields the catalogue has no words of
  * its own for: "rent_1_bed_psf_avg_t30" reads "Rent 1-bedroom per sq ft average, last 30 days", in "$ per sq
- * ft". The unit follows the kind that formats the field's cells (src/excel/columnKinds.ts), so the list and
+ * ft". The unit follows the kind that formats the field's cells (src/tables/columnKinds.ts), so the list and
  * the cell agree.
  */
-import { inferColumnKind, type ColumnKind } from "../../excel/columnKinds";
+import { inferColumnKind, type ColumnKind } from "../../tables/columnKinds";
 
 const WORDS: Readonly<Record<string, string>> = {
   avg: "average",

@@ -3,7 +3,7 @@
  * (the data-type result of hosts with CustomFunctionsRuntime 1.4) shows under its format ("$1,600.73", "91.87%"), an entity
  * card by its title, a table by its size; plain values as they are.
  */
-import { NUMBER_FORMAT_BY_KIND, type ColumnKind } from "../../excel/columnKinds";
+import { NUMBER_FORMAT_BY_KIND, type ColumnKind } from "../../tables/columnKinds";
 
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 const DAY_MS = 86_400_000;
@@ -19,7 +19,7 @@ function isoOfSerial(serial: number): string {
   return new Date(EXCEL_EPOCH_MS + Math.round(serial * DAY_MS)).toISOString();
 }
 
-/** A number under one of the formats the add-in gives (src/excel/columnKinds.ts); any other shows as General. */
+/** A number under one of the formats the add-in gives (src/tables/columnKinds.ts); any other shows as General. */
 export function formattedText(value: number, numberFormat: string): string {
   const sign = value < 0 ? "-" : "";
   const magnitude = Math.abs(value);

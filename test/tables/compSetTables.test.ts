@@ -1,5 +1,5 @@
-import { floorPlansToTable, marketSurveyToTable } from "../../src/excel/compSetTables";
-import { isoDateToSerial } from "../../src/excel/excelDates";
+import { floorPlansToTable, marketSurveyToTable } from "../../src/tables/compSetTables";
+import { isoDateToSerial } from "../../src/tables/excelDates";
 
 describe("marketSurveyToTable", () => {
   const items = [

@@ -1,5 +1,5 @@
-import { asLiteralText, MAX_CELL_TEXT_LENGTH } from "../../src/excel/literalText";
-import { toCellValue } from "../../src/excel/tableData";
+import { asLiteralText, MAX_CELL_TEXT_LENGTH } from "../../src/tables/literalText";
+import { toCellValue } from "../../src/tables/tableData";
 
 describe("asLiteralText", () => {
   it("keeps text that Excel would read as a formula as text", () => {

@@ -1,5 +1,5 @@
-import { NUMBER_FORMAT_BY_KIND, inferColumnKind, numberFormatForField } from "../../src/excel/columnKinds";
-import { headerForField, shapeTable, toCellValue } from "../../src/excel/tableData";
+import { NUMBER_FORMAT_BY_KIND, inferColumnKind, numberFormatForField } from "../../src/tables/columnKinds";
+import { headerForField, shapeTable, toCellValue } from "../../src/tables/tableData";
 
 describe("inferColumnKind", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { isoDateToSerial, isoTimestampToSerial, isoToSerial } from "../../src/excel/excelDates";
+import { isoDateToSerial, isoTimestampToSerial, isoToSerial } from "../../src/tables/excelDates";
 
 describe("Excel date serials", () => {
   it("matches Excel's serials for calendar dates", () => {

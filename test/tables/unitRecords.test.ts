@@ -1,5 +1,5 @@
-import { unitsToTable, type UnitEnvelope } from "../../src/excel/unitRecords";
-import { isoDateToSerial, isoTimestampToSerial } from "../../src/excel/excelDates";
+import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
+import { isoDateToSerial, isoTimestampToSerial } from "../../src/tables/excelDates";
 
 const unit: UnitEnvelope = {
   id: "99030676_021621",
