@@ -1,3 +1,4 @@
+import type { components } from "../../src/api/schema";
 import type { Dataset } from "./dataset";
 import { feesOf, requiredMonthlyFees } from "./fees";
 import type { PropertyCore } from "./properties";
@@ -6,33 +7,14 @@ import { round } from "./random";
 import { listedUnits, unitsOfProperty, type FloorPlanSpec, type ListedUnit } from "./units";
 import { percentIn, type ShapeVariant } from "../variant";
 
-export interface FloorPlanRow {
-  property_id: number;
-  property_name: string;
-  subject_property: boolean;
-  name: string;
-  collected_at: string;
-  bedroom_count: number;
-  bathroom_count: number;
-  asking_rent: number | null;
-  asking_rent_change: number | null;
-  asking_rent_change_percent: number | null;
-  asking_rent_per_sq_ft: number | null;
-  net_effective_rent: number | null;
-  net_effective_rent_change: number | null;
-  net_effective_rent_change_percent: number | null;
-  net_effective_rent_per_sq_ft: number | null;
-  all_in_rent: number | null;
-  all_in_rent_per_sqft: number | null;
-  all_in_ner: number | null;
-  all_in_ner_per_sqft: number | null;
-  sqft: number;
-  days_on_market: number | null;
-  unit_count: number;
-  available_unit_count: number;
-  unit_mix_est: number;
-  unit_mix_percent: number;
-}
+/**
+ * One floor plan on one collection day: the contract's floor plan without its over-time series (the report adds
+ * them over a range of these rows), with the day it describes; the sandbox always knows a plan's size and mix.
+ */
+export type FloorPlanRow = Omit<
+  components["schemas"]["FloorPlan"],
+  "asking_rent_over_time" | "net_effective_rent_over_time"
+> & { collected_at: string; sqft: number; unit_mix_percent: number };
 
 /** Days the week-over-week change columns look back. */
 const CHANGE_LOOKBACK_DAYS = 7;

@@ -1,4 +1,4 @@
-import { marketGeoTypeValues } from "../../src/api/schema";
+import { marketGeoTypeValues, type components } from "../../src/api/schema";
 import { isOneOf } from "../../src/api/enumValues";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
@@ -6,17 +6,7 @@ import { boundaryMarket } from "./marketMetrics";
 
 export const TRUNCATION_MARKER = "[truncated: pro-plus access required]";
 
-export interface NarrativeAttributes {
-  id: number;
-  geo_boundary_id: number;
-  analysis_date: string;
-  overview: string;
-  rent: string;
-  occupancy: string;
-  construction: string;
-  sales: string;
-  demographics: string;
-}
+export type NarrativeAttributes = components["schemas"]["Narrative"]["attributes"];
 
 /** A percent held as a fraction (every market percent is), in words: 0.0242 -> "2.4%". */
 function percent(value: unknown): string {

@@ -24,6 +24,7 @@ import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
+import { withFetchedAt } from "./shape/asOfCard";
 import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
 
 type MarketGeoType = components["schemas"]["MarketGeoType"];
@@ -93,11 +94,13 @@ function checkMetric(metric: string, record: Record<string, unknown>): void {
 function wholeMarkets(
   boundaries: unknown[][],
   recordOf: (boundary: unknown) => Record<string, unknown>,
+  storedAtOf: (boundary: unknown) => number,
 ): unknown[][] {
   if (hostHoldsDataTypes())
     return fillRecords(boundaries, (boundary) => {
       const record = recordOf(boundary);
-      return entityCard(record, "name", outOfPlan(record));
+      // Its as-of, as a property card's: when the answer was fetched.
+      return entityCard(withFetchedAt(record, storedAtOf(boundary)), "name", outOfPlan(record));
     });
   const cells = boundaries.flat();
   if (cells.length > 1) {
@@ -156,17 +159,19 @@ export async function market(
         const metrics = await context.data.marketMetrics([target.id], marketOptions, context.call);
         const answer = metrics.get(target.id);
         if (answer === undefined || answer instanceof ApiError) throw answer;
-        return answer.value;
+        return answer;
       }),
     );
     const records = new Map(unique.map((given, index) => [given, settled[index]]));
-    const recordOf = (given: unknown): Record<string, unknown> => {
+    const fetchedOf = (given: unknown) => {
       const outcome = records.get(plainValue(given));
       if (outcome?.status !== "fulfilled")
         throw outcome?.reason ?? new ApiError("not_found", "No such market.");
-      return outcome.value as unknown as Record<string, unknown>;
+      return outcome.value;
     };
-    if (block.wholeRecord) return wholeMarkets(boundaries, recordOf);
+    const recordOf = (given: unknown): Record<string, unknown> =>
+      fetchedOf(given).value as unknown as Record<string, unknown>;
+    if (block.wholeRecord) return wholeMarkets(boundaries, recordOf, (given) => fetchedOf(given).storedAt);
     return fillBlock(boundaries, block, (given, name) => {
       if (block.keysAreBlock && isEmptyArgument(given)) return "";
       const record = recordOf(given);

@@ -189,6 +189,11 @@ describe("on a host with data types before ExcelApi 1.19 (FormattedNumber)", () 
     expect(card.type).toBe("Entity");
     expect(card.text).toBe(marketRecord.name);
     expect(basic(card.properties.rent_avg_t30 as { basicValue: unknown })).toBe(marketRecord.rent_avg_t30);
+    // When the market's answer was fetched, as a property card says it.
+    const nowSerial = (Date.now() - new Date().getTimezoneOffset() * 60_000) / 86_400_000 + 25_569;
+    const fetchedAt = card.properties.fetched_at as { type: string; basicValue: number };
+    expect(fetchedAt.type).toBe("FormattedNumber");
+    expect(Math.abs(fetchedAt.basicValue - nowSerial)).toBeLessThan(1 / 24);
     await expect(market([[msaId]], [["rent_avg_t30"]], undefined, fakeInvocation())).resolves.toEqual([
       [formatted(marketRecord.rent_avg_t30, NUMBER_FORMAT_BY_KIND.currency)],
     ]);
