@@ -1,4 +1,5 @@
-import { EXPORT_SUBMITTING } from "../tables/exportWaitTexts";
+import { MAX_JOB_PROPERTY_IDS } from "../api/contractLimits";
+import { EXPORT_SUBMITTING, FINDING_PROPERTIES } from "../tables/exportWaitTexts";
 import { shapeTable } from "../tables/tableData";
 import { dayOfIso } from "../data/history/historyDays";
 import { session } from "../session/session";
@@ -6,7 +7,9 @@ import { readDate } from "./args/excelDates";
 import { didYouMean } from "./args/suggest";
 import { isBlank, readChoice, readId, readList, readText } from "./args/scalars";
 import { ArgumentError, toCellError } from "./cellErrors";
+import { cellContext } from "./cellContext";
 import { historyExportsOf } from "./historyExportsOf";
+import { isIdText, resolveProperty } from "./args/nameResolver";
 import {
   AGGREGATIONS,
   HISTORY_FIELDS,
@@ -17,8 +20,8 @@ import {
 } from "./shape/historyTable";
 import { spillFromTable } from "./shape/spill";
 
-/** Properties one formula may ask for: a thousand, one job's worth of ids. */
-const MAX_PROPERTIES = 1000;
+/** Properties one formula may ask for: one job's worth of ids. */
+const MAX_PROPERTIES = MAX_JOB_PROPERTY_IDS;
 
 interface HistoryArguments {
   ids: number[];
@@ -40,7 +43,7 @@ function readField(value: unknown, argument: string): string {
 }
 
 function readArguments(
-  properties: unknown,
+  ids: number[],
   fields: unknown,
   start: unknown,
   end: unknown,
@@ -48,8 +51,7 @@ function readArguments(
   aggregation: unknown,
   today: number,
 ): HistoryArguments {
-  const ids = [...new Set(readList(properties, "properties", readId))];
-  if (ids.length === 0) throw new ArgumentError("properties: give at least one property id.");
+  if (ids.length === 0) throw new ArgumentError("properties: give at least one property id or name.");
   if (ids.length > MAX_PROPERTIES)
     throw new ArgumentError(
       `properties: at most ${MAX_PROPERTIES} ids per formula; ${ids.length} were given.`,
@@ -80,7 +82,7 @@ function readArguments(
  * @customfunction HISTORY
  * @helpurl https://localhost:3000/help.html#rent-history
  * @streaming
- * @param properties Property ids: a range, or text like "100001, 100002".
+ * @param properties Property ids or names: a range, or text like "100001, 100002".
  * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
  * @param start First day (a date).
  * @param end Last day (a date before today).
@@ -105,27 +107,41 @@ export function history(
   try {
     const signedIn = session.requireSignedIn();
     const exports = historyExportsOf(signedIn);
-    const asked = readArguments(properties, fields, start, end, interval, aggregation, exports.today());
-    const need = { ids: asked.ids, first: asked.first, last: asked.last };
-    const spill = (rows: NonNullable<ReturnType<typeof exports.known>>) => {
-      const table = historyTable(rows, need, asked.fields, asked.interval, asked.aggregation);
-      return spillFromTable(
-        shapeTable(table.columns, table.rows),
-        "No history for these properties and days.",
-      );
+    const today = exports.today();
+    const run = (ids: number[]): void => {
+      const asked = readArguments(ids, fields, start, end, interval, aggregation, today);
+      const need = { ids: asked.ids, first: asked.first, last: asked.last };
+      const spill = (rows: NonNullable<ReturnType<typeof exports.known>>) => {
+        const table = historyTable(rows, need, asked.fields, asked.interval, asked.aggregation);
+        return spillFromTable(
+          shapeTable(table.columns, table.rows),
+          "No history for these properties and days.",
+        );
+      };
+      const known = exports.known(need);
+      if (known) return invocation.setResult(spill(known));
+      invocation.setResult([[EXPORT_SUBMITTING]]);
+      exports
+        .rows(need, {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            if (!controller.signal.aborted) invocation.setResult([[progress.text]]);
+          },
+        })
+        .then((rows) => {
+          if (!controller.signal.aborted) invocation.setResult(spill(rows));
+        })
+        .catch(fail);
     };
-    const known = exports.known(need);
-    if (known) return invocation.setResult(spill(known));
-    invocation.setResult([[EXPORT_SUBMITTING]]);
-    exports
-      .rows(need, {
-        signal: controller.signal,
-        onProgress: (progress) => {
-          if (!controller.signal.aborted) invocation.setResult([[progress.text]]);
-        },
-      })
-      .then((rows) => {
-        if (!controller.signal.aborted) invocation.setResult(spill(rows));
+    const given = readList(properties, "properties", (item) => item);
+    if (given.every(isIdText)) return run([...new Set(given.map((item) => readId(item, "properties")))]);
+    // Names are looked up (one cached request each) once the other arguments are known to be right.
+    readArguments([0], fields, start, end, interval, aggregation, today);
+    invocation.setResult([[FINDING_PROPERTIES]]);
+    const context = cellContext({ signal: controller.signal });
+    Promise.all(given.map((item) => resolveProperty(item, context, "properties")))
+      .then((ids) => {
+        if (!controller.signal.aborted) run([...new Set(ids)]);
       })
       .catch(fail);
   } catch (error) {

@@ -5,10 +5,16 @@
  */
 export const EXPORT_SUBMITTING = "export submitting";
 
+/** Before the job: the property names the cell was given are being looked up. */
+export const FINDING_PROPERTIES = "finding properties by name";
+
 export function exportRunning(wait: string): string {
   return `export running, ${wait}`;
 }
 
 export function isExportWaitText(value: unknown): boolean {
-  return typeof value === "string" && (value === EXPORT_SUBMITTING || value.startsWith(exportRunning("")));
+  return (
+    typeof value === "string" &&
+    (value === EXPORT_SUBMITTING || value === FINDING_PROPERTIES || value.startsWith(exportRunning("")))
+  );
 }

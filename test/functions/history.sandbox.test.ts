@@ -282,6 +282,31 @@ describe("RENT.HISTORY", () => {
     expect(requestsSince(before)[JOBS]).toBe(2);
   });
 
+  it("takes property names as RENT.PROPERTY does: the name's history is its id's, one lookup and no second job", async () => {
+    await signIn(`history-${++databaseCounter}`);
+    const properties = [...sandbox.dataset().propertyById.values()];
+    const named = (name: string) => properties.filter((candidate) => candidate.name === name);
+    const unique = properties.find((candidate) => named(candidate.name).length === 1)!;
+    const shared = properties.find((candidate) => named(candidate.name).length > 1)!;
+    const before = sandbox.counters.snapshot();
+    const byName = streamingCell([[unique.name]], [["avg_rent"]], "2026-01-01", "2026-01-31", "week");
+    const table = (await byName.final) as unknown[][];
+    expect(byName.shown[0]).toEqual([["finding properties by name"]]);
+    expect(new Set((table.slice(1) as unknown[][]).map((row) => row[1]))).toEqual(new Set([unique.id]));
+    const cold = requestsSince(before);
+    expect(cold["/v1/properties/lookup"]).toBe(1);
+    expect(cold[JOBS]).toBe(1);
+
+    const byIdBefore = sandbox.counters.snapshot();
+    const byId = streamingCell([[unique.id]], [["avg_rent"]], "2026-01-01", "2026-01-31", "week");
+    expect(await byId.final).toEqual(table);
+    expect(requestsSince(byIdBefore)).toEqual({});
+
+    const ambiguous = (await streamingCell([[shared.name]], [["avg_rent"]], "2026-01-01", "2026-01-31")
+      .final) as CustomFunctions.Error;
+    expect(ambiguous.message).toMatch(/ambiguous: \d+ properties named/);
+  });
+
   it("says what is wrong with bad arguments, without a request", async () => {
     await signIn(`history-${++databaseCounter}`);
     const before = sandbox.counters.snapshot();
