@@ -16,6 +16,13 @@ import type { HostConfig } from "./page/main";
 const OFFICE_JS_TAG =
   /<script\s+src=["']?https:\/\/appsforoffice\.microsoft\.com\/lib\/1\/hosted\/office\.js["']?\s*><\/script>/;
 const STAND_IN_PATH = "/standin/office.js";
+/**
+ * Served before the real office.js (the preview's realOfficeJs): office.js, framed by no Office host, takes the
+ * frame to about:blank once its own scripts load, unless `OsfOptOut` is set (office.debug.js). Set before
+ * office.js runs, not by the stand-in after it, so no load order can let office.js win the race.
+ */
+const OSF_OPT_OUT_PATH = "/standin/osf-opt-out.js";
+const OSF_OPT_OUT_SCRIPT = "window.OsfOptOut = true;\n";
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -73,7 +80,9 @@ function rewriteTaskpane(html: string, origins: string[], realOfficeJs = false):
   const missing = origins.filter((origin) => !connectSources.includes(origin));
   const standIn = `<script src="${STAND_IN_PATH}"></script>`;
   return html
-    .replace(OFFICE_JS_TAG, (officeJs) => (realOfficeJs ? officeJs + standIn : standIn))
+    .replace(OFFICE_JS_TAG, (officeJs) =>
+      realOfficeJs ? `<script src="${OSF_OPT_OUT_PATH}"></script>` + officeJs + standIn : standIn,
+    )
     .replace("connect-src 'self'", ["connect-src 'self'", ...missing].join(" "));
 }
 
@@ -111,6 +120,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Runnin
     "/host/host.css": () => [CONTENT_TYPES[".css"]!, hostCss],
     "/host/config.json": () => [CONTENT_TYPES[".json"]!, JSON.stringify(config)],
     [STAND_IN_PATH]: () => [CONTENT_TYPES[".js"]!, standInScript],
+    [OSF_OPT_OUT_PATH]: () => [CONTENT_TYPES[".js"]!, OSF_OPT_OUT_SCRIPT],
   };
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

@@ -16,10 +16,8 @@ if (!host) {
   );
 }
 
-// Where the real office.js ran before the stand-in (the preview's realOfficeJs), it would take the frame, which
-// it finds framed by no Office host, to about:blank once its scripts load; OsfOptOut is the one global it
-// checks to leave the frame alone (office.debug.js). The stand-in then plays the host in its place.
-if ("OSF" in window) Object.assign(window, { OsfOptOut: true });
+// Where the real office.js ran before the stand-in (the preview's realOfficeJs), the preview set OsfOptOut before
+// it (test/host/previewServer.ts), so it leaves the frame alone; the stand-in then plays the host in its place.
 
 installWebView(window, host);
 Object.assign(window, {
