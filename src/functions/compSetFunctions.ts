@@ -242,6 +242,7 @@ function readFigure(value: unknown): string {
  * @param end Last day (a date before today).
  * @param [interval] One row per day (default), week, month or quarter.
  * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan and period.
  */
@@ -252,10 +253,12 @@ export async function floorPlanHistory(
   end: unknown,
   interval?: unknown,
   aggregation?: unknown,
+  headers?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const id = readId(compSetId, "comp_set_id");
+    const heads: Headers = { choice: readHeaders(headers), record: "floorPlan" };
     const asked = readList(fields, "fields", readFigure);
     const figures = asked.length === 0 ? [...FLOOR_PLAN_HISTORY_FIGURES] : [...new Set(asked)];
     const range = { first: dayOfIso(readDate(start, "start")), last: dayOfIso(readDate(end, "end")) };
@@ -274,6 +277,7 @@ export async function floorPlanHistory(
     return spillFromTable(
       shapeTable(table.columns, table.rows),
       `Comp set ${id} has no floor plan history for these days.`,
+      heads,
     );
   });
 }

@@ -10,6 +10,7 @@ import { ArgumentError, toCellError } from "./cellErrors";
 import { cellContext } from "./cellContext";
 import { historyExportsOf } from "./historyExportsOf";
 import { isIdText, resolveProperty } from "./args/nameResolver";
+import { readHeaders, type Headers } from "./args/headers";
 import {
   AGGREGATIONS,
   HISTORY_FIELDS,
@@ -88,6 +89,7 @@ function readArguments(
  * @param end Last day (a date before today).
  * @param [interval] One row per day (default), week, month or quarter.
  * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param invocation Custom function invocation.
  */
 export function history(
@@ -97,6 +99,7 @@ export function history(
   end: unknown,
   interval: unknown,
   aggregation: unknown,
+  headers: unknown,
   invocation: CustomFunctions.StreamingInvocation<unknown[][]>,
 ): void {
   const controller = new AbortController();
@@ -108,6 +111,7 @@ export function history(
     const signedIn = session.requireSignedIn();
     const exports = historyExportsOf(signedIn);
     const today = exports.today();
+    const heads: Headers = { choice: readHeaders(headers), record: "exportProperty" };
     const run = (ids: number[]): void => {
       const asked = readArguments(ids, fields, start, end, interval, aggregation, today);
       const need = { ids: asked.ids, first: asked.first, last: asked.last };
@@ -116,6 +120,7 @@ export function history(
         return spillFromTable(
           shapeTable(table.columns, table.rows),
           "No history for these properties and days.",
+          heads,
         );
       };
       const known = exports.known(need);

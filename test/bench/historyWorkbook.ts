@@ -66,7 +66,7 @@ function evaluate(): Promise<unknown[]> {
     CELLS.map(
       (cell) =>
         new Promise<unknown>((resolve) =>
-          history([cell.ids], [[cell.fields]], RANGE[0], RANGE[1], cell.interval, cell.aggregation, {
+          history([cell.ids], [[cell.fields]], RANGE[0], RANGE[1], cell.interval, cell.aggregation, null, {
             address: "Sheet1!A1",
             functionName: "HISTORY",
             setResult(value) {

@@ -78,6 +78,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "2026-03-01",
     "week",
     null,
+    null,
     fakeInvocation(),
   );
   expect(requests() - before).toBe(1);
@@ -111,10 +112,24 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "2026-03-01",
     "week",
     null,
+    null,
     fakeInvocation(),
   );
   expect(again).toEqual(table);
   expect(requests() - before).toBe(1);
+  // Headed by readable names (the contract's x-field-labels) when asked, the rows the same.
+  const named = (await floorPlanHistory(
+    compSetId,
+    [["asking_rent"]],
+    "2026-02-02",
+    "2026-03-01",
+    "week",
+    null,
+    "names",
+    fakeInvocation(),
+  )) as unknown[][];
+  expect([named[0]?.[2], named[0]?.[6]]).toEqual(["Property name", "Asking rent"]);
+  expect(named.slice(1)).toEqual(table.slice(1));
 
   // A longer range asks only for the days never fetched.
   const longer = await floorPlanHistory(
@@ -124,6 +139,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "2026-03-10",
     "month",
     "average",
+    null,
     fakeInvocation(),
   );
   expect(requests() - before).toBe(2);
@@ -148,6 +164,7 @@ it("says in the date header which range the service returned when its history is
     "2025-11-01",
     "2026-01-31",
     "month",
+    null,
     null,
     fakeInvocation(),
   );

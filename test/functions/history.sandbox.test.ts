@@ -43,6 +43,7 @@ function streamingCell(
   end: unknown,
   interval: unknown = null,
   aggregation: unknown = null,
+  headers: unknown = null,
 ) {
   const shown: unknown[] = [];
   let settle: (value: unknown) => void = () => undefined;
@@ -60,7 +61,7 @@ function streamingCell(
   };
   // Excel passes every argument, null where omitted, and a matrix argument typed as text as [["text"]].
   const grid = typeof fields === "string" ? [[fields]] : fields;
-  history(properties, grid, start, end, interval, aggregation, invocation);
+  history(properties, grid, start, end, interval, aggregation, headers, invocation);
   return { shown, final, invocation };
 }
 
@@ -305,6 +306,26 @@ describe("RENT.HISTORY", () => {
     const ambiguous = (await streamingCell([[shared.name]], [["avg_rent"]], "2026-01-01", "2026-01-31")
       .final) as CustomFunctions.Error;
     expect(ambiguous.message).toMatch(/ambiguous: \d+ properties named/);
+  });
+
+  it('heads its columns with readable names when headers is "names"', async () => {
+    await signIn(`history-${++databaseCounter}`);
+    const cell = (headers: string) =>
+      streamingCell(
+        [[100001]],
+        "avg_rent, leases_last_30d",
+        "2026-01-01",
+        "2026-01-07",
+        "week",
+        null,
+        headers,
+      ).final as Promise<unknown[][]>;
+    const ids = await cell("ids");
+    const names = await cell("names");
+    expect(ids[0]).toEqual(["date", "id", "avg_rent", "leases_last_30d"]);
+    // The contract's x-field-labels.
+    expect(names[0]).toEqual(["Date", "Id", "Avg rent", "Leases, 30 d"]);
+    expect(names.slice(1)).toEqual(ids.slice(1));
   });
 
   it("says what is wrong with bad arguments, without a request", async () => {
