@@ -13,6 +13,28 @@ export function setCellTimeout(ms: number): void {
   cellTimeoutMs = ms;
 }
 
+/** What a cell's time bound reads and waits with. */
+export interface CellClock {
+  now(): number;
+  /** Calls `then` once `ms` have passed; returns what cancels that. */
+  after(ms: number, then: () => void): () => void;
+}
+
+const REAL_CELL_CLOCK: CellClock = {
+  now: () => Date.now(),
+  after: (ms, then) => {
+    const timer = setTimeout(then, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+let cellClock = REAL_CELL_CLOCK;
+
+/** For tests: the clock of the cells' time bounds, the one the data layer's pacing runs on (real by default). */
+export function setCellClock(clock: CellClock | undefined): void {
+  cellClock = clock ?? REAL_CELL_CLOCK;
+}
+
 /**
  * Whether the sign-in's requests are moving through the pacing: some wait their turn (or are on the wire, each
  * under its own bound) and one went out within the last bound, or one was answered within it. A block of 10,000 ids needs 50 requests, which the live limit (100 per 5 minutes, one per 6 s
@@ -54,7 +76,7 @@ class CellWait implements CellSignal {
 
   constructor(readonly trail: AnswerTrail | undefined) {}
 
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private cancelTimer: (() => void) | undefined;
   /** Ends the cell with the time bound's error; set once the work has handed back a promise to wait on. */
   expire: ((error: ApiError) => void) | undefined;
 
@@ -62,21 +84,21 @@ class CellWait implements CellSignal {
     if (!this.controller) {
       const controller = new AbortController();
       this.controller = controller;
-      const started = Date.now();
+      const started = cellClock.now();
       const bound = () => {
         // Still in line behind requests the pacing lets through: not stuck, so wait another bound.
-        if (pacingMoves() && Date.now() - started < LONGEST_CELL_WAIT_MS) {
-          this.timer = setTimeout(bound, cellTimeoutMs);
+        if (pacingMoves() && cellClock.now() - started < LONGEST_CELL_WAIT_MS) {
+          this.cancelTimer = cellClock.after(cellTimeoutMs, bound);
           return;
         }
         const error = new ApiError(
           "timeout",
-          `No answer within ${Math.round((Date.now() - started) / 1000)} s. Recalculate to retry.`,
+          `No answer within ${Math.round((cellClock.now() - started) / 1000)} s. Recalculate to retry.`,
         );
         controller.abort(error);
         this.expire?.(error);
       };
-      this.timer = setTimeout(bound, cellTimeoutMs);
+      this.cancelTimer = cellClock.after(cellTimeoutMs, bound);
     }
     return this.controller.signal;
   }
@@ -107,7 +129,7 @@ class CellWait implements CellSignal {
   }
 
   settle(): void {
-    clearTimeout(this.timer);
+    this.cancelTimer?.();
   }
 }
 
