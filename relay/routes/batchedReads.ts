@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../../src/api/errors";
 import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } from "../../src/data/dataLayer";
-import { exploreMarketsBody, type MarketOptions } from "../../src/data/exploreMarketsBatcher";
+import {
+  exploreMarketsBody,
+  MARKET_METRICS,
+  PROPERTY_DETAILS,
+  type MarketOptions,
+} from "../../src/data/batchedEndpoints";
+import { readForecast } from "../../src/data/forecastSeries";
 import { canonicalJson } from "../../src/data/cacheKey";
 import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
@@ -72,7 +78,7 @@ export async function bulkDetails(
   ids: number[],
 ): Promise<BatchedAnswer> {
   const { records, quotaAdded } = await asPerson(data, wantedBulkDetails(accountId, ids), (signal) =>
-    data.propertyDetails(ids, { accountId, signal }),
+    data.readMany(PROPERTY_DETAILS, {}, ids, { accountId, signal }),
   );
   await Promise.all([stats.quotaUsed(accountId, quotaAdded), countLookups(stats, records.values())]);
   const failure = firstFailure(records.values());
@@ -103,7 +109,7 @@ export function batchableMarkets(
     geoType,
     propertyFilters: propertyFilters as MarketOptions["propertyFilters"],
   };
-  const batched = exploreMarketsBody({ accountId, ...options }, ids);
+  const batched = exploreMarketsBody(accountId, options, ids);
   return canonicalJson(batched) === canonicalJson(body) ? { ids, options } : undefined;
 }
 
@@ -113,8 +119,8 @@ export async function marketMetrics(
   accountId: number,
   query: { ids: number[]; options: MarketOptions },
 ): Promise<BatchedAnswer> {
-  const markets = await asPerson(data, wantedMarkets(accountId, query.ids), (signal) =>
-    data.marketMetrics(query.ids, query.options, { accountId, signal }),
+  const { records: markets } = await asPerson(data, wantedMarkets(accountId, query.ids), (signal) =>
+    data.readMany(MARKET_METRICS, query.options, query.ids, { accountId, signal }),
   );
   await countLookups(stats, markets.values());
   const failure = firstFailure(markets.values());
@@ -187,7 +193,7 @@ export async function forecast(
 ): Promise<BatchedAnswer> {
   try {
     const answer = await asPerson(data, wantedForecast(accountId, target.kind, target.id), (signal) =>
-      data.forecast(target, query, { accountId, signal }),
+      readForecast(data, target, query, { accountId, signal }),
     );
     await countLookups(stats, [answer]);
     return {
