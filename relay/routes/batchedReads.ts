@@ -27,10 +27,10 @@ import {
 } from "../upstream/interests";
 
 /**
- * Bulk details, market metrics and forecasts of everyone go through the add-in's own batchers, one level up:
+ * Bulk details, market metrics and forecasts of everyone go through the add-in's own batched rows, one level up:
  * what several people ask within the batch window leaves as one call, and each property, boundary and
  * forecast series is cached on its own, so a colleague's differently split batch is still answered locally.
- * A request of a shape the batchers do not make is not "batchable" and is forwarded as it is.
+ * A request of a shape those rows do not make is not "batchable" and is forwarded as it is.
  *
  * Each read waits with its client's signal (a batch goes on while anyone still waits for it) and is known to
  * wait for its items, so the call that carries them goes out on this person's turn, whoever opened the batch.
@@ -90,7 +90,7 @@ export async function bulkDetails(
 }
 
 /**
- * The boundaries and options of an explore markets body that is exactly what the add-in's batcher sends for
+ * The boundaries and options of an explore markets body that is exactly what the add-in's batched row sends for
  * them (`exploreMarketsBody`), so that several people's calls can be merged again; any other body is not.
  */
 export function batchableMarkets(
@@ -135,7 +135,7 @@ export async function marketMetrics(
   };
 }
 
-/** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
+/** A forecast body every field of which the forecast rows can carry; its aggregations keep their names. */
 export function batchableForecast(body: Json): ForecastQuery | undefined {
   if (!onlyKeys(body, bodyProperties("getPropertyForecasts"))) return undefined;
   const { aggregations, interval, offset, use_rent_value, use_submarket_fallback, filters } = body;
