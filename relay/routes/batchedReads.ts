@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../../src/api/errors";
 import type { DataLayer, ForecastAggregation, ForecastQuery, ForecastTarget } from "../../src/data/dataLayer";
-import { exploreMarketsBody, type MarketOptions } from "../../src/data/exploreMarketsBatcher";
+import {
+  exploreMarketsBody,
+  MARKET_METRICS,
+  PROPERTY_DETAILS,
+  type MarketOptions,
+} from "../../src/data/batchedEndpoints";
+import { readForecast } from "../../src/data/forecastSeries";
 import { canonicalJson } from "../../src/data/cacheKey";
 import type { Fetched } from "../../src/data/fetched";
 import { currentUser } from "../requestContext";
@@ -21,10 +27,10 @@ import {
 } from "../upstream/interests";
 
 /**
- * Bulk details, market metrics and forecasts of everyone go through the add-in's own batchers, one level up:
+ * Bulk details, market metrics and forecasts of everyone go through the add-in's own batched rows, one level up:
  * what several people ask within the batch window leaves as one call, and each property, boundary and
  * forecast series is cached on its own, so a colleague's differently split batch is still answered locally.
- * A request of a shape the batchers do not make is not "batchable" and is forwarded as it is.
+ * A request of a shape those rows do not make is not "batchable" and is forwarded as it is.
  *
  * Each read waits with its client's signal (a batch goes on while anyone still waits for it) and is known to
  * wait for its items, so the call that carries them goes out on this person's turn, whoever opened the batch.
@@ -72,7 +78,7 @@ export async function bulkDetails(
   ids: number[],
 ): Promise<BatchedAnswer> {
   const { records, quotaAdded } = await asPerson(data, wantedBulkDetails(accountId, ids), (signal) =>
-    data.propertyDetails(ids, { accountId, signal }),
+    data.readMany(PROPERTY_DETAILS, {}, ids, { accountId, signal }),
   );
   await Promise.all([stats.quotaUsed(accountId, quotaAdded), countLookups(stats, records.values())]);
   const failure = firstFailure(records.values());
@@ -84,7 +90,7 @@ export async function bulkDetails(
 }
 
 /**
- * The boundaries and options of an explore markets body that is exactly what the add-in's batcher sends for
+ * The boundaries and options of an explore markets body that is exactly what the add-in's batched row sends for
  * them (`exploreMarketsBody`), so that several people's calls can be merged again; any other body is not.
  */
 export function batchableMarkets(
@@ -103,7 +109,7 @@ export function batchableMarkets(
     geoType,
     propertyFilters: propertyFilters as MarketOptions["propertyFilters"],
   };
-  const batched = exploreMarketsBody({ accountId, ...options }, ids);
+  const batched = exploreMarketsBody(accountId, options, ids);
   return canonicalJson(batched) === canonicalJson(body) ? { ids, options } : undefined;
 }
 
@@ -113,8 +119,8 @@ export async function marketMetrics(
   accountId: number,
   query: { ids: number[]; options: MarketOptions },
 ): Promise<BatchedAnswer> {
-  const markets = await asPerson(data, wantedMarkets(accountId, query.ids), (signal) =>
-    data.marketMetrics(query.ids, query.options, { accountId, signal }),
+  const { records: markets } = await asPerson(data, wantedMarkets(accountId, query.ids), (signal) =>
+    data.readMany(MARKET_METRICS, query.options, query.ids, { accountId, signal }),
   );
   await countLookups(stats, markets.values());
   const failure = firstFailure(markets.values());
@@ -129,7 +135,7 @@ export async function marketMetrics(
   };
 }
 
-/** A forecast body every field of which the forecast batcher can carry; its aggregations keep their names. */
+/** A forecast body every field of which the forecast rows can carry; its aggregations keep their names. */
 export function batchableForecast(body: Json): ForecastQuery | undefined {
   if (!onlyKeys(body, bodyProperties("getPropertyForecasts"))) return undefined;
   const { aggregations, interval, offset, use_rent_value, use_submarket_fallback, filters } = body;
@@ -187,7 +193,7 @@ export async function forecast(
 ): Promise<BatchedAnswer> {
   try {
     const answer = await asPerson(data, wantedForecast(accountId, target.kind, target.id), (signal) =>
-      data.forecast(target, query, { accountId, signal }),
+      readForecast(data, target, query, { accountId, signal }),
     );
     await countLookups(stats, [answer]);
     return {

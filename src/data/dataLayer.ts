@@ -1,39 +1,15 @@
 import type { ServiceClient, TypedSend } from "../api/client";
-import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
 import { operationById } from "../api/operations";
 import { collectPages } from "../api/paging";
 import { readAnswer } from "../api/readers/answerForm";
 import type { Sleep } from "./abortableSleep";
-import type { BatchedQuery, BatchedValue } from "./batchedQuery";
-import { bulkDetailsBatcher, type BulkDetailsGroup, type PropertyAttributes } from "./bulkDetailsBatcher";
+import type { BatchedEndpoint } from "./batchedEndpoints";
+import { BatchedReads, type BatchedAnswers } from "./batchedReads";
 import type { CacheKind } from "./cachePolicy";
 import { isKeyOf } from "./cacheKey";
 import { ACCOUNTS, sendOperation, type Account, type Endpoint } from "./endpoints";
-import {
-  exploreMarketsBatcher,
-  marketGroup,
-  type MarketAttributes,
-  type MarketGroup,
-  type MarketOptions,
-} from "./exploreMarketsBatcher";
-import {
-  asApiError,
-  type AccountCallOptions,
-  type AnswerSource,
-  type CallOptions,
-  type Fetched,
-} from "./fetched";
-import {
-  forecastBatcher,
-  forecastGroup,
-  type ForecastAggregation,
-  type ForecastGroup,
-  type ForecastPoints,
-  type ForecastQuery,
-  type ForecastTarget,
-} from "./forecastBatcher";
-import { validateForecastFields } from "./forecastFields";
+import type { AccountCallOptions, CallOptions, Fetched } from "./fetched";
 import type { BatchSchedule } from "./keyedBatcher";
 import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
@@ -56,12 +32,11 @@ export type {
 } from "./endpoints";
 export type {
   ForecastAggregation,
-  ForecastQuery,
-  ForecastTarget,
   MarketAttributes,
   MarketOptions,
   PropertyAttributes,
-};
+} from "./batchedEndpoints";
+export type { ForecastQuery, ForecastSeries, ForecastTarget } from "./forecastSeries";
 
 /** Options of a row's call: the caller's signal and freshness, and the account it acts for (if any). */
 export type RowCallOptions = CallOptions & { accountId?: number };
@@ -93,16 +68,6 @@ export interface DataLayerOptions {
   random?: () => number;
 }
 
-/** Per property: its attributes or its own error. */
-export interface PropertyDetails {
-  records: Map<number, Fetched<PropertyAttributes> | ApiError>;
-  /** Properties this call fetched from the service: each counted toward the account's bulk export quota. */
-  quotaAdded: number;
-}
-
-/** A forecast: one row per bucket with a value per requested aggregation name. */
-export type ForecastSeries = { date: string; values: Record<string, number | null> }[];
-
 export interface DataLayerStats {
   cache: CacheStats;
   requests: {
@@ -131,27 +96,6 @@ export const DEFAULT_DATABASE_NAME = "rent-market-cache-v2";
 /** Databases of earlier versions, removed when the default one is opened. */
 export const RETIRED_DATABASE_NAMES = ["rent-market-cache"] as const;
 
-const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
-
-/** A batched answer as its callers see it: the claim on its quota stays with the data layer. */
-function withoutClaim<V>(answer: BatchedValue<V>): Fetched<V>;
-function withoutClaim<V>(answer: BatchedValue<V> | ApiError): Fetched<V> | ApiError;
-function withoutClaim<V>(answer: BatchedValue<V> | ApiError): Fetched<V> | ApiError {
-  if (answer instanceof ApiError) return answer;
-  return { value: answer.value, source: answer.source, storedAt: answer.storedAt };
-}
-
-/** The answer of a call assembled from parts: stale if any part was, else network if any part was. */
-function combineSources(parts: Fetched<unknown>[]): { source: AnswerSource; storedAt: number } {
-  let source: AnswerSource = "cache";
-  let storedAt = Number.POSITIVE_INFINITY;
-  for (const part of parts) {
-    if (SOURCE_RANK[part.source] > SOURCE_RANK[source]) source = part.source;
-    storedAt = Math.min(storedAt, part.storedAt);
-  }
-  return { source, storedAt };
-}
-
 /**
  * The one data layer of a sign-in: every read of the functions and the task pane goes through it. It knows
  * HTTP only through the typed client and nothing of Excel; it runs in the browser and in Node.
@@ -161,9 +105,7 @@ export class DataLayer {
   private readonly gate: RequestGate;
   private readonly executor: RequestExecutor;
   private readonly runner: QueryRunner;
-  private readonly properties: BatchedQuery<BulkDetailsGroup, number, PropertyAttributes>;
-  private readonly markets: BatchedQuery<MarketGroup, number, MarketAttributes>;
-  private readonly forecasts: BatchedQuery<ForecastGroup, ForecastAggregation, ForecastPoints>;
+  private readonly batched: BatchedReads;
   private readonly now: () => number;
   /** Holds pulls that would spend too much of the bulk export quota; counts what was spent. */
   readonly quota: BulkExportQuotaGuard;
@@ -198,13 +140,7 @@ export class DataLayer {
     this.runner = new QueryRunner(options.client, this.cache, this.executor, options.caller);
     const windowMs = options.batchWindowMs ?? 10;
     const schedule: BatchSchedule = options.batchSchedule ?? ((dispatch) => setTimeout(dispatch, windowMs));
-    this.properties = bulkDetailsBatcher(this.runner, {
-      maxIds: MAX_BULK_DETAILS_IDS,
-      schedule,
-      quota: this.quota,
-    });
-    this.markets = exploreMarketsBatcher(this.runner, { maxMarkets: MAX_EXPLORE_MARKETS, schedule });
-    this.forecasts = forecastBatcher(this.runner, { maxAggregations: MAX_FORECAST_AGGREGATIONS, schedule });
+    this.batched = new BatchedReads(this.runner, { schedule, quota: this.quota, now: this.now });
   }
 
   private get api() {
@@ -301,97 +237,29 @@ export class DataLayer {
   }
 
   /**
-   * Details of many properties when memory holds every one (a recalculation), else undefined: answered there
-   * and then, so a cell that needs nothing else finishes without waiting for anything.
+   * Items of a batched row (src/data/batchedEndpoints.ts) when memory holds every one (a recalculation), else
+   * undefined: answered there and then, so a cell that needs nothing else finishes without waiting.
    */
-  knownPropertyDetails(ids: readonly number[], options: AccountCallOptions): PropertyDetails | undefined {
-    const groupKey = String(options.accountId);
-    const group = { accountId: options.accountId };
-    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
-    for (const id of ids) {
-      if (records.has(id)) continue;
-      const known = this.properties.peek(groupKey, group, id, options);
-      if (known === undefined) return undefined;
-      records.set(id, withoutClaim(known));
-    }
-    return { records, quotaAdded: 0 };
-  }
-
-  /** Details of many properties: batched with every other caller's, each id its own value or error. */
-  async propertyDetails(ids: readonly number[], options: AccountCallOptions): Promise<PropertyDetails> {
-    const groupKey = String(options.accountId);
-    const group = { accountId: options.accountId };
-    const unique = new Set(ids);
-    const records = new Map<number, Fetched<PropertyAttributes> | ApiError>();
-    // What memory holds is answered at once, without a promise per id; the rest waits for its batch.
-    const waiting: number[] = [];
-    for (const id of unique) {
-      const known = this.properties.peek(groupKey, group, id, options);
-      if (known === undefined) waiting.push(id);
-      else records.set(id, withoutClaim(known));
-    }
-    let quotaAdded = 0;
-    if (waiting.length === 0) return { records, quotaAdded };
-    const settled = await Promise.all(
-      waiting.map((id) =>
-        this.properties.get(groupKey, group, id, options).then(
-          (value) => value,
-          (error: unknown) => asApiError(error),
-        ),
-      ),
-    );
-    waiting.forEach((id, index) => {
-      const result = settled[index] as (typeof settled)[number];
-      if (!(result instanceof ApiError) && result.source === "network" && result.claim()) quotaAdded += 1;
-      records.set(id, withoutClaim(result));
-    });
-    return { records, quotaAdded };
-  }
-
-  /** Market metrics of many boundaries of one geo type, batched into /explore_markets calls. */
-  async marketMetrics(
-    boundaryIds: readonly number[],
-    market: MarketOptions,
+  knownMany<P, I, V>(
+    row: BatchedEndpoint<P, I, V>,
+    params: P,
+    items: readonly I[],
     options: AccountCallOptions,
-  ): Promise<Map<number, Fetched<MarketAttributes> | ApiError>> {
-    const { key, group } = marketGroup(options.accountId, market);
-    const unique = [...new Set(boundaryIds)];
-    const settled = await Promise.all(
-      unique.map((id) =>
-        this.markets.get(key, group, id, options).then(
-          ({ claim: _claim, ...fetched }) => fetched,
-          (error: unknown) => asApiError(error),
-        ),
-      ),
-    );
-    return new Map(unique.map((id, index) => [id, settled[index] as Fetched<MarketAttributes> | ApiError]));
+  ): BatchedAnswers<I, V> | undefined {
+    return this.batched.known(row, params, items, options);
   }
 
   /**
-   * A forecast of a property or a boundary. Requests for the same target and options merge their
-   * aggregations into one call; the answer's values are keyed by each aggregation's name (default: field).
+   * Items of any batched row, each its own value or error: batched with every other caller's items of the same
+   * row, parameters and account (DataLoader-style, as `batchSchedule` says), cached per item.
    */
-  async forecast(
-    target: ForecastTarget,
-    query: ForecastQuery,
+  readMany<P, I, V>(
+    row: BatchedEndpoint<P, I, V>,
+    params: P,
+    items: readonly I[],
     options: AccountCallOptions,
-  ): Promise<Fetched<ForecastSeries>> {
-    if (query.aggregations.length === 0)
-      throw new ApiError("invalid_input", "Ask for at least one forecast field.");
-    validateForecastFields(target, query.aggregations);
-    const { key, group } = forecastGroup(options.accountId, target, query, this.now());
-    const parts = await Promise.all(
-      query.aggregations.map((aggregation) => this.forecasts.get(key, group, aggregation, options)),
-    );
-    const rows: ForecastSeries = [];
-    query.aggregations.forEach((aggregation, index) => {
-      const points = (parts[index] as Fetched<ForecastPoints>).value;
-      points.forEach((point, row) => {
-        const entry = (rows[row] ??= { date: point.date, values: {} });
-        entry.values[aggregation.name ?? aggregation.field] = point.value;
-      });
-    });
-    return { value: rows, ...combineSources(parts) };
+  ): Promise<BatchedAnswers<I, V>> {
+    return this.batched.read(row, params, items, options);
   }
 
   /**
@@ -454,12 +322,10 @@ export class DataLayer {
     if (accountId !== undefined) {
       // Counted here, once per answer received, not once per caller sharing it.
       if (spendsQuota && endpoint.propertiesIn) this.quota.spent(accountId, endpoint.propertiesIn(answer));
-      // The same records bulk details returns: kept, so asking for one later costs no request and no quota.
-      if (endpoint.propertyDetailsIn)
-        await this.properties.prime(
-          String(accountId),
-          { accountId },
-          endpoint.propertyDetailsIn(answer) as [number, PropertyAttributes][],
+      // Items of a batched row the answer carries: kept, so asking for one later costs no request (nor quota).
+      if (endpoint.primes)
+        await endpoint.primes(answer, (row, params, entries) =>
+          this.batched.prime(row, params, accountId, entries),
         );
     }
     return answer;

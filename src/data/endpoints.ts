@@ -24,6 +24,7 @@ import {
   unitsReader,
 } from "../api/readers/serviceReaders";
 import type { operations } from "../api/schema";
+import { PROPERTY_DETAILS, type BatchedEndpoint } from "./batchedEndpoints";
 
 type JsonBody<Op extends OperationId> = operations[Op] extends {
   requestBody?: { content: { "application/json": infer B } };
@@ -60,13 +61,20 @@ export interface Endpoint<P, T, Item = never> {
   readonly sendOnce?: boolean;
   /** How many properties an answer returned, for operations that spend the bulk export quota. */
   readonly propertiesIn?: (answer: T) => number;
-  /** Property details an answer carries, so a later RENT.PROPERTY of one of them costs nothing. */
-  readonly propertyDetailsIn?: (answer: T) => [id: number, details: unknown][];
+  /** Items of a batched row an answer carries (DataLoader's `prime`), so asking for one later costs nothing. */
+  readonly primes?: (answer: T, into: PrimeInto) => Promise<void>;
   /** For lists: how pages are asked for and read. */
   readonly paging?: PagedRow<T, Item> & {
     readonly pageParams: (params: P, page: number, perPage: number) => P;
   };
 }
+
+/** Stores a batched row's items that an answer of another row carried, under the caller's parameters. */
+export type PrimeInto = <P, I, V>(
+  row: BatchedEndpoint<P, I, V>,
+  params: P,
+  entries: readonly (readonly [I, V])[],
+) => Promise<void>;
 
 /** A row: the operation's facts from the table, the rest from the arguments, typed by the operation. */
 function row<Op extends OperationId, P, T, Item = never>(
@@ -165,12 +173,17 @@ export const GEO_SEARCH = row("searchGeoBoundaries", {
 });
 
 type PropertySearchAnswer = typeof propertySearchReader extends AnswerReader<infer A> ? A : never;
-/** Property search: its records are bulk details' records, so each is kept for RENT.PROPERTY too. */
+/** Property search: its records are property details' records, so each is kept for RENT.PROPERTY too. */
 export const PROPERTY_SEARCH = row("searchProperties", {
   reader: propertySearchReader,
   request: (body: PropertySearchBody, accountId) => ({ body: withAccount(body, accountId) }),
   propertiesIn: (answer) => answer.data.length,
-  propertyDetailsIn: (answer) => answer.data.map((record) => [Number(record.id), record.attributes]),
+  primes: (answer, into) =>
+    into(
+      PROPERTY_DETAILS,
+      {},
+      answer.data.map((record) => [Number(record.id), record.attributes] as const),
+    ),
   paging: {
     what: "properties",
     perPage: Number.POSITIVE_INFINITY,

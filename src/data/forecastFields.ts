@@ -1,5 +1,6 @@
 import { ApiError } from "../api/errors";
-import type { ForecastAggregation, ForecastTarget } from "./forecastBatcher";
+import type { ForecastAggregation } from "./batchedEndpoints";
+import type { ForecastTarget } from "./forecastSeries";
 
 // Property and boundary forecasts take different fields (api-spec.md and the vendor's boundary variants).
 const PROPERTY_FIELD = /^(rent_growth_rate_yoy|occupancy_percent)(_downside|_upside)?$/;

@@ -3,6 +3,7 @@ import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { asFraction } from "../api/readers/percentScale";
 import { aggregationTypeValues, forecastGeoTypeValues, forecastIntervalValues } from "../api/schema";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
+import { readForecast } from "../data/forecastSeries";
 import { isoDateToSerial } from "../tables/excelDates";
 import { readDate } from "./args/excelDates";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
@@ -92,7 +93,7 @@ async function forecastTable(
 ): Promise<unknown[][]> {
   const { fields, query } = readForecastQuery(target, args);
   const { data, call } = cellContext(cellSignal);
-  const series = (await data.forecast(target, query, call)).value;
+  const series = (await readForecast(data, target, query, call)).value;
   const what = target.kind === "property" ? `property ${target.id}` : `boundary ${target.id}`;
   const hint =
     target.kind === "geo_boundary"

@@ -1,4 +1,5 @@
 import { EXPLORE_MARKETS, NARRATIVES } from "../data/endpoints";
+import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
@@ -156,8 +157,13 @@ export async function market(
       unique.map(async (given) => {
         const target = await resolveMarket(given, context);
         const marketOptions = { geoType: geoType ?? target.geoType, propertyFilters };
-        const metrics = await context.data.marketMetrics([target.id], marketOptions, context.call);
-        const answer = metrics.get(target.id);
+        const { records } = await context.data.readMany(
+          MARKET_METRICS,
+          marketOptions,
+          [target.id],
+          context.call,
+        );
+        const answer = records.get(target.id);
         if (answer === undefined || answer instanceof ApiError) throw answer;
         return answer;
       }),

@@ -1,4 +1,5 @@
 import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
+import { PROPERTY_DETAILS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { geoTypeValues, type components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
@@ -128,9 +129,11 @@ export function property(
     const { data, call } = cellContext(cellSignal);
     const wanted = ids.flat();
     // What memory holds is answered at once, without waiting: a recalculation's cells end in the same turn.
-    const known = data.knownPropertyDetails(wanted, call);
+    const known = data.knownMany(PROPERTY_DETAILS, {}, wanted, call);
     if (known) return propertyResult(ids, block, known.records);
-    return data.propertyDetails(wanted, call).then(({ records }) => propertyResult(ids, block, records));
+    return data
+      .readMany(PROPERTY_DETAILS, {}, wanted, call)
+      .then(({ records }) => propertyResult(ids, block, records));
   });
 }
 
@@ -151,7 +154,7 @@ async function namedProperties(
   const resolved = new Map(given.map((value, index) => [value, settled[index]]));
   const keys = idGrid.map((row) => row.map((value) => resolved.get(plainValue(value))));
   const wanted = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
-  const { records } = await context.data.propertyDetails(wanted, context.call);
+  const { records } = await context.data.readMany(PROPERTY_DETAILS, {}, wanted, context.call);
   const idOf = (key: PromiseSettledResult<number> | undefined): number => {
     if (key?.status !== "fulfilled") throw key?.reason ?? new ApiError("not_found", "No such property.");
     return key.value;

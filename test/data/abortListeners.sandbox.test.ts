@@ -4,6 +4,7 @@ import { RequestGate } from "../../src/data/requestGate";
 import { until } from "../support/drained";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 /**
  * The shared runtime lives all day: a listener left on a signal is a leak, and a block formula of 250 ids
@@ -51,7 +52,7 @@ describe("abort listeners", () => {
     await layer.accounts();
     const ids = propertyIds(env.sandbox, 250);
     const { signal, most } = countingSignal();
-    const pending = layer.propertyDetails(ids, { accountId: ACCOUNT_ID, signal });
+    const pending = layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, signal });
     // Two requests (at most 200 ids each) are out and held: every id's wait and both batches are on the signal.
     await until(() => held.length === 2);
     expect(abortListeners(signal)).toBe(1);

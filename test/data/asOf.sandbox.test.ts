@@ -9,6 +9,7 @@ import { AnswerTrail } from "../../src/data/answerTrail";
 import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
 import { LOOKUP, NARRATIVES } from "../../src/data/endpoints";
 import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 let sandbox: RunningSandbox;
 
@@ -29,7 +30,7 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
   const today = sandbox.clock.today();
 
   const first = new AnswerTrail();
-  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: first });
+  await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, trail: first });
   const fetchedAt = now;
   expect(first.lines()).toEqual([
     {
@@ -47,10 +48,10 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
   // Ten minutes on: the same answers from the cache, still dated when they were fetched.
   now += 10 * MINUTE;
   const second = new AnswerTrail();
-  const known = layer.knownPropertyDetails(ids, { accountId: ACCOUNT_ID, trail: second });
+  const known = layer.knownMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, trail: second });
   expect(known?.records.size).toBe(3);
   // Asking again for what memory answered notes nothing twice.
-  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: second });
+  await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, trail: second });
   expect(second.lines()).toEqual([
     expect.objectContaining({
       source: "cache",
@@ -63,7 +64,7 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
   // Past the property lifetime: the service is asked again, and the answers are dated now.
   now = fetchedAt + DEFAULT_TTL_MS.property + MINUTE;
   const third = new AnswerTrail();
-  await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, trail: third });
+  await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, trail: third });
   expect(third.lines()).toEqual([
     expect.objectContaining({
       source: "network",

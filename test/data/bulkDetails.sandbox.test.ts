@@ -11,6 +11,7 @@ import {
   propertyIds,
   propertyOf,
 } from "./support/dataHarness";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 const BULK = "/v1/properties/bulk_details";
 let sandbox: RunningSandbox;
@@ -61,7 +62,7 @@ describe("bulk details batching", () => {
     const ids = propertyIds(sandbox, 3);
     const missing = 99_999_999;
     const before = sandbox.counters.snapshot();
-    const first = await layer.propertyDetails([...ids, missing], { accountId: ACCOUNT_ID });
+    const first = await layer.readMany(PROPERTY_DETAILS, {}, [...ids, missing], { accountId: ACCOUNT_ID });
     expect(countSince(sandbox, BULK, before)).toBe(1);
     expect(first.quotaAdded).toBe(3);
     const failure = first.records.get(missing);
@@ -69,7 +70,7 @@ describe("bulk details batching", () => {
     expect(failure).toMatchObject({ kind: "not_found" });
     for (const id of ids) expect(first.records.get(id)).toMatchObject({ source: "network" });
 
-    const again = await layer.propertyDetails([...ids, missing], { accountId: ACCOUNT_ID });
+    const again = await layer.readMany(PROPERTY_DETAILS, {}, [...ids, missing], { accountId: ACCOUNT_ID });
     expect(countSince(sandbox, BULK, before)).toBe(1); // the missing id is known missing: not asked again
     expect(again.quotaAdded).toBe(0);
     for (const id of ids) expect(again.records.get(id)).toMatchObject({ source: "cache" });
@@ -85,8 +86,8 @@ describe("bulk details batching", () => {
     const { layer } = layerFor(sandbox, { batchSchedule: (dispatch) => dispatches.push(dispatch) });
     const ids = propertyIds(sandbox, 3);
     const before = sandbox.counters.snapshot();
-    const first = layer.propertyDetails(ids.slice(0, 2), { accountId: ACCOUNT_ID });
-    const second = layer.propertyDetails(ids.slice(1), { accountId: ACCOUNT_ID });
+    const first = layer.readMany(PROPERTY_DETAILS, {}, ids.slice(0, 2), { accountId: ACCOUNT_ID });
+    const second = layer.readMany(PROPERTY_DETAILS, {}, ids.slice(1), { accountId: ACCOUNT_ID });
     for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(countSince(sandbox, BULK, before)).toBe(0);
     expect(dispatches).toHaveLength(1);
@@ -113,7 +114,7 @@ describe("bulk details batching", () => {
     const ids = search.value.data.map((record) => Number(record.id));
     expect(ids.length).toBeGreaterThan(0);
     const before = sandbox.counters.snapshot();
-    const details = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID });
+    const details = await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID });
     expect(countSince(sandbox, BULK, before)).toBe(0);
     expect(details.quotaAdded).toBe(0);
     for (const id of ids) {
@@ -140,7 +141,7 @@ describe("bulk details batching", () => {
     const { layer } = layerFor(sandbox);
     const ids = propertyIds(sandbox, MAX_BULK_DETAILS_IDS * 2 + 1);
     const before = sandbox.counters.snapshot();
-    const details = await layer.propertyDetails(ids, { accountId: ACCOUNT_ID, fresh: true });
+    const details = await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, fresh: true });
     expect(countSince(sandbox, BULK, before)).toBe(3);
     expect([...details.records.values()].every((record) => !(record instanceof ApiError))).toBe(true);
   });

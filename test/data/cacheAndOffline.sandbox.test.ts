@@ -2,6 +2,7 @@ import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
 import { NARRATIVES } from "../../src/data/endpoints";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 let sandbox: RunningSandbox;
 
@@ -18,7 +19,7 @@ describe("a new data layer over the same IndexedDB", () => {
     const databaseName = `shared-${process.pid}`;
     const first = layerFor(sandbox, { databaseName }).layer;
     const ids = propertyIds(sandbox, 30);
-    await first.propertyDetails(ids, { accountId: ACCOUNT_ID });
+    await first.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID });
     await first.accounts();
     await first.read(
       NARRATIVES,
@@ -30,7 +31,7 @@ describe("a new data layer over the same IndexedDB", () => {
 
     const second = layerFor(sandbox, { databaseName }).layer;
     const before = sandbox.counters.total();
-    const details = await second.propertyDetails(ids, { accountId: ACCOUNT_ID });
+    const details = await second.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID });
     const accounts = await second.accounts();
     await second.read(
       NARRATIVES,

@@ -2,7 +2,8 @@ import "fake-indexeddb/auto";
 import { ApiError } from "../../src/api/errors";
 import { boundaryMarket } from "../../sandbox/data/marketMetrics";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { ACCOUNT_ID, countSince, layerFor, marketOf, propertyIds } from "./support/dataHarness";
+import { ACCOUNT_ID, countSince, layerFor, marketOf, marketsOf, propertyIds } from "./support/dataHarness";
+import { readForecast } from "../../src/data/forecastSeries";
 
 let sandbox: RunningSandbox;
 
@@ -57,13 +58,9 @@ describe("market metrics through /explore_markets", () => {
     if (!msa || !submarket || !county) throw new Error("The sandbox lacks an MSA, a submarket or a county");
     const before = sandbox.counters.snapshot();
     const [anyType, asMsa, classA] = await Promise.all([
-      layer.marketMetrics([msa.id, submarket.id, county.id], {}, { accountId: ACCOUNT_ID }),
-      layer.marketMetrics([submarket.id], { geoType: "MSA" }, { accountId: ACCOUNT_ID }),
-      layer.marketMetrics(
-        [msa.id],
-        { propertyFilters: { property_class: ["A"] } },
-        { accountId: ACCOUNT_ID },
-      ),
+      marketsOf(layer, [msa.id, submarket.id, county.id], {}, { accountId: ACCOUNT_ID }),
+      marketsOf(layer, [submarket.id], { geoType: "MSA" }, { accountId: ACCOUNT_ID }),
+      marketsOf(layer, [msa.id], { propertyFilters: { property_class: ["A"] } }, { accountId: ACCOUNT_ID }),
     ]);
     expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(3);
     expect(anyType.get(msa.id)).toMatchObject({ value: { id: msa.id, geo_type: "MSA" } });
@@ -76,7 +73,7 @@ describe("market metrics through /explore_markets", () => {
     expect(classA.get(msa.id)).toMatchObject({ value: { id: msa.id } });
 
     // Asked again (a recalculation): every answer, "not a market" included, is known; no call.
-    const again = await layer.marketMetrics([county.id, submarket.id], {}, { accountId: ACCOUNT_ID });
+    const again = await marketsOf(layer, [county.id, submarket.id], {}, { accountId: ACCOUNT_ID });
     expect(again.get(county.id)).toMatchObject({ kind: "not_found" });
     expect(again.get(submarket.id)).toMatchObject({ value: { id: submarket.id } });
     expect(countSince(sandbox, "/v1/explore_markets", before)).toBe(3);
@@ -90,17 +87,20 @@ describe("forecasts", () => {
     const target = { kind: "property" as const, id: propertyId };
     const before = sandbox.counters.snapshot();
     const [growth, occupancy, both, yearly] = await Promise.all([
-      layer.forecast(
+      readForecast(
+        layer,
         target,
         { aggregations: [{ field: "rent_growth_rate_yoy", aggregation_type: "avg" }] },
         { accountId: ACCOUNT_ID },
       ),
-      layer.forecast(
+      readForecast(
+        layer,
         target,
         { aggregations: [{ field: "occupancy_percent", aggregation_type: "avg" }] },
         { accountId: ACCOUNT_ID },
       ),
-      layer.forecast(
+      readForecast(
+        layer,
         target,
         {
           aggregations: [
@@ -110,7 +110,8 @@ describe("forecasts", () => {
         },
         { accountId: ACCOUNT_ID },
       ),
-      layer.forecast(
+      readForecast(
+        layer,
         target,
         { interval: "year", aggregations: [{ field: "occupancy_percent", aggregation_type: "max" }] },
         { accountId: ACCOUNT_ID },
@@ -151,7 +152,8 @@ describe("forecasts", () => {
     );
     expect(yearly.value.length).toBeLessThan(series.length);
 
-    const again = await layer.forecast(
+    const again = await readForecast(
+      layer,
       target,
       { aggregations: [{ field: "occupancy_percent", aggregation_type: "avg" }] },
       { accountId: ACCOUNT_ID },
@@ -163,7 +165,8 @@ describe("forecasts", () => {
   it("refuses a boundary field for a property before it can spoil a merged call", async () => {
     const { layer } = layerFor(sandbox);
     await expect(
-      layer.forecast(
+      readForecast(
+        layer,
         { kind: "property", id: 1 },
         { aggregations: [{ field: "absorption", aggregation_type: "sum" }] },
         { accountId: ACCOUNT_ID },

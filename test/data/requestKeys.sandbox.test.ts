@@ -3,6 +3,8 @@ import { accountsForClient, SHARED_ACCOUNT_ID } from "../../sandbox/data/clients
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { countSince, layerFor, PRO } from "./support/dataHarness";
 import { COMP_SETS as COMP_SETS_ROW } from "../../src/data/endpoints";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
+import { readForecast } from "../../src/data/forecastSeries";
 
 /**
  * What a request's cache and coalescing key must hold, over HTTP: the account (one tenant's answer is never
@@ -56,12 +58,13 @@ describe("the account id in the key", () => {
       .properties.slice(0, 3)
       .map((property) => property.id);
     const details = (accountId: number) =>
-      layer.knownPropertyDetails(ids, { accountId }) ?? layer.propertyDetails(ids, { accountId });
+      layer.knownMany(PROPERTY_DETAILS, {}, ids, { accountId }) ??
+      layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId });
     const before = sandbox.counters.snapshot();
     await details(SHARED_ACCOUNT_ID);
-    expect(layer.knownPropertyDetails(ids, { accountId: SHARED_ACCOUNT_ID })).toBeDefined();
+    expect(layer.knownMany(PROPERTY_DETAILS, {}, ids, { accountId: SHARED_ACCOUNT_ID })).toBeDefined();
     // The same ids for another account are not in memory: they cost that account its own call.
-    expect(layer.knownPropertyDetails(ids, { accountId: PRIVATE_ACCOUNT_ID })).toBeUndefined();
+    expect(layer.knownMany(PROPERTY_DETAILS, {}, ids, { accountId: PRIVATE_ACCOUNT_ID })).toBeUndefined();
     await details(PRIVATE_ACCOUNT_ID);
     await details(SHARED_ACCOUNT_ID);
     expect(countSince(sandbox, "/v1/properties/bulk_details", before)).toBe(2);
@@ -88,7 +91,8 @@ describe("the month in a forecast's key", () => {
       id: number;
     };
     const ask = () =>
-      layer.forecast(
+      readForecast(
+        layer,
         { kind: "property", id: property.id },
         { aggregations: [{ field: "rent_growth_rate_yoy", aggregation_type: "avg" }] },
         { accountId: SHARED_ACCOUNT_ID },

@@ -5,6 +5,7 @@ import { until } from "../support/drained";
 import { steppingClock } from "../support/steppingClock";
 import { ACCOUNT_ID, countSince, expectedAttributes, layerFor, propertyIds } from "./support/dataHarness";
 import { NARRATIVES as NARRATIVES_ROW, SUBMIT_JOB } from "../../src/data/endpoints";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 const NARRATIVES = "/v1/markets/narratives";
 let sandbox: RunningSandbox;
@@ -143,7 +144,7 @@ describe("injected faults", () => {
 
     const [narratives, details] = await Promise.all([
       Promise.all(ids.map((id) => layer.read(NARRATIVES_ROW, { boundaryId: id }, { accountId: ACCOUNT_ID }))),
-      layer.propertyDetails(properties, { accountId: ACCOUNT_ID }),
+      layer.readMany(PROPERTY_DETAILS, {}, properties, { accountId: ACCOUNT_ID }),
     ]);
 
     expect(narratives.map((answer) => answer.value)).toEqual(expectedNarratives);

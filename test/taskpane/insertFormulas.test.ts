@@ -9,7 +9,7 @@ import {
   PROPERTY_FORECAST_FIELDS,
   filterFields,
 } from "../../src/taskpane/insert/fieldCatalogue";
-import type { ForecastAggregation } from "../../src/data/forecastBatcher";
+import type { ForecastAggregation } from "../../src/data/batchedEndpoints";
 import { validateForecastFields } from "../../src/data/forecastFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
 import { formulasFor } from "../../src/taskpane/insert/insertFormulas";

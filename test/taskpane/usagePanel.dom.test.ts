@@ -10,6 +10,7 @@ import { element, StatusLine } from "../../src/taskpane/dom";
 import { MemoryStorage, SettingsStore } from "../../src/taskpane/settingsStore";
 import { wireUsagePanel } from "../../src/taskpane/usagePanel";
 import { UsageTracker } from "../../src/taskpane/usageTracker";
+import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
 const PAGE = readFileSync(join(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
 const SERVICE = "http://127.0.0.1:4010";
@@ -76,7 +77,7 @@ it("shows a pull the quota guard held, allows it once with a click, and keeps th
   // A block of 600 ids: held before any request (the fake service would refuse it with a 429).
   const { data, accountId } = session.requireSignedIn();
   const ids = Array.from({ length: 600 }, (_, index) => 100_001 + index);
-  const held = await data.propertyDetails(ids, { accountId });
+  const held = await data.readMany(PROPERTY_DETAILS, {}, ids, { accountId });
   expect((held.records.get(100_001) as Error).message).toMatch(
     /^Held before spending: .* up to 600 properties/,
   );

@@ -7,6 +7,7 @@
 import { ApiError } from "../../api/errors";
 import type { PropertyAttributes } from "../../data/dataLayer";
 import { GEO_SEARCH, LOOKUP } from "../../data/endpoints";
+import { PROPERTY_DETAILS } from "../../data/batchedEndpoints";
 import { ArgumentError } from "../cellErrors";
 import type { CellContext } from "../cellContext";
 import type { GeoType } from "./geoTypes";
@@ -94,7 +95,7 @@ export async function resolveProperty(
     );
   }
   if (ids.length === 1) return ids[0] as number;
-  const { records } = await context.data.propertyDetails(ids, context.call);
+  const { records } = await context.data.readMany(PROPERTY_DETAILS, {}, ids, context.call);
   const recordOf = (id: number) => {
     const record = records.get(id);
     return record && !(record instanceof ApiError) ? record.value : undefined;

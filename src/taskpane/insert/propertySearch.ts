@@ -7,6 +7,7 @@
 import { ApiError } from "../../api/errors";
 import type { DataLayer, LookupQuery } from "../../data/dataLayer";
 import { LOOKUP } from "../../data/endpoints";
+import { PROPERTY_DETAILS } from "../../data/batchedEndpoints";
 import type { AccountCallOptions } from "../../data/fetched";
 import { PaneInputError } from "../paneInputError";
 
@@ -24,7 +25,7 @@ export interface PropertySearchResult {
 /** The lookup filters tried, in the order their matches are listed: a name match is the likeliest intent. */
 const FILTERS = ["property_name", "address", "city"] as const satisfies readonly (keyof LookupQuery)[];
 
-type Lookup = Pick<DataLayer, "read" | "propertyDetails">;
+type Lookup = Pick<DataLayer, "read" | "readMany">;
 
 /** "Oak Park Apartments · 1200 Elm St, Austin, TX · id 5012": name, where it is, and the id the formula takes. */
 function labelOf(id: number, record: Record<string, unknown> | undefined): string {
@@ -70,7 +71,8 @@ export async function searchProperties(
   }
   const union = [...new Set(pages.flatMap((page) => page.ids))];
   const shown = union.slice(0, limit);
-  const { records } = shown.length > 0 ? await data.propertyDetails(shown, call) : { records: new Map() };
+  const { records } =
+    shown.length > 0 ? await data.readMany(PROPERTY_DETAILS, {}, shown, call) : { records: new Map() };
   const found = shown.map((id) => {
     const record = records.get(id);
     const attributes =

@@ -6,6 +6,7 @@ import { JOB, SUBMIT_JOB } from "../../../src/data/endpoints";
 import { ServiceClient } from "../../../src/api/client";
 import { TokenManager } from "../../../src/api/tokens";
 import { DataLayer } from "../../../src/data/dataLayer";
+import { PROPERTY_DETAILS } from "../../../src/data/batchedEndpoints";
 
 interface PageRun {
   sandboxUrl: string;
@@ -29,7 +30,7 @@ function layer(sandboxUrl: string): DataLayer {
 
 /** Property names for the ids, and where each came from. */
 async function propertyNames({ sandboxUrl, accountId, ids }: PageRun) {
-  const details = await layer(sandboxUrl).propertyDetails(ids, { accountId });
+  const details = await layer(sandboxUrl).readMany(PROPERTY_DETAILS, {}, ids, { accountId });
   return ids.map((id) => {
     const record = details.records.get(id);
     if (!record || record instanceof Error) throw record ?? new Error(`No answer for ${id}`);

@@ -12,6 +12,7 @@ import type { AccountCallOptions, Fetched } from "../../../src/data/fetched";
 import { accountsForClient, SHARED_ACCOUNT_ID } from "../../../sandbox/data/clients";
 import { propertyEnvelope } from "../../../sandbox/data/propertyRecord";
 import type { RunningSandbox } from "../../../sandbox/server";
+import { PROPERTY_DETAILS, MARKET_METRICS } from "../../../src/data/batchedEndpoints";
 
 export const PRO = { clientId: "demo-pro", clientSecret: "sandbox-secret-pro" } as const;
 export const ACCOUNT_ID = accountsForClient(PRO.clientId).some((a) => a.id === SHARED_ACCOUNT_ID)
@@ -87,9 +88,19 @@ export async function propertyOf(
   id: number,
   options: AccountCallOptions,
 ): Promise<Fetched<PropertyAttributes>> {
-  const answer = (await layer.propertyDetails([id], options)).records.get(id);
+  const answer = (await layer.readMany(PROPERTY_DETAILS, {}, [id], options)).records.get(id);
   if (answer === undefined || answer instanceof ApiError) throw answer;
   return answer;
+}
+
+/** Market metrics of boundaries through the batched read: each boundary its value or its own error. */
+export async function marketsOf(
+  layer: DataLayer,
+  ids: number[],
+  market: MarketOptions,
+  options: AccountCallOptions,
+): Promise<Map<number, Fetched<MarketAttributes> | ApiError>> {
+  return (await layer.readMany(MARKET_METRICS, market, ids, options)).records;
 }
 
 /** One boundary's market metrics through the batched read, its own error thrown. */
@@ -99,7 +110,7 @@ export async function marketOf(
   market: MarketOptions,
   options: AccountCallOptions,
 ): Promise<Fetched<MarketAttributes>> {
-  const answer = (await layer.marketMetrics([id], market, options)).get(id);
+  const answer = (await marketsOf(layer, [id], market, options)).get(id);
   if (answer === undefined || answer instanceof ApiError) throw answer;
   return answer;
 }
