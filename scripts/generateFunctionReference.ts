@@ -20,9 +20,10 @@ const ARGUMENTS_END = "<!-- /arguments -->";
 const FIELDS_START = "<!-- fields: generated from src/api/fieldCatalogue.ts by npm run generate:docs -->";
 const FIELDS_END = "<!-- /fields -->";
 
-interface FunctionMetadata {
+export interface FunctionMetadata {
   id: string;
   parameters: { name: string; description?: string; optional?: boolean }[];
+  options?: { stream?: boolean; cancelable?: boolean; requiresAddress?: boolean };
 }
 
 /** The metadata of every RENT function, from the files the build reads (`src/functions/*Functions.ts`). */
