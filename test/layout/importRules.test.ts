@@ -2,7 +2,8 @@
  * The import rules the folders' READMEs state, checked against the code: each `src/` folder's README ends with a
  * "May import:" paragraph naming the parts of `src/` its files may import (a folder, `src/tables/`, or one file,
  * `src/tables/exportPercents.ts`); the relay's production code imports nothing from `sandbox/`; nothing that
- * ships imports the relay, the sandbox, the tests or the scripts.
+ * ships imports the relay, the sandbox, the tests or the scripts; the folders that know nothing of Excel name
+ * none of Office.js's globals.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -78,6 +79,24 @@ describe("the import rules the READMEs state", () => {
       relativeImports(file)
         .filter((target) => !target.startsWith("src/"))
         .map((target) => `${path.relative(root, file)} imports ${target}`),
+    );
+    expect(breaches).toEqual([]);
+  });
+
+  it("keeps Office.js out of the folders whose READMEs say they know nothing of Excel", () => {
+    const officeGlobals = new Set(["Excel", "Office", "CustomFunctions", "OfficeRuntime"]);
+    const breaches = ["api", "data", "session", "formats", "tables"].flatMap((folder) =>
+      sourceFiles(path.join(root, "src", folder)).flatMap((file) => {
+        const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+        const found: string[] = [];
+        const visit = (node: ts.Node): void => {
+          if (ts.isIdentifier(node) && officeGlobals.has(node.text))
+            found.push(`${path.relative(root, file)}: ${node.text}`);
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+        return found;
+      }),
     );
     expect(breaches).toEqual([]);
   });
