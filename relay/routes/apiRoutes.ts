@@ -3,6 +3,7 @@ import type { Account } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
 import {
   RequestRefusal,
+  bulkDetailsIds,
   matchOperation,
   operationById,
   upstreamBody,
@@ -119,14 +120,6 @@ function quotaCounter(parts: ApiRouteParts, accountId: number) {
       // Not a list of properties: nothing counted toward the quota.
     }
   };
-}
-
-/** The ids of a bulk details request, in either of the contract's spellings (not both at once). */
-function bulkDetailsIds(request: OperationRequest): number[] | "both" {
-  const listed = request.values.property_ids as string | undefined;
-  const repeated = request.values["property_ids[]"] as number[] | undefined;
-  if (listed !== undefined && repeated !== undefined) return "both";
-  return repeated ?? (listed ?? "").split(",").filter(Boolean).map(Number);
 }
 
 /** A read or write of one account's data, the account already checked: batched, cached or forwarded. */
