@@ -6,8 +6,6 @@ import {
   bulkDetailsIds,
   matchOperation,
   operationById,
-  upstreamBody,
-  upstreamTarget,
   type OperationRequest,
 } from "../../src/api/operations";
 import { requestContext } from "../requestContext";
@@ -159,15 +157,7 @@ async function accountOperation(
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
     return sendUpstream(reply, await parts.reads.read(request, onFetched));
   }
-  return sendUpstream(reply, await forward(parts, request));
-}
-
-export function forward(parts: Pick<ApiRouteParts, "upstream">, request: OperationRequest) {
-  return parts.upstream.forward(
-    request.operation.method,
-    `/v1${upstreamTarget(request)}`,
-    upstreamBody(request),
-  );
+  return sendUpstream(reply, await parts.upstream.send(request));
 }
 
 async function dispatch(
@@ -201,7 +191,7 @@ async function dispatch(
           `Comp set ${compSetId} belongs to none of the accounts the team relay gives ${user.name}.`,
         );
       if (request.operation.cacheKind) return sendUpstream(reply, await parts.reads.read(request));
-      return sendUpstream(reply, await forward(parts, request));
+      return sendUpstream(reply, await parts.upstream.send(request));
     }
     case "account": {
       const accountId = request.accountId;

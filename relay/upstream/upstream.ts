@@ -1,7 +1,8 @@
 import { sendAuthorized } from "../../src/api/authorizedSend";
-import { ServiceClient, type TypedSend } from "../../src/api/client";
+import { API_BASE_PATH, ServiceClient, type TypedSend } from "../../src/api/client";
 import type { ServiceConfig } from "../../src/api/config";
 import { ApiError } from "../../src/api/errors";
+import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
@@ -129,6 +130,24 @@ export class Upstream {
     });
     this.interests = interests;
     bindInterests(this.data, interests);
+  }
+
+  /**
+   * One operation of the contract, its path, query and body rebuilt from its typed values (never the arriving
+   * spelling), sent as `forward` sends.
+   */
+  send(
+    request: OperationRequest,
+    redirect: RequestRedirect = "manual",
+    signal: AbortSignal | undefined = currentClientSignal(),
+  ): Promise<UpstreamAnswer> {
+    return this.forward(
+      request.operation.method,
+      `${API_BASE_PATH}${upstreamTarget(request)}`,
+      upstreamBody(request),
+      redirect,
+      signal,
+    );
   }
 
   /**
