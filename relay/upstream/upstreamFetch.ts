@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../../src/api/errors";
 import type { OperationRequest } from "../../src/api/operations";
-import { sentOperation } from "../../src/api/sentOperation";
+import { sentOperation, sentOperationId } from "../../src/api/sentOperation";
 import { currentUser } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
 import type { Budget, Flights, SharedResponse } from "../store/relayStore";
@@ -205,7 +205,8 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
       if (flightKey && waiting.get(flightKey) === ticket) waiting.delete(flightKey);
     }
     const { response, body: bytes } = await fetchWithDeadline(fetchImpl, url, init, deadlineMs, clock);
-    await parts.stats.upstreamSent(currentUser(), sent?.operation.operationId);
+    // Counted by method and path, as the metrics count it, even when its values are not the contract's.
+    await parts.stats.upstreamSent(currentUser(), sentOperationId(init.method ?? "GET", url, parts.apiBase));
     parts.limit.learn(response.headers);
     if (response.status === 429) {
       await parts.stats.rateLimited();
