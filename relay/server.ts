@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
+import { API_BASE_PATH } from "../src/api/client";
 import { ResponseCache } from "../src/data/responseCache";
 import { registerJsonBodyParser } from "./jsonBody";
 import type { RelayOptions } from "./options";
@@ -86,13 +87,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const stats = new RelayStats(store.counters, limit, options.now);
   const gate = new TeamGate(store.budget, limit, { clock, maxQueuedPerPerson: options.maxQueuedPerPerson });
   const interests = new Interests();
+  const apiBase = `${options.upstream.serviceUrl}${API_BASE_PATH}`;
   const fetchUpstream = createUpstreamFetch({
+    apiBase,
     gate,
     limit,
     budget: store.budget,
     flights: store.flights,
     stats,
-    fetch: stats.metrics.observe((input, init) => fetch(input, init)),
+    fetch: stats.metrics.observe((input, init) => fetch(input, init), apiBase),
     interests,
     clock,
     deadlineMs: options.upstreamDeadlineMs,

@@ -3,10 +3,9 @@ import type { Account } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
 import {
   RequestRefusal,
+  bulkDetailsIds,
   matchOperation,
   operationById,
-  upstreamBody,
-  upstreamTarget,
   type OperationRequest,
 } from "../../src/api/operations";
 import { requestContext } from "../requestContext";
@@ -121,14 +120,6 @@ function quotaCounter(parts: ApiRouteParts, accountId: number) {
   };
 }
 
-/** The ids of a bulk details request, in either of the contract's spellings (not both at once). */
-function bulkDetailsIds(request: OperationRequest): number[] | "both" {
-  const listed = request.values.property_ids as string | undefined;
-  const repeated = request.values["property_ids[]"] as number[] | undefined;
-  if (listed !== undefined && repeated !== undefined) return "both";
-  return repeated ?? (listed ?? "").split(",").filter(Boolean).map(Number);
-}
-
 /** A read or write of one account's data, the account already checked: batched, cached or forwarded. */
 async function accountOperation(
   parts: ApiRouteParts,
@@ -166,15 +157,7 @@ async function accountOperation(
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
     return sendUpstream(reply, await parts.reads.read(request, onFetched));
   }
-  return sendUpstream(reply, await forward(parts, request));
-}
-
-export function forward(parts: Pick<ApiRouteParts, "upstream">, request: OperationRequest) {
-  return parts.upstream.forward(
-    request.operation.method,
-    `/v1${upstreamTarget(request)}`,
-    upstreamBody(request),
-  );
+  return sendUpstream(reply, await parts.upstream.send(request));
 }
 
 async function dispatch(
@@ -208,7 +191,7 @@ async function dispatch(
           `Comp set ${compSetId} belongs to none of the accounts the team relay gives ${user.name}.`,
         );
       if (request.operation.cacheKind) return sendUpstream(reply, await parts.reads.read(request));
-      return sendUpstream(reply, await forward(parts, request));
+      return sendUpstream(reply, await parts.upstream.send(request));
     }
     case "account": {
       const accountId = request.accountId;

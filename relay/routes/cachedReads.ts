@@ -120,15 +120,8 @@ export class CachedReads {
     request: OperationRequest,
     onFetched?: (answer: UpstreamAnswer) => Promise<void>,
   ): Promise<UpstreamAnswer> {
-    const { operation } = request;
     const load = async (signal: AbortSignal): Promise<CachedAnswer> => {
-      const answer = await this.upstream.forward(
-        operation.method,
-        `/v1${upstreamTarget(request)}`,
-        upstreamBody(request),
-        "manual",
-        signal,
-      );
+      const answer = await this.upstream.send(request, "manual", signal);
       if (!isCacheableAnswer(request, answer)) throw notFoundOf(answer) ?? new PassedOn(answer);
       await onFetched?.(answer);
       return {

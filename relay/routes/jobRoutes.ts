@@ -14,8 +14,9 @@ import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
  */
 export const DOWNLOAD_LINK_TTL_MS = 2 * 60_000;
 
-/** The service pages job lists by at most this many (listBulkJobs' per_page maximum). */
-const UPSTREAM_PAGE = 100;
+/** The service pages job lists by at most this many: listBulkJobs' per_page maximum in the contract. */
+const UPSTREAM_PAGE = operationById("listBulkJobs").parameters.find((p) => p.name === "per_page")
+  ?.maximum as number;
 /** The relay reads at most this many pages of the team's jobs to page one person's list. */
 const MAX_UPSTREAM_PAGES = 10;
 /** Tries at recording who submitted a job before the relay gives the job up. */
@@ -70,12 +71,12 @@ async function createJob(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const answer = await parts.upstream.forward("POST", "/v1/bulk_api/jobs", JSON.stringify(request.body));
+  const answer = await parts.upstream.send(request);
   const jobId = answer.status < 300 ? parse(answer.body)?.job_id : undefined;
   if (typeof jobId !== "string") return sendUpstream(reply, answer);
   if (!(await recordOwner(parts.owners, jobId, user))) {
     await parts.upstream
-      .forward("DELETE", `/v1/bulk_api/jobs/${encodeURIComponent(jobId)}`, undefined)
+      .send({ operation: operationById("cancelBulkJob"), values: { job_id: jobId } })
       .catch(() => undefined);
     return sendRelayError(
       reply,
@@ -102,11 +103,10 @@ async function listJobs(
   const perPage = (request.values.per_page as number | undefined) ?? 50;
   const mine: unknown[] = [];
   for (let upstreamPage = 1; upstreamPage <= MAX_UPSTREAM_PAGES; upstreamPage++) {
-    const answer = await parts.upstream.forward(
-      "GET",
-      `/v1/bulk_api/jobs?page=${upstreamPage}&per_page=${UPSTREAM_PAGE}`,
-      undefined,
-    );
+    const answer = await parts.upstream.send({
+      operation: request.operation,
+      values: { page: upstreamPage, per_page: UPSTREAM_PAGE },
+    });
     const parsed = answer.status === 200 ? parse(answer.body) : undefined;
     if (!parsed || !Array.isArray(parsed.jobs)) return sendUpstream(reply, answer);
     for (const job of parsed.jobs as Json[])
@@ -166,8 +166,7 @@ export async function handleJobOperation(
       "Forbidden",
       "This export job was not submitted by you through the team relay: only its owner can see it.",
     );
-  const path = operationById(operationId).path.replace("{job_id}", encodeURIComponent(jobId));
-  const answer = await parts.upstream.forward(request.operation.method, `/v1${path}`, undefined);
+  const answer = await parts.upstream.send(request);
   if (operationId === "getBulkJobResults") return linkResults(parts, answer, reply, user);
   return sendUpstream(reply, answer);
 }

@@ -1,4 +1,4 @@
-import { operationLabel } from "./operationLabel";
+import { sentOperationLabel } from "./operationLabel";
 
 /** What `/metrics` reads at scrape time besides its counters. */
 export interface MetricGauges {
@@ -24,8 +24,8 @@ export class RelayMetrics {
   private pauses = 0;
   private sharedAnswers = 0;
 
-  upstreamAnswered(method: string, pathname: string, status: number | "error"): void {
-    const key = `${operationLabel(method, pathname)}\n${status}`;
+  private upstreamAnswered(label: string, status: number | "error"): void {
+    const key = `${label}\n${status}`;
     this.upstream.set(key, (this.upstream.get(key) ?? 0) + 1);
   }
 
@@ -42,20 +42,24 @@ export class RelayMetrics {
     this.sharedAnswers += 1;
   }
 
-  /** `fetch` as the relay sends to the service, counting each answer by operation and status. */
-  observe(fetchImpl: typeof fetch): typeof fetch {
+  /**
+   * `fetch` as the relay sends to the service, counting each answer by operation (read from the table, below
+   * `apiBase`: `{serviceUrl}/v1`) and status.
+   */
+  observe(fetchImpl: typeof fetch, apiBase: string): typeof fetch {
     return async (input, init) => {
       const request = input instanceof Request ? input : undefined;
       const url = new URL(request ? request.url : String(input));
       const method = init?.method ?? request?.method ?? "GET";
+      const label = sentOperationLabel(method, url, apiBase);
       let response: Response;
       try {
         response = await fetchImpl(input, init);
       } catch (error) {
-        this.upstreamAnswered(method, url.pathname, "error");
+        this.upstreamAnswered(label, "error");
         throw error;
       }
-      this.upstreamAnswered(method, url.pathname, response.status);
+      this.upstreamAnswered(label, response.status);
       if (response.status === 429) this.pauseStarted();
       return response;
     };

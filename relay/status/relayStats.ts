@@ -1,4 +1,5 @@
 import type { Counters } from "../store/relayStore";
+import type { OperationId } from "../../src/api/operations";
 import { operationLabel } from "./operationLabel";
 import type { ReportedLimit } from "../upstream/teamGate";
 import { RelayMetrics } from "./metrics";
@@ -47,9 +48,9 @@ export class RelayStats {
     return { group: `window:${windowMs}:${Math.floor(this.now() / windowMs)}`, ttlMs: windowMs };
   }
 
-  async upstreamSent(user: string, method: string, path: string): Promise<void> {
+  async upstreamSent(user: string, operationId: OperationId | undefined): Promise<void> {
     const { group, ttlMs } = this.windowGroup();
-    const endpoint = operationLabel(method, path);
+    const endpoint = operationLabel(operationId);
     await Promise.all([
       this.counters.add(group, "requests", 1, ttlMs),
       this.counters.add(TOTALS, "upstream", 1),

@@ -3,6 +3,7 @@
  * and that call is sent from whichever request opened the batch; the team gate must still let it out on the
  * turn of any person it serves, or a colleague's one read would wait behind the opener's whole backlog.
  */
+import { bulkDetailsIds, type OperationRequest } from "../../src/api/operations";
 
 /** What a batched read asks for: one kind of call of one account (and target), and which items of it. */
 export interface Wanted {
@@ -15,15 +16,8 @@ interface Interest extends Wanted {
   person: string;
 }
 
-const FORECAST_PATH = /^\/v1\/(properties|geo_boundary)\/(\d+)\/forecasts$/;
-
-function jsonObject(body: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+function jsonObject(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 function numbers(values: unknown): number[] {
@@ -42,25 +36,24 @@ export const wantedForecast = (accountId: number, kind: string, id: number): Wan
   family: `forecasts ${kind} ${id} ${accountId}`,
 });
 
-/** What an outgoing call carries, in the terms batched reads register their interest in. */
-export function carried(method: string, url: URL, body: string): Wanted | undefined {
-  const path = url.pathname.slice(url.pathname.indexOf("/v1/"));
-  if (method === "GET" && path === "/v1/properties/bulk_details") {
-    const ids = (url.searchParams.get("property_ids") ?? "").split(",").map(Number);
-    return wantedBulkDetails(Number(url.searchParams.get("account_id")), ids);
+/** What an outgoing call carries, in the terms batched reads register their interest in (by the table). */
+export function carried(sent: OperationRequest | undefined): Wanted | undefined {
+  if (!sent?.operation.batch || sent.accountId === undefined) return undefined;
+  const { operation, values, accountId } = sent;
+  switch (operation.batch) {
+    case "bulk_details": {
+      const ids = bulkDetailsIds(sent);
+      return ids === "both" ? undefined : wantedBulkDetails(accountId, ids);
+    }
+    case "market_metrics": {
+      const filters = jsonObject(sent.body?.market_filters);
+      return wantedMarkets(accountId, numbers(filters.geo_boundary_ids));
+    }
+    case "forecast":
+      return values.property_id !== undefined
+        ? wantedForecast(accountId, "property", values.property_id as number)
+        : wantedForecast(accountId, "geo_boundary", values.geo_boundary_id as number);
   }
-  if (method !== "POST") return undefined;
-  const json = jsonObject(body);
-  if (path === "/v1/explore_markets") {
-    const filters = jsonObject(JSON.stringify(json.market_filters ?? {}));
-    return wantedMarkets(Number(json.account_id), numbers(filters.geo_boundary_ids));
-  }
-  const forecast = FORECAST_PATH.exec(path);
-  if (forecast) {
-    const kind = forecast[1] === "properties" ? "property" : "geo_boundary";
-    return wantedForecast(Number(json.account_id), kind, Number(forecast[2]));
-  }
-  return undefined;
 }
 
 export class Interests {

@@ -1,29 +1,10 @@
+import type { OperationRequest } from "../../src/api/operations";
 import { retryAfterSeconds } from "../../src/api/rateLimitHeaders";
 import { DEFAULT_RETRY } from "../../src/data/retryPolicy";
 
-/** The calls whose answers count toward an account's bulk export quota (the contract's two property reads). */
-export function quotaBoundAccount(method: string, url: URL, body: string): number | undefined {
-  const path = url.pathname.slice(url.pathname.indexOf("/v1/"));
-  if (method === "GET" && path === "/v1/properties/bulk_details")
-    return accountNumber(url.searchParams.get("account_id"));
-  if (method === "POST" && path === "/v1/geo_boundaries/properties") return accountNumber(bodyAccount(body));
-  return undefined;
-}
-
-function bodyAccount(body: string): unknown {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === "object" && parsed !== null
-      ? (parsed as { account_id?: unknown }).account_id
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function accountNumber(value: unknown): number | undefined {
-  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  return Number.isSafeInteger(number) && (number as number) > 0 ? (number as number) : undefined;
+/** The account whose bulk export quota a call spends, when the table says its answers count toward it. */
+export function quotaBoundAccount(sent: OperationRequest | undefined): number | undefined {
+  return sent?.operation.spendsPropertyQuota ? sent.accountId : undefined;
 }
 
 /** Whether a 429's body is the account quota answer (`{error, quota_limit, quota_usage}`), not the rate limit. */

@@ -1,6 +1,8 @@
-import { ServiceClient, type TypedSend } from "../../src/api/client";
+import { sendAuthorized } from "../../src/api/authorizedSend";
+import { API_BASE_PATH, ServiceClient, type TypedSend } from "../../src/api/client";
 import type { ServiceConfig } from "../../src/api/config";
 import { ApiError } from "../../src/api/errors";
+import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
@@ -131,8 +133,27 @@ export class Upstream {
   }
 
   /**
-   * The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once. It
-   * stops when `signal` fires, by default when the client of the request being handled goes away.
+   * One operation of the contract, its path, query and body rebuilt from its typed values (never the arriving
+   * spelling), sent as `forward` sends.
+   */
+  send(
+    request: OperationRequest,
+    redirect: RequestRedirect = "manual",
+    signal: AbortSignal | undefined = currentClientSignal(),
+  ): Promise<UpstreamAnswer> {
+    return this.forward(
+      request.operation.method,
+      `${API_BASE_PATH}${upstreamTarget(request)}`,
+      upstreamBody(request),
+      redirect,
+      signal,
+    );
+  }
+
+  /**
+   * The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once (the
+   * add-in's own loop, `sendAuthorized`), and a second is answered in the relay's words. It stops when
+   * `signal` fires, by default when the client of the request being handled goes away.
    */
   async forward(
     method: string,
@@ -142,36 +163,33 @@ export class Upstream {
     signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     const url = `${this.config.serviceUrl}${pathAndQuery}`;
-    for (let attempt = 0; ; attempt++) {
-      let token: string;
-      try {
-        token = await this.tokens.token();
-      } catch (error) {
-        throw asRelayError(error);
-      }
+    const send = async (authorization: string) => {
       const headers: Record<string, string> = {
-        Authorization: `Bearer ${token}`,
+        Authorization: authorization,
         Accept: "application/json, */*",
       };
       if (body !== undefined) headers["Content-Type"] = "application/json";
-      let response: Response;
       try {
-        response = await this.fetchUpstream(url, { method, headers, body, redirect, signal });
+        return { response: await this.fetchUpstream(url, { method, headers, body, redirect, signal }) };
       } catch (error) {
         if (error instanceof ApiError) throw error;
         throw new ApiError("offline", "The relay could not reach the service. Try again in a moment.");
       }
-      if (response.status === 401) {
-        await response.body?.cancel();
-        if (attempt > 0) return credentialsRefusedAnswer();
-        this.tokens.invalidate(token);
-        continue;
-      }
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: Buffer.from(await response.arrayBuffer()),
-      };
+    };
+    let response: Response;
+    try {
+      ({ response } = await sendAuthorized(this.tokens, send));
+    } catch (error) {
+      throw asRelayError(error);
     }
+    if (response.status === 401) {
+      await response.body?.cancel();
+      return credentialsRefusedAnswer();
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
   }
 }

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../../src/api/errors";
+import type { OperationRequest } from "../../src/api/operations";
+import { sentOperation, sentOperationId } from "../../src/api/sentOperation";
 import { currentUser } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
 import type { Budget, Flights, SharedResponse } from "../store/relayStore";
@@ -18,6 +20,8 @@ const FLIGHT_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPSTREAM_DEADLINE_MS = 25_000;
 
 export interface UpstreamFetchParts {
+  /** Where the contract's paths start at the service: `{serviceUrl}/v1`. */
+  apiBase: string;
   gate: TeamGate;
   limit: ReportedLimit;
   budget: Budget;
@@ -29,10 +33,13 @@ export interface UpstreamFetchParts {
   deadlineMs?: number;
 }
 
-/** Reads answer the same whoever sends them; job submissions, cancellations and downloads are not shared. */
-function shareable(method: string, url: URL): boolean {
-  if (url.pathname.includes("/bulk_api/")) return false;
-  return method === "GET" || method === "POST";
+/**
+ * Whether identical requests in flight anywhere in the team may share one answer: the table's word on the
+ * operation the request is (reads yes; job submissions, cancellations and downloads no). Anything outside the
+ * table is sent as its sender's own.
+ */
+export function sharesAnswer(sent: OperationRequest | undefined): boolean {
+  return sent?.operation.shareable === true;
 }
 
 async function bodyText(body: RequestInit["body"]): Promise<string> {
@@ -174,19 +181,23 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
   /** Requests of this instance waiting at the gate, by flight key: who waits on one may lend it their turn. */
   const waiting = new Map<string, GateTicket>();
 
-  const peopleFor = (method: string, url: URL, body: string): string[] => [
+  const peopleFor = (sent: OperationRequest | undefined): string[] => [
     currentUser(),
-    ...parts.interests.peopleWaitingFor(carried(method, url, body)),
+    ...parts.interests.peopleWaitingFor(carried(sent)),
   ];
 
-  const send = async (url: URL, init: RequestInit, body: string, flightKey?: string): Promise<Response> => {
-    const method = init.method ?? "GET";
-    const account = quotaBoundAccount(method, url, body);
+  const send = async (
+    url: URL,
+    init: RequestInit,
+    sent: OperationRequest | undefined,
+    flightKey?: string,
+  ): Promise<Response> => {
+    const account = quotaBoundAccount(sent);
     const stopped = quota.answer(account);
     if (stopped) return stopped;
 
     const signal = init.signal ?? undefined;
-    const ticket = parts.gate.enter(peopleFor(method, url, body), signal);
+    const ticket = parts.gate.enter(peopleFor(sent), signal);
     if (flightKey) waiting.set(flightKey, ticket);
     try {
       await ticket.granted;
@@ -194,9 +205,8 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
       if (flightKey && waiting.get(flightKey) === ticket) waiting.delete(flightKey);
     }
     const { response, body: bytes } = await fetchWithDeadline(fetchImpl, url, init, deadlineMs, clock);
-    // The path below the service's base URL: the contract's own path (`/v1/...`).
-    const path = url.pathname.slice(url.pathname.indexOf("/v1/"));
-    await parts.stats.upstreamSent(currentUser(), method, path);
+    // Counted by method and path, as the metrics count it, even when its values are not the contract's.
+    await parts.stats.upstreamSent(currentUser(), sentOperationId(init.method ?? "GET", url, parts.apiBase));
     parts.limit.learn(response.headers);
     if (response.status === 429) {
       await parts.stats.rateLimited();
@@ -229,22 +239,23 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
       signal: init?.signal ?? request?.signal,
       redirect: init?.redirect ?? "follow",
     };
-    if (!shareable(method, url)) return send(url, forward, body);
+    const sent = sentOperation(method, url, parts.apiBase, body);
+    if (!sharesAnswer(sent)) return send(url, forward, sent);
 
     const key = createHash("sha256").update(`${method} ${url.href}\n${body}`).digest("hex");
     if (!(await parts.flights.claim(key, FLIGHT_TIMEOUT_MS))) {
       // Waiting on someone's identical request: it may go out on this person's turn too.
-      for (const person of peopleFor(method, url, body)) waiting.get(key)?.join(person);
+      for (const person of peopleFor(sent)) waiting.get(key)?.join(person);
       const answer = await parts.flights.waitFor(key, FLIGHT_TIMEOUT_MS);
       if (answer) {
         await parts.stats.sharedAnswer();
         return fromShared(answer);
       }
-      return send(url, forward, body);
+      return send(url, forward, sent);
     }
     let shared: SharedResponse | undefined;
     try {
-      const response = await send(url, forward, body, key);
+      const response = await send(url, forward, sent, key);
       const bytes = Buffer.from(await response.arrayBuffer());
       shared = toShared(response, bytes);
       return fromShared(shared);

@@ -1,4 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
+import { sendAuthorized } from "./authorizedSend";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
 import { inPlanTerms } from "./planLimits";
@@ -38,8 +39,9 @@ function bodyText(error: unknown): string {
 
 /**
  * HTTP to the service: the typed client generated from openapi.yaml, a bearer token on every request, errors
- * as ApiError values. A 401 renews the token once and retries; a second 401 means the sign-in itself is no
- * longer good. One `call` is one logical request; pacing and retries of failures belong to src/data.
+ * as ApiError values. A 401 renews the token once and retries (`sendAuthorized`); a second 401 means the
+ * sign-in itself is no longer good. One `call` is one logical request; pacing and retries of failures belong
+ * to src/data.
  */
 export class ServiceClient {
   readonly api: ContractClient;
@@ -62,28 +64,24 @@ export class ServiceClient {
    * Returns the parsed body or throws an ApiError carrying the service's message.
    */
   async call<T>(send: TypedSend<T>, signal?: AbortSignal): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.tokens.token();
-      let answer: TypedAnswer<T>;
+    const answer = await sendAuthorized(this.tokens, async (authorization) => {
+      let typed: TypedAnswer<T>;
       try {
-        answer = await send({ headers: { Authorization: `Bearer ${token}` }, signal });
+        typed = await send({ headers: { Authorization: authorization }, signal });
       } catch (error) {
         if (error instanceof SyntaxError)
           throw new ApiError("server", "The service sent an unreadable answer.");
         throw errorFromFetchFailure(error, signal);
       }
-      const { response } = answer;
-      this.announce(response.headers);
-      if (response.status === 401 && attempt === 0) {
-        this.tokens.invalidate(token);
-        continue;
-      }
-      if (!response.ok) {
-        const error = errorFromStatus(response.status, response.headers, bodyText(answer.error));
-        throw inPlanTerms(error, this.operationPath(response.url));
-      }
-      return answer.data as T;
+      this.announce(typed.response.headers);
+      return typed;
+    });
+    const { response } = answer;
+    if (!response.ok) {
+      const error = errorFromStatus(response.status, response.headers, bodyText(answer.error));
+      throw inPlanTerms(error, this.operationPath(response.url));
     }
+    return answer.data as T;
   }
 
   /** A request URL's path relative to the contract's `{serviceUrl}/v1` ("/properties/bulk_details"). */

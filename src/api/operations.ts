@@ -85,6 +85,12 @@ export type Reach =
 export interface Operation extends ContractOperation, OperationPolicy {
   readonly operationId: OperationId;
   readonly reach: Reach;
+  /**
+   * Whether identical requests in flight may share one answer: a read whose answer is the same whoever sends
+   * it, which is what makes it cacheable (every operation with a cache kind). Job submissions, cancellations,
+   * job reads and downloads are not: each must reach the service as its sender's own.
+   */
+  readonly shareable: boolean;
 }
 
 const ACCOUNT = "account_id";
@@ -107,6 +113,7 @@ export const OPERATIONS: readonly Operation[] = CONTRACT_OPERATIONS.map((operati
   operationId: operation.operationId,
   ...POLICY[operation.operationId],
   reach: reachOf(operation as ContractOperation),
+  shareable: POLICY[operation.operationId].cacheKind !== undefined,
 }));
 
 const BY_ID = new Map(OPERATIONS.map((operation) => [operation.operationId, operation]));
@@ -319,6 +326,17 @@ export function matchOperation(
   const parsedBody = parseBody(operation, body);
   const accountId = accountOf(operation, values, parsedBody);
   return { operation, values, body: parsedBody, accountId };
+}
+
+/**
+ * The property ids a bulk details request names, in either of the contract's spellings (`property_ids` as a
+ * comma list, or `property_ids[]` repeated); "both" when it uses both at once, which is not one question.
+ */
+export function bulkDetailsIds(request: OperationRequest): number[] | "both" {
+  const listed = request.values.property_ids as string | undefined;
+  const repeated = request.values["property_ids[]"] as number[] | undefined;
+  if (listed !== undefined && repeated !== undefined) return "both";
+  return repeated ?? (listed ?? "").split(",").filter(Boolean).map(Number);
 }
 
 /** Brackets stay as the contract writes names (`filter[bedroom_count]`); everything else is escaped. */

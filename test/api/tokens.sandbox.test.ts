@@ -71,6 +71,27 @@ describe("ServiceClient", () => {
     expect(manager.renewals).toBe(2);
   });
 
+  it("renews once and no more when the service refuses the renewed token too", async () => {
+    // Tokens that are expired when issued: the service refuses every token, a renewed one too.
+    const refusing = await startSandbox({ port: 0, tokenLifetimeSeconds: 0 });
+    try {
+      const manager = new TokenManager({
+        tokenUrl: `${refusing.url}/oauth/token`,
+        credentials: { kind: "client", clientId: "demo-pro", clientSecret: "sandbox-secret-pro" },
+      });
+      const client = new ServiceClient(
+        { serviceUrl: refusing.url, tokenUrl: `${refusing.url}/oauth/token` },
+        manager,
+      );
+      await expect(firstAccounts(client)).rejects.toMatchObject({ kind: "unauthorized" });
+      // A token, a refusal, a new token, a refusal: one renewal, then the call fails.
+      expect(refusing.counters.get("/oauth/token")).toBe(2);
+      expect(refusing.counters.get("/v1/accounts")).toBe(2);
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it("asks to sign in again when a manual token is refused", async () => {
     const manual = sandbox.context.tokens.issueManualToken("demo-pro");
     const manager = new TokenManager({

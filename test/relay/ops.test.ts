@@ -154,7 +154,7 @@ test("a 429 from the service is counted as a pause, with the time left of it, by
   const sandbox = await startSandbox({ port: 0, rateLimit: 1 });
   try {
     const metrics = new RelayMetrics();
-    const observed = metrics.observe((input, init) => fetch(input, init));
+    const observed = metrics.observe((input, init) => fetch(input, init), `${sandbox.url}/v1`);
     const token = (await (
       await fetch(`${sandbox.url}/oauth/token`, {
         method: "POST",
