@@ -108,7 +108,13 @@ export async function addInBuild(env: Record<string, string> = {}): Promise<stri
             "transpileOnly",
           ],
           { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
-        );
+        ).catch((error: { stdout?: string; stderr?: string }) => {
+          // webpack writes its errors to stdout; the bare "Command failed" would hide what broke the build.
+          const output = `${error.stdout ?? ""}${error.stderr ?? ""}`;
+          const firstError = output.search(/^ERROR/m);
+          const shown = (firstError >= 0 ? output.slice(firstError) : output.slice(-4000)).slice(0, 4000);
+          throw new Error(`The add-in's webpack build failed:\n${shown || String(error)}`);
+        });
         renameSync(staging, target);
       }
     } finally {
