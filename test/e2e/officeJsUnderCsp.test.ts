@@ -19,7 +19,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { BrowserContext, Page, Route } from "playwright-core";
-import { addInBuild } from "../host/addinBuild";
+import { SERVER_BUILD, addInBuild } from "../host/addinBuild";
 import { startPreview } from "../host/previewServer";
 import { workerChromium } from "../support/chromium";
 import { recordCspViolations, type CspViolation } from "./support/cspViolations";
@@ -46,7 +46,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const BUILDS: [string, Record<string, string>][] = [
   ["the production build (npm run build)", {}],
-  ["a build for a team's server (ADDIN_BASE_URL)", { ADDIN_BASE_URL: "https://addin.example.com/rent/" }],
+  ["a build for a team's server (ADDIN_BASE_URL)", SERVER_BUILD],
 ];
 
 /** The sources one directive of a built page's Content-Security-Policy admits. */

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, FrameLocator, Page } from "playwright-core";
+import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import type { RunningSandbox } from "../../sandbox/server";
 import { relayServiceUrl } from "../../relay/options";
 import { revokeUser } from "../../relay/users/userAdmin";
@@ -17,7 +17,7 @@ import { unitsReader } from "../../src/api/readers/serviceReaders";
 import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
 import { percentsAsFractions } from "../../src/tables/exportPercents";
 import { parseExportFile } from "../../src/formats/exportFile";
-import { addInBuild } from "../host/addinBuild";
+import { SERVER_BASE_URL, SERVER_BUILD, addInBuild } from "../host/addinBuild";
 import { writePreviewSite } from "../host/previewServer";
 import {
   RELAY_CLIENT,
@@ -25,7 +25,7 @@ import {
   startTestSandbox,
   type TestRelay,
 } from "../relay/support/relayHarness";
-import { launchChromium } from "../support/chromium";
+import { workerChromium } from "../support/chromium";
 import { rawService, type RawService } from "../support/rawService";
 import {
   SETUP_TIMEOUT_MS,
@@ -51,6 +51,8 @@ let sandbox: RunningSandbox;
 let relay: TestRelay;
 let raw: RawService;
 let browser: Browser;
+let releaseBrowser: (() => Promise<void>) | undefined;
+let context: BrowserContext | undefined;
 let page: Page;
 let pane: FrameLocator;
 let world: PreviewBrowser;
@@ -58,15 +60,17 @@ let key: string;
 const requested: string[] = [];
 
 beforeAll(async () => {
-  const build = await addInBuild({ ADDIN_BASE_URL: "https://rent-relay.example.com/" });
+  const build = await addInBuild(SERVER_BUILD);
   site = mkdtempSync(path.join(tmpdir(), "relay-site-"));
   await writePreviewSite(build, site);
   sandbox = await startTestSandbox();
   relay = await startTestRelay(sandbox, { distDirectory: site });
   raw = await rawService(sandbox.url, RELAY_CLIENT.clientId, RELAY_CLIENT.clientSecret);
   key = await relay.addUser("analyst", ACCOUNTS);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  // The worker's Chromium (shared with its other browser files), in a context of this file's own.
+  ({ browser, release: releaseBrowser } = await workerChromium());
+  context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  page = await context.newPage();
   page.on("request", (request) => requested.push(request.url()));
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
   await page.goto(`${relay.url}/`);
@@ -82,7 +86,8 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
+  await releaseBrowser?.();
   await relay?.close();
   await sandbox?.close();
   if (site) rmSync(site, { recursive: true, force: true });
@@ -90,9 +95,7 @@ afterAll(async () => {
 
 it("signs in through the relay with a personal key, the build's default sign-in", async () => {
   await expect(isTicked(pane.locator("#method-relay"))).resolves.toBe(true);
-  await expect(pane.locator("#service-url input").inputValue()).resolves.toBe(
-    "https://rent-relay.example.com/api",
-  );
+  await expect(pane.locator("#service-url input").inputValue()).resolves.toBe(`${SERVER_BASE_URL}api`);
   const settings = pane.locator("details", { has: pane.locator("#service-url") });
   if ((await settings.getAttribute("open")) === null) await settings.locator("summary").click();
   await pane.locator("#service-url input").fill(relayServiceUrl(relay.url));

@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { addInBuild } from "../host/addinBuild";
+import { SERVER_BASE_URL, SERVER_BUILD, addInBuild } from "../host/addinBuild";
 
 const root = path.resolve(__dirname, "../..");
 const manifestXml = readFileSync(path.join(root, "manifest.xml"), "utf8");
-const PRODUCTION_BASE = "https://addin.example.com/rent/";
+const PRODUCTION_BASE = SERVER_BASE_URL;
 
 type Node = Record<string, unknown>;
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", removeNSPrefix: true });
@@ -168,7 +168,7 @@ describe("the production build", () => {
   // The build the preview uses, made by webpack's CLI in a process of its own and kept by a hash of its
   // sources (an unchanged tree is not built again); webpack failing fails it.
   beforeAll(async () => {
-    outDir = await addInBuild({ ADDIN_BASE_URL: PRODUCTION_BASE });
+    outDir = await addInBuild(SERVER_BUILD);
   }, 300_000);
 
   it("writes the manifest with every localhost URL rewritten to the production base URL", () => {
