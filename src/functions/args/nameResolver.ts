@@ -191,6 +191,9 @@ export async function resolveProperty(
     );
   }
   if (ids.length === 1) return ids[0] as number;
+  // The lookup answers ids only (the contract's /properties/lookup), so the exact name among names that contain
+  // it, and the address that tells candidates apart, are in the records: one batched bulk details read of at
+  // most NAME_CANDIDATES, charged to the bulk export quota once and cached for the next cell and recalculation.
   const { records } = await context.data.propertyDetails(ids, context.call);
   const recordOf = (id: number) => {
     const record = records.get(id);
