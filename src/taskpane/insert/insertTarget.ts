@@ -8,7 +8,8 @@
  * answers for one cell only (a null object for a range of several), so the spills over a target are found
  * from the formulas that could reach it: a spill runs right and down from its anchor, so only formulas in the
  * used part of the sheet above and left of the target's far corner can, and each one's
- * `getSpillingToRangeOrNullObject` gives its spill. That is two syncs whatever the target's size.
+ * `getSpillingToRangeOrNullObject` gives its spill. That is two syncs whatever the target's size; what they
+ * carry grows with the used cells above the target (their formulas) and the formulas among them.
  * `Range.getUsedRangeOrNullObject` is ExcelApi 1.4 and the spill methods ExcelApi 1.12, the manifest's minimum,
  * so every host that loads the add-in has them.
  */
