@@ -185,10 +185,11 @@ export async function requireFree(
   const reach = formulasReaching(sheet, rect);
   await context.sync();
   const [spill] = await spillsOver(context, sheet, reach, rect);
-  if (spill || firstFreeOffset(target.formulas, rect.columnCount) !== 0) {
-    const why = spill ? `part of the spill of ${cellAddress(spill.row, spill.column)}` : "it holds data";
-    throw new PaneInputError(
+  const notFree = (why: string) =>
+    new PaneInputError(
       `${rectAddress(rect)} is not empty (${why}): select an empty cell with room for ${rect.columnCount === 1 ? "the formula" : `${rect.columnCount} formulas across`}.`,
     );
-  }
+  if (firstFreeOffset(target.formulas, rect.columnCount) !== 0) throw notFree("it holds data");
+  // A spill's blank cells show nothing, so the formula they belong to is named.
+  if (spill) throw notFree(`part of the spill of ${cellAddress(spill.row, spill.column)}`);
 }
