@@ -150,7 +150,16 @@ it("describes an ambiguous name's candidates from one batched read of at most te
 
 it("takes a market or area named with its state, the state narrowing the match; a wrong state says where", async () => {
   const metric = [["rent_avg_t30"]];
+  // The state costs one search of the name and the candidates' market records (one batched request per
+  // market type); the record of the market found is among them, so RENT.MARKET asks nothing more.
+  await session.requireSignedIn().data.clearCache();
+  const searches = env.sandbox.counters.get("/v1/geo_boundaries/search");
+  const explored = env.sandbox.counters.get("/v1/explore_markets");
+  const inTexas = await market([["Austin, TX"]], metric, undefined, fakeInvocation());
+  expect(env.sandbox.counters.get("/v1/geo_boundaries/search") - searches).toBe(1);
+  expect(env.sandbox.counters.get("/v1/explore_markets") - explored).toBeLessThanOrEqual(2);
   const byName = await market([["Austin"]], metric, undefined, fakeInvocation());
+  expect(inTexas).toEqual(byName);
   for (const typed of ["Austin, TX", "Austin TX", "austin, tx"]) {
     await expect(market([[typed]], metric, undefined, fakeInvocation())).resolves.toEqual(byName);
   }
