@@ -5,7 +5,7 @@ import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { marketGeoTypeValues, type components } from "../api/schema";
 import { recordsToTable } from "../tables/records";
-import { resolveBoundary } from "./args/nameResolver";
+import { readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
@@ -240,7 +240,7 @@ export async function markets(
     const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
       resolveBoundary(value, context, argument, types).then((found) => found.id);
     const boundaryIds = await Promise.all(
-      readList(option.get("boundary_ids"), "boundary_ids", (item) => item).map((item) =>
+      readPlaceList(option.get("boundary_ids"), "boundary_ids").map((item) =>
         resolve(item, "boundary_ids", [geoType]),
       ),
     );

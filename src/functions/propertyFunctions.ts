@@ -10,7 +10,7 @@ import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFil
 import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
-import { isIdText, resolveBoundary, resolveProperty } from "./args/nameResolver";
+import { isIdText, readPlaceList, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError, toCellError } from "./cellErrors";
@@ -249,7 +249,7 @@ async function readArea(
     return { geometry: geometry as Geometry };
   }
   // Ids or names ("Austin"), each name resolved to the service's best matching boundary.
-  const given = readList(value, "area", (item) => item);
+  const given = readPlaceList(value, "area");
   const ids = await Promise.all(
     given.map(async (item) => (await resolveBoundary(item, context, "area", geoTypeValues)).id),
   );

@@ -345,6 +345,32 @@ it("never writes a formula over data: a block skips to free cells, one cell with
   expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
 });
 
+it("never writes into another formula's spill where its values are blank: the cells are refused", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  for (const [index, name] of ["Austin", "Dallas"].entries()) await typeInto(page, `A${index + 2}`, name);
+  // Room left for two more markets: C2's block spills C2:D5, its last two rows blank (they read "" as empty
+  // cells do).
+  await typeInto(page, "C2", '=RENT.MARKET(A2:A5, "rent_avg_t30,leased_percent_avg_t30")');
+  const block = valuesOf(await shownAt(page, sheet, "C2"));
+  expect(block).toHaveLength(4);
+  expect(block.slice(2).flat()).toEqual(["", "", "", ""]);
+  // B5 is empty; the formulas to its right would go over C5, a blank of C2's spill.
+  await page.locator('#grid td[data-address="B5"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("market");
+  await typeInSearch("Austin");
+  await pane.locator("#insert-found fluent-radio").first().waitFor({ state: "attached" });
+  for (const metric of ["rent_avg_t30", "leased_percent_avg_t30"])
+    await tick(pane.locator(`#insert-field-${metric}`));
+  await expect(paneAction(world, "insert-button")).rejects.toThrow(
+    /^The pane says: B5:[C-Z]5 is not empty \(part of the spill of C2\): select an empty cell/,
+  );
+  expect(await formulaAt(sheet, 4, 1)).toBeUndefined();
+  expect(await formulaAt(sheet, 4, 2)).toBeUndefined();
+  expect(valuesOf(await shownAt(page, sheet, "C2"))).toEqual(block);
+});
+
 it("searches properties by city in the pane: ids and addresses shown, the capped list said", async () => {
   const { pane } = world;
   await openTab(world, "insert");

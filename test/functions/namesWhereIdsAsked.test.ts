@@ -6,8 +6,9 @@
  */
 import { forecast } from "../../src/functions/forecastFunctions";
 import { boundaries } from "../../src/functions/geoFunctions";
-import { markets, narrative } from "../../src/functions/marketFunctions";
-import { property } from "../../src/functions/propertyFunctions";
+import { market, markets, narrative } from "../../src/functions/marketFunctions";
+import { properties, property } from "../../src/functions/propertyFunctions";
+import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -111,6 +112,72 @@ it("refuses a name several properties share, listing candidates with id and addr
     ),
   );
   expect(message).toContain(`${record.property_id} (${record.address}, ${record.city})`);
+});
+
+it("describes an ambiguous name's candidates from one batched read of at most ten records, charged once", async () => {
+  // The lookup answers ids only (the contract's /properties/lookup), so telling the exact name apart and
+  // describing candidates needs their records: one bulk details request for at most ten, cached after.
+  // "e" is in most names: far more than ten match, and only ten are read.
+  const broad = "e";
+  const lookup = await env.raw.get<{ data: number[]; pagination: { total_count: number } }>(
+    "/properties/lookup",
+    { account_id: env.accountId, property_name: broad, per_page: 10 },
+  );
+  expect(lookup.pagination.total_count).toBeGreaterThan(lookup.data.length);
+  const quota = () => env.sandbox.context.quota.usageOf(env.accountId);
+  await session.requireSignedIn().data.clearCache();
+  const lookups = env.sandbox.counters.get(LOOKUP);
+  const details = env.sandbox.counters.get(DETAILS);
+  const used = quota();
+  await expect(property([[broad]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#VALUE!",
+    message: expect.stringContaining(
+      `ambiguous: ${lookup.pagination.total_count} properties whose name contains "e"`,
+    ),
+  });
+  expect(env.sandbox.counters.get(LOOKUP) - lookups).toBe(1);
+  expect(env.sandbox.counters.get(DETAILS) - details).toBe(1);
+  expect(quota() - used).toBe(lookup.data.length);
+  // Asked again (another cell, a recalculation): nothing goes to the service, nothing is charged.
+  const again = requests();
+  const usedAgain = quota();
+  await expect(property([[broad]], [["unit_count"]], fakeInvocation())).rejects.toMatchObject({
+    code: "#VALUE!",
+  });
+  expect(requests() - again).toBe(0);
+  expect(quota() - usedAgain).toBe(0);
+});
+
+it("takes a market or area named with its state, the state narrowing the match; a wrong state says where", async () => {
+  const metric = [["rent_avg_t30"]];
+  // The state costs one search of the name and the candidates' market records (one batched request per
+  // market type); the record of the market found is among them, so RENT.MARKET asks nothing more.
+  await session.requireSignedIn().data.clearCache();
+  const searches = env.sandbox.counters.get("/v1/geo_boundaries/search");
+  const explored = env.sandbox.counters.get("/v1/explore_markets");
+  const inTexas = await market([["Austin, TX"]], metric, undefined, fakeInvocation());
+  expect(env.sandbox.counters.get("/v1/geo_boundaries/search") - searches).toBe(1);
+  expect(env.sandbox.counters.get("/v1/explore_markets") - explored).toBeLessThanOrEqual(2);
+  const byName = await market([["Austin"]], metric, undefined, fakeInvocation());
+  expect(inTexas).toEqual(byName);
+  for (const typed of ["Austin, TX", "Austin TX", "austin, tx"]) {
+    await expect(market([[typed]], metric, undefined, fakeInvocation())).resolves.toEqual(byName);
+  }
+  await expect(market([["Austin, CA"]], metric, undefined, fakeInvocation())).rejects.toMatchObject({
+    code: "#N/A",
+    message: "No MSA or submarket named Austin in CA; Austin is in TX.",
+  });
+  const area = (value: unknown) =>
+    properties([[value]], [["property_id"]], [["max_results=5"]], undefined, fakeInvocation());
+  await expect(area("Austin, TX")).resolves.toEqual(await area(msaId));
+  await expect(area("austin tx")).resolves.toEqual(await area(msaId));
+  await expect(area("Austin, CA")).rejects.toMatchObject({
+    code: "#N/A",
+    message: "No MSA or submarket named Austin in CA; Austin is in TX.",
+  });
+  // In a list the state stays with its name: "Austin, TX; id" is two areas, not three.
+  const both = await area(`Austin, TX; ${msaId}`);
+  expect(both).toEqual(await area(msaId));
 });
 
 it("gives #N/A with the reason for a name nothing matches, and each cell of a block its own answer", async () => {

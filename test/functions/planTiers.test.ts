@@ -47,6 +47,9 @@ const FORMULAS: Record<string, () => Promise<Grid>> = {
       undefined,
       fakeInvocation(),
     ),
+  // A name with its state reads the markets' geo_states, which the limited record below pro keeps.
+  "RENT.MARKET(name with state)": () =>
+    market([["Austin, TX"]], [["rent_avg_t30", "concession_percent_avg_t30"]], undefined, fakeInvocation()),
   "RENT.MARKET(msa) whole record": () => market([[msaId]], undefined, undefined, fakeInvocation()),
   "RENT.MARKETS(metrics)": () =>
     markets(

@@ -7,11 +7,14 @@
 import { ApiError } from "../../api/errors";
 import type { PropertyAttributes } from "../../data/dataLayer";
 import { GEO_SEARCH, LOOKUP } from "../../data/endpoints";
-import { PROPERTY_DETAILS } from "../../data/batchedEndpoints";
+import { MARKET_METRICS, PROPERTY_DETAILS } from "../../data/batchedEndpoints";
 import { ArgumentError } from "../cellErrors";
 import type { CellContext } from "../cellContext";
+import { marketGeoTypeValues, type components } from "../../api/schema";
 import type { GeoType } from "./geoTypes";
-import { isEmptyArgument, plainValue, readId, readText } from "./scalars";
+import { isEmptyArgument, plainValue, readId, readList, readText } from "./scalars";
+
+type MarketGeoType = components["schemas"]["MarketGeoType"];
 
 export interface ResolvedBoundary {
   id: number;
@@ -27,7 +30,8 @@ export const isIdText = (value: unknown) =>
  * The one resolver of a market or area asked for by id or by name, for every function that takes one
  * (RENT.MARKET, RENT.GEOFORECAST, RENT.PROPERTIES): an id is taken as it is; a name is searched (one cached
  * request per name) among the boundary types the function takes, and the service's best match (ranked by its
- * property count and type) is used.
+ * property count and type) is used. A name with a state ("Austin, TX", "Austin TX") is matched in that state
+ * (see `resolveInState`).
  */
 export async function resolveBoundary(
   value: unknown,
@@ -38,10 +42,103 @@ export async function resolveBoundary(
   value = plainValue(value);
   if (isIdText(value)) return { id: readId(value, argument) };
   const query = readText(value, argument).trim();
+  const inState = splitState(query);
+  if (inState && geoTypes.some(isMarketType)) return resolveInState(query, inState, context, geoTypes);
+  const best = await bestMatch(query, context, geoTypes);
+  if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
+  return best;
+}
+
+async function bestMatch(
+  query: string,
+  context: CellContext,
+  geoTypes: readonly GeoType[],
+): Promise<ResolvedBoundary | undefined> {
   const body = { query, geo_type: [...geoTypes], limit: 1 };
   const best = (await context.data.read(GEO_SEARCH, body, context.call)).value.data[0];
-  if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
-  return { id: best.attributes.id, geoType: best.attributes.geo_type };
+  return best && { id: best.attributes.id, geoType: best.attributes.geo_type };
+}
+
+/**
+ * Markets or areas given as a range or as a list in text (ids or names), with a name and its state kept
+ * together: "Austin, TX; 1003" is two items, as "Austin, TX, Dallas, TX" is two.
+ */
+export function readPlaceList(value: unknown, argument: string): unknown[] {
+  const cells = Array.isArray(value) ? (value as unknown[]).flat(2) : [value];
+  return cells.flatMap((cell) =>
+    readList(cell, argument, (item) => item).reduce<unknown[]>((items, item) => {
+      const previous = items.at(-1);
+      const isState = typeof item === "string" && /^\s*[A-Za-z]{2}\s*$/.test(item);
+      if (isState && typeof previous === "string" && !isIdText(previous) && !splitState(previous.trim()))
+        items[items.length - 1] = `${previous.trim()}, ${item.trim()}`;
+      else items.push(item);
+      return items;
+    }, []),
+  );
+}
+
+const isMarketType = (type: GeoType): type is MarketGeoType =>
+  (marketGeoTypeValues as readonly string[]).includes(type);
+
+interface NameInState {
+  name: string;
+  /** Upper case, as the service writes state codes. */
+  state: string;
+  /** Whether a comma set the state apart: without one, "Austin NW" may also be a whole name. */
+  comma: boolean;
+}
+
+/** "Austin, TX", "Austin TX", "austin, tx": a name and a two-letter state code (the contract's form of one). */
+function splitState(query: string): NameInState | undefined {
+  const match = /^(.*?\S)(\s*,\s*|\s+)([A-Za-z]{2})$/.exec(query);
+  if (!match?.[1] || !match[2] || !match[3]) return undefined;
+  return { name: match[1], state: match[3].toUpperCase(), comma: match[2].includes(",") };
+}
+
+/** Boundaries of a name whose states are compared with the state asked for. */
+const STATE_CANDIDATES = 10;
+
+/**
+ * A name in a state. The boundary search answers names without states, so the state comes from the markets'
+ * own records (`geo_states` of /explore_markets, batched per type and cached, and the record RENT.MARKET then
+ * reads anyway): the best of the name's markets in that state is taken. Only markets have such records, so
+ * a function that also takes other areas gets the market (an MSA or submarket) of that name and state. With no
+ * market of that name in that state the answer says where the name is; without a comma the whole text is also
+ * tried as a name first ("Austin NW").
+ */
+async function resolveInState(
+  query: string,
+  { name, state, comma }: NameInState,
+  context: CellContext,
+  geoTypes: readonly GeoType[],
+): Promise<ResolvedBoundary> {
+  const types = geoTypes.filter(isMarketType);
+  const body = { query: name, geo_type: types, limit: STATE_CANDIDATES };
+  const candidates = (await context.data.read(GEO_SEARCH, body, context.call)).value.data.map(
+    ({ attributes }) => ({ id: attributes.id, geoType: attributes.geo_type as MarketGeoType }),
+  );
+  const statesOf = new Map<number, readonly string[]>();
+  let failure: ApiError | undefined;
+  for (const geoType of types) {
+    const ids = candidates.filter((candidate) => candidate.geoType === geoType).map(({ id }) => id);
+    if (ids.length === 0) continue;
+    const { records } = await context.data.readMany(MARKET_METRICS, { geoType }, ids, context.call);
+    for (const [id, record] of records) {
+      if (record instanceof ApiError) failure ??= record;
+      else statesOf.set(id, record.value.geo_states ?? []);
+    }
+  }
+  const match = candidates.find(({ id }) => statesOf.get(id)?.includes(state));
+  if (match) return match;
+  if (!comma) {
+    const whole = await bestMatch(query, context, geoTypes);
+    if (whole) return whole;
+  }
+  if (statesOf.size === 0 && failure) throw failure;
+  const where = [...new Set(candidates.flatMap(({ id }) => statesOf.get(id) ?? []))];
+  const what = describeTypes(types);
+  if (where.length === 0) throw new ApiError("not_found", `No ${what} matches "${name}" in ${state}.`);
+  throw new ApiError("not_found", `No ${what} named ${name} in ${state}; ${name} is in ${where.join(", ")}.`);
 }
 
 const TYPE_WORDS: Readonly<Record<GeoType, string>> = {
@@ -95,6 +192,9 @@ export async function resolveProperty(
     );
   }
   if (ids.length === 1) return ids[0] as number;
+  // The lookup answers ids only (the contract's /properties/lookup), so the exact name among names that contain
+  // it, and the address that tells candidates apart, are in the records: one batched bulk details read of at
+  // most NAME_CANDIDATES, charged to the bulk export quota once and cached for the next cell and recalculation.
   const { records } = await context.data.readMany(PROPERTY_DETAILS, {}, ids, context.call);
   const recordOf = (id: number) => {
     const record = records.get(id);

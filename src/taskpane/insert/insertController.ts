@@ -9,7 +9,7 @@ import type { Session } from "../../session/session";
 import type { ExcelRunner } from "../excelRunner";
 import { PaneInputError } from "../paneInputError";
 import { BLOCK_KINDS, formulasFor, type InsertKind } from "./insertFormulas";
-import { placeBesideSelection, requireFree } from "./insertTarget";
+import { placeBesideSelection, requireFree, type BlockPlace } from "./insertTarget";
 import { answerText } from "./previewText";
 import { searchProperties } from "./propertySearch";
 
@@ -146,7 +146,7 @@ export class InsertController {
       const place = await placeBesideSelection(context, sheet, selection, fields.length);
       const at = place.rect;
       const planned: Planned = { address: cellAddress(at.row, at.column), formulas, block: true };
-      if (place.skipped) planned.note = skippedReason(place.skipped, place.sourceSpill);
+      if (place.skipped) planned.note = skippedReason(place.skipped, place);
       return { planned, target: sheet.getRangeByIndexes(at.row, at.column, 1, 1) };
     }
     if (!found) throw new PaneInputError("Find and choose what the formula is about first.");
@@ -168,9 +168,10 @@ function countSummary(query: string, count: number, mayBeMore: boolean): string 
 }
 
 /** Why a block went further right than the cells beside the selection. */
-function skippedReason(skipped: CellRect, sourceSpill: CellRect | undefined): string {
-  const inSpill = sourceSpill !== undefined && skipped.column < sourceSpill.column + sourceSpill.columnCount;
-  return inSpill
-    ? `${rectAddress(skipped)} is inside the spill of ${cellAddress(sourceSpill.row, sourceSpill.column)}, where the selected cells come from`
-    : `${rectAddress(skipped)} beside the selection is not empty`;
+function skippedReason(skipped: CellRect, { skippedSpill, sourceSpill }: BlockPlace): string {
+  const cells = rectAddress(skipped);
+  if (!skippedSpill) return `${cells} beside the selection is not empty`;
+  const anchor = cellAddress(skippedSpill.row, skippedSpill.column);
+  const source = sourceSpill?.row === skippedSpill.row && sourceSpill.column === skippedSpill.column;
+  return `${cells} is inside the spill of ${anchor}${source ? ", where the selected cells come from" : ""}`;
 }

@@ -298,11 +298,23 @@ class StandInRange {
     );
   }
 
+  /**
+   * The spill of this anchor cell; a null object for a cell that anchors no spill and for a range of several
+   * cells (which is no anchor cell), as Excel's OrNullObject variant gives.
+   */
   getSpillingToRangeOrNullObject(): StandInRange {
     return StandInRange.nullable(this.#batch, this.#sheet, () => {
       const rect = this.#rect();
+      if (rect.rowCount !== 1 || rect.columnCount !== 1) return undefined;
       return resolveSheet(this.#sheet).spills.get(cellKey(rect.row, rect.column));
     });
+  }
+
+  /** The smallest range within this one that covers its used cells; a null object when it has none. */
+  getUsedRangeOrNullObject(valuesOnly?: boolean): StandInRange {
+    return StandInRange.nullable(this.#batch, this.#sheet, () =>
+      resolveSheet(this.#sheet).usedRect(valuesOnly === true, this.#rect()),
+    );
   }
 
   /**

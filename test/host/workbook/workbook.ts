@@ -3,7 +3,7 @@
  * its formulas; the stand-in's `Excel.run` reads and writes it on behalf of the add-in. It knows nothing of
  * the Office API shapes (that is test/host/standin/) nor of formulas' meaning (test/host/page/calculator.ts).
  */
-import type { CellRect } from "../../../src/excel/a1";
+import { rectContains, type CellRect } from "../../../src/excel/a1";
 
 export type CellValue = string | number | boolean;
 export type Visibility = "Visible" | "Hidden" | "VeryHidden";
@@ -95,10 +95,20 @@ export class Sheet {
     return this.cells.get(cellKey(row, column));
   }
 
-  /** The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells). */
-  usedRect(valuesOnly: boolean): CellRect | undefined {
+  /**
+   * The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells), within `within`
+   * when given (a range's used range).
+   */
+  usedRect(valuesOnly: boolean, within?: CellRect): CellRect | undefined {
+    if (within) return this.boundingRect(valuesOnly, within);
     // Kept until the sheet changes: the grid asks on every redraw, and a big export has millions of cells.
     if (this.usedRects.has(valuesOnly)) return this.usedRects.get(valuesOnly);
+    const used = this.boundingRect(valuesOnly);
+    this.usedRects.set(valuesOnly, used);
+    return used;
+  }
+
+  private boundingRect(valuesOnly: boolean, within?: CellRect): CellRect | undefined {
     let top = Infinity;
     let left = Infinity;
     let bottom = -1;
@@ -108,17 +118,15 @@ export class Sheet {
       const comma = key.indexOf(",");
       const row = Number(key.slice(0, comma));
       const column = Number(key.slice(comma + 1));
+      if (within && !rectContains(within, row, column)) continue;
       if (row < top) top = row;
       if (row > bottom) bottom = row;
       if (column < left) left = column;
       if (column > right) right = column;
     }
-    const used =
-      bottom < 0
-        ? undefined
-        : { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
-    this.usedRects.set(valuesOnly, used);
-    return used;
+    return bottom < 0
+      ? undefined
+      : { row: top, column: left, rowCount: bottom - top + 1, columnCount: right - left + 1 };
   }
 
   /** Forgets what was computed from the cells; the workbook calls it with every change it announces. */
