@@ -1,7 +1,7 @@
 import { marketGeoTypeValues, type components, type operations } from "../../src/api/schema";
 import { isOneOf } from "../../src/api/enumValues";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { tierAtLeast } from "../data/clients";
+import { tierAtLeast, type Tier } from "../../src/api/tiers";
 import { numericFields } from "../contract/schemaFields";
 import { inSentScale, tieredFields } from "../contract/sentScale";
 import type { Boundary } from "../data/geography";
@@ -61,15 +61,18 @@ function passesBounds(attributes: MarketRecord, bounds: [string, "gte" | "lte", 
 }
 
 /**
- * What a caller below the pro tier (the live service's Explore Pro) receives of each market: its identity and
- * headline figures; every metric whose `x-tier` in the contract is above the caller's is null. The live service
+ * What a caller receives of each market: below the pro tier (the live service's Explore Pro) its identity and
+ * headline figures, as every metric whose `x-tier` in the contract is above the caller's is null. The live service
  * answers such callers with limited data, not an error (api-notes, "Observed on the live service"); which fields
  * it keeps is not known.
  */
-function limited(attributes: MarketRecord): MarketRecord {
+function asSeenBy(tier: Tier, attributes: MarketRecord): MarketRecord {
   const tiered = tieredFields("CompareMarketAttributes");
   return Object.fromEntries(
-    Object.entries(attributes).map(([field, value]) => [field, tiered.has(field) ? null : value]),
+    Object.entries(attributes).map(([field, value]) => {
+      const needed = tiered.get(field);
+      return [field, needed === undefined || tierAtLeast(tier, needed) ? value : null];
+    }),
   ) as MarketRecord;
 }
 
@@ -139,12 +142,12 @@ export function exploreMarketHandlers(context: SandboxContext): Pick<OperationHa
           return (x - y) * direction || Number(a.id) - Number(b.id);
         })
         .slice(0, body.limit);
-      const full = tierAtLeast(callerOf(request).client.tier, "pro");
+      const tier = callerOf(request).client.tier;
       return {
         data: rows.map((attributes) => ({
           id: String(attributes.id),
           type: "compare_market" as const,
-          attributes: full ? attributes : limited(attributes),
+          attributes: asSeenBy(tier, attributes),
         })),
       };
     },

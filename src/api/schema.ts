@@ -342,6 +342,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description The access tiers, lowest first (`x-tier-order`): a tier may do and see all that the tiers before it may. `x-required-tier` and `x-tier` name one of them.
+         * @enum {string}
+         */
+        Tier: "base" | "pro" | "pro-plus";
+        /**
          * @description The geographic boundary types (api-spec, rule 4).
          * @enum {string}
          */
@@ -1019,7 +1024,7 @@ export interface components {
                 rent: string;
                 occupancy: string;
                 construction: string;
-                /** @description Decision: without pro-plus access the text is cut after its first sentence and ends with `[truncated: pro-plus access required]`. */
+                /** @description Decision: below its `x-tier` the text is cut after its first sentence and ends with its `x-truncation-marker`. */
                 sales: string;
                 demographics: string;
             };
@@ -2115,6 +2120,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsExplore_marketsPostRequestBodyContentApplicationJsonSort_directionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/explore_markets"]["post"]["requestBody"]["content"]["application/json"]["sort_direction"]> = ["asc", "desc"];
+export const tierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Tier"]> = ["base", "pro", "pro-plus"];
 export const geoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GeoType"]> = ["MSA", "BespokeSubmarket", "CensusPlace", "ZipCode", "County", "Neighborhood"];
 export const marketGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MarketGeoType"]> = ["MSA", "BespokeSubmarket"];
 export const forecastGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ForecastGeoType"]> = ["MSA", "BespokeSubmarket", "ZipCode"];
