@@ -116,10 +116,11 @@ export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
     catalogue[record] = fields;
   }
   for (const [record, pointer] of Object.entries(CATALOGUE_FORECASTS)) {
-    const units = (resolvePointer(document, pointer) as JsonObject)["x-field-units"] as Record<
-      string,
-      JsonObject
-    >;
+    const field = resolvePointer(document, pointer) as JsonObject;
+    const units = field["x-field-units"] as Record<string, JsonObject>;
+    // The add-in checks a forecast's fields by these keys: they must be the `field` enum, no more, no fewer.
+    if (JSON.stringify(Object.keys(units).sort()) !== JSON.stringify([...(field.enum as string[])].sort()))
+      throw new Error(`${pointer}: x-field-units must name exactly the fields of its enum`);
     catalogue[record] = Object.fromEntries(
       Object.entries(units).map(([field, facts]) => [field, factsOf(facts, field) as FieldFacts]),
     );

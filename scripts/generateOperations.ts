@@ -35,7 +35,7 @@ function parameterOf(document: JsonObject, node: unknown): JsonObject {
     type: schema.type,
     required: parameter.required === true,
   };
-  for (const key of ["minimum", "maximum", "pattern", "format", "maxItems", "enum"] as const)
+  for (const key of ["minimum", "maximum", "pattern", "format", "maxItems", "enum", "default"] as const)
     if (schema[key] !== undefined) described[key] = schema[key];
   if (schema.type === "array") described.items = plainSchema(document, schema.items).type;
   return described;
@@ -49,20 +49,25 @@ function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undef
   if (!json) throw new Error("Only JSON request bodies are described for operations under the API base");
   const schema = plainSchema(document, json.schema);
   const properties = (schema.properties as JsonObject | undefined) ?? {};
-  // The bounds of top-level members (a count's maximum, a list's maxItems), for the add-in to batch by.
+  // The bounds of top-level members (a count's range, a list's maxItems), for the add-in to batch and check by.
   const limits: JsonObject = {};
+  // What the service takes for a member left out (a `default` beside a `$ref` counts, as OpenAPI 3.1 allows).
+  const defaults: JsonObject = {};
   for (const [name, node] of Object.entries(properties)) {
     const member = plainSchema(document, node);
     const bound: JsonObject = {};
-    for (const key of ["maximum", "maxItems"] as const)
+    for (const key of ["minimum", "maximum", "maxItems"] as const)
       if (member[key] !== undefined) bound[key] = member[key];
     if (Object.keys(bound).length > 0) limits[name] = bound;
+    const fallback = (node as JsonObject).default ?? member.default;
+    if (fallback !== undefined) defaults[name] = fallback;
   }
   return {
     required: requestBody.required === true,
     properties: Object.keys(properties),
     requiredProperties: (schema.required as string[] | undefined) ?? [],
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
+    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
   };
 }
 
@@ -135,6 +140,8 @@ export interface ContractParameter {
   readonly format?: string;
   readonly maxItems?: number;
   readonly enum?: readonly unknown[];
+  /** What the service takes when the parameter is left out. */
+  readonly default?: unknown;
 }
 
 /** What an operation's JSON body holds: its top-level properties and which of them are required. */
@@ -142,8 +149,12 @@ export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
-  /** Bounds of top-level members: a number's maximum, a list's maxItems. */
-  readonly limits?: Readonly<Record<string, { readonly maximum?: number; readonly maxItems?: number }>>;
+  /** Bounds of top-level members: a number's range, a list's maxItems. */
+  readonly limits?: Readonly<
+    Record<string, { readonly minimum?: number; readonly maximum?: number; readonly maxItems?: number }>
+  >;
+  /** What the service takes for a top-level member the body leaves out (its \`default\`). */
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
 /** What a 200 JSON answer holds at its top level. */

@@ -15,6 +15,8 @@ export interface ContractParameter {
   readonly format?: string;
   readonly maxItems?: number;
   readonly enum?: readonly unknown[];
+  /** What the service takes when the parameter is left out. */
+  readonly default?: unknown;
 }
 
 /** What an operation's JSON body holds: its top-level properties and which of them are required. */
@@ -22,8 +24,12 @@ export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
-  /** Bounds of top-level members: a number's maximum, a list's maxItems. */
-  readonly limits?: Readonly<Record<string, { readonly maximum?: number; readonly maxItems?: number }>>;
+  /** Bounds of top-level members: a number's range, a list's maxItems. */
+  readonly limits?: Readonly<
+    Record<string, { readonly minimum?: number; readonly maximum?: number; readonly maxItems?: number }>
+  >;
+  /** What the service takes for a top-level member the body leaves out (its `default`). */
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
 /** What a 200 JSON answer holds at its top level. */
@@ -53,8 +59,16 @@ export const CONTRACT_OPERATIONS = [
     method: "GET",
     path: "/accounts",
     parameters: [
-      { name: "page", in: "query", type: "integer", required: false, minimum: 1 },
-      { name: "per_page", in: "query", type: "integer", required: false, minimum: 1, maximum: 100 },
+      { name: "page", in: "query", type: "integer", required: false, minimum: 1, default: 1 },
+      {
+        name: "per_page",
+        in: "query",
+        type: "integer",
+        required: false,
+        minimum: 1,
+        maximum: 100,
+        default: 50,
+      },
     ],
     answer: { required: ["data", "pagination"] },
     tier: "base",
@@ -153,7 +167,8 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "query", "geo_type", "limit", "intersects_geo_boundary_id"],
       requiredProperties: ["account_id"],
-      limits: { limit: { maximum: 1000 } },
+      limits: { limit: { minimum: 1, maximum: 1000 } },
+      defaults: { query: "*", limit: 10 },
     },
     answer: { required: ["data"] },
     tier: "base",
@@ -194,9 +209,15 @@ export const CONTRACT_OPERATIONS = [
       limits: {
         geo_boundary_ids: { maxItems: 500 },
         property_class: { maxItems: 3 },
+        unit_count_gte: { minimum: 0 },
+        unit_count_lte: { minimum: 0 },
+        number_of_stories_gte: { minimum: 0 },
+        number_of_stories_lte: { minimum: 0 },
         "unified_status[]": { maxItems: 5 },
-        per_page: { maximum: 500 },
+        page: { minimum: 1 },
+        per_page: { minimum: 1, maximum: 500 },
       },
+      defaults: { page: 1, per_page: 100 },
     },
     answer: { required: ["data", "pagination"] },
     tier: "pro",
@@ -216,7 +237,7 @@ export const CONTRACT_OPERATIONS = [
       { name: "lat", in: "query", type: "number", required: false, minimum: -90, maximum: 90 },
       { name: "longitude", in: "query", type: "number", required: false, minimum: -180, maximum: 180 },
       { name: "lng", in: "query", type: "number", required: false, minimum: -180, maximum: 180 },
-      { name: "radius", in: "query", type: "number", required: false, maximum: 100 },
+      { name: "radius", in: "query", type: "number", required: false, maximum: 100, default: 0.5 },
       { name: "unit_count_gte", in: "query", type: "integer", required: false, minimum: 0 },
       { name: "unit_count_lte", in: "query", type: "integer", required: false, minimum: 0 },
       { name: "number_of_stories_gte", in: "query", type: "integer", required: false, minimum: 0 },
@@ -229,8 +250,16 @@ export const CONTRACT_OPERATIONS = [
       { name: "transaction_date_closed_lte", in: "query", type: "string", required: false, format: "date" },
       { name: "transaction_price_per_unit_gte", in: "query", type: "number", required: false },
       { name: "transaction_price_per_unit_lte", in: "query", type: "number", required: false },
-      { name: "page", in: "query", type: "integer", required: false, minimum: 1 },
-      { name: "per_page", in: "query", type: "integer", required: false, minimum: 1, maximum: 200 },
+      { name: "page", in: "query", type: "integer", required: false, minimum: 1, default: 1 },
+      {
+        name: "per_page",
+        in: "query",
+        type: "integer",
+        required: false,
+        minimum: 1,
+        maximum: 200,
+        default: 100,
+      },
     ],
     answer: { required: ["data", "pagination"] },
     tier: "pro",
@@ -264,7 +293,8 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "market_filters", "property_filters", "sort", "sort_direction", "limit"],
       requiredProperties: ["account_id"],
-      limits: { limit: { maximum: 100 } },
+      limits: { limit: { minimum: 1, maximum: 100 } },
+      defaults: { sort: "property_count_total", sort_direction: "desc", limit: 50 },
     },
     answer: { required: ["data"] },
     tier: "base",
@@ -298,6 +328,7 @@ export const CONTRACT_OPERATIONS = [
       ],
       requiredProperties: ["account_id", "aggregations"],
       limits: { aggregations: { maxItems: 50 } },
+      defaults: { interval: "month", offset: "0d", use_rent_value: false, use_submarket_fallback: false },
     },
     answer: { required: ["data"] },
     tier: "pro",
@@ -320,6 +351,7 @@ export const CONTRACT_OPERATIONS = [
       ],
       requiredProperties: ["account_id", "aggregations"],
       limits: { aggregations: { maxItems: 50 } },
+      defaults: { interval: "month", offset: "0d", use_rent_value: false, use_submarket_fallback: false },
     },
     answer: { required: ["data"] },
     tier: "pro",
@@ -329,8 +361,16 @@ export const CONTRACT_OPERATIONS = [
     method: "GET",
     path: "/bulk_api/jobs",
     parameters: [
-      { name: "page", in: "query", type: "integer", required: false, minimum: 1 },
-      { name: "per_page", in: "query", type: "integer", required: false, minimum: 1, maximum: 100 },
+      { name: "page", in: "query", type: "integer", required: false, minimum: 1, default: 1 },
+      {
+        name: "per_page",
+        in: "query",
+        type: "integer",
+        required: false,
+        minimum: 1,
+        maximum: 100,
+        default: 50,
+      },
     ],
     answer: { required: ["jobs", "pagination"] },
     tier: "pro",

@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Forecast time series of a property
-         * @description Monthly model points on the first day of each month from the current month for 60 months (5 years). Buckets are calendar months, quarters or years (shifted by `offset`); `date` is the bucket start; a bucket holds the points inside the clamped window; values are rounded to 4 decimals; a bucket without values gives null. Decision: rent growth is a fraction (0.035 = 3.5% per year); occupancy_percent is 0-100. With use_rent_value, rent-growth values become rent in dollars: current asking rent x (1 + growth) ^ (months ahead / 12); null when the property has no current rent.
+         * @description Monthly model points on the first day of each month from the current month for the window's months (`x-window-months` of ForecastFilters). Buckets are calendar months, quarters or years (shifted by `offset`); `date` is the bucket start; a bucket holds the points inside the clamped window; values are rounded to 4 decimals; a bucket without values gives null. Decision: rent growth is a fraction (0.035 = 3.5% per year); occupancy_percent is 0-100. With use_rent_value, rent-growth values become rent in dollars: current asking rent x (1 + growth) ^ (months ahead / 12); null when the property has no current rent.
          */
         post: operations["getPropertyForecasts"];
         delete?: never;
@@ -341,6 +341,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        SortDirection: "asc" | "desc";
         /**
          * @description The access tiers, lowest first (`x-tier-order`): a tier may do and see all that the tiers before it may. `x-required-tier` and `x-tier` name one of them.
          * @enum {string}
@@ -1055,7 +1057,7 @@ export interface components {
             field: "rent_growth_yoy" | "rent_growth_yoy_downside" | "rent_growth_yoy_upside" | "occupancy" | "occupancy_downside" | "occupancy_upside" | "absorption" | "absorption_downside" | "absorption_upside" | "deliveries" | "deliveries_downside" | "deliveries_upside" | "rent_growth_yoy_bed_0" | "rent_growth_yoy_bed_0_downside" | "rent_growth_yoy_bed_0_upside" | "rent_growth_yoy_bed_1" | "rent_growth_yoy_bed_1_downside" | "rent_growth_yoy_bed_1_upside" | "rent_growth_yoy_bed_2" | "rent_growth_yoy_bed_2_downside" | "rent_growth_yoy_bed_2_upside" | "rent_growth_yoy_bed_3" | "rent_growth_yoy_bed_3_downside" | "rent_growth_yoy_bed_3_upside" | "rent_growth_yoy_class_a" | "rent_growth_yoy_class_a_downside" | "rent_growth_yoy_class_a_upside" | "rent_growth_yoy_class_b" | "rent_growth_yoy_class_b_downside" | "rent_growth_yoy_class_b_upside" | "rent_growth_yoy_class_c" | "rent_growth_yoy_class_c_downside" | "rent_growth_yoy_class_c_upside";
             aggregation_type: components["schemas"]["AggregationType"];
         };
-        /** @description Window filter; dates outside [first day of the current month, that day + 5 years] are clamped, not rejected. */
+        /** @description Window filter; dates outside [first day of the current month, that day + `x-window-months` months] are clamped, not rejected. */
         ForecastFilters: {
             /** Format: date */
             collected_at_gte?: string;
@@ -1839,11 +1841,8 @@ export interface operations {
                      * @default property_count_total
                      */
                     sort?: string;
-                    /**
-                     * @default desc
-                     * @enum {string}
-                     */
-                    sort_direction?: "asc" | "desc";
+                    /** @default desc */
+                    sort_direction?: components["schemas"]["SortDirection"];
                     /** @default 50 */
                     limit?: number;
                 };
@@ -2119,7 +2118,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsExplore_marketsPostRequestBodyContentApplicationJsonSort_directionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/explore_markets"]["post"]["requestBody"]["content"]["application/json"]["sort_direction"]> = ["asc", "desc"];
+export const sortDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SortDirection"]> = ["asc", "desc"];
 export const tierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Tier"]> = ["base", "pro", "pro-plus"];
 export const geoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GeoType"]> = ["MSA", "BespokeSubmarket", "CensusPlace", "ZipCode", "County", "Neighborhood"];
 export const marketGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MarketGeoType"]> = ["MSA", "BespokeSubmarket"];
