@@ -48,7 +48,13 @@ function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undef
   const json = content["application/json"];
   if (!json) throw new Error("Only JSON request bodies are described for operations under the API base");
   const schema = plainSchema(document, json.schema);
-  const properties = (schema.properties as JsonObject | undefined) ?? {};
+  // Members a body takes from shared schemas (`allOf`, such as PropertyFilters) come first, as the contract lists them.
+  const shared = ((schema.allOf as unknown[] | undefined) ?? []).map((part) => plainSchema(document, part));
+  const properties: JsonObject = Object.assign(
+    {},
+    ...shared.map((part) => part.properties ?? {}),
+    schema.properties ?? {},
+  );
   // The bounds of top-level members (a count's range, a list's maxItems), for the add-in to batch and check by.
   const limits: JsonObject = {};
   // What the service takes for a member left out (a `default` beside a `$ref` counts, as OpenAPI 3.1 allows).

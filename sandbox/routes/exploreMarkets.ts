@@ -6,7 +6,7 @@ import { numericFields } from "../contract/schemaFields";
 import { inSentScale, tieredFields } from "../contract/sentScale";
 import type { Boundary } from "../data/geography";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
-import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import { propertyPredicate } from "../data/propertyFilters";
 import { sendBadRequest } from "../http/errors";
 import { shapeOf } from "../variant";
 
@@ -14,19 +14,12 @@ type ExploreMarketsBody = NonNullable<
   operations["exploreMarkets"]["requestBody"]
 >["content"]["application/json"];
 
-interface ExploreBody {
-  account_id: number;
-  market_filters?: Record<string, unknown> & {
-    geo_type?: components["schemas"]["MarketGeoType"];
-    geo_boundary_ids?: number[];
-    msa_geo_boundary_id?: number;
-    states?: string[];
-  };
-  property_filters?: PropertyAttributeFilters;
-  sort: string;
+/** The body as the request validator hands it on: the contract's type, its defaults filled in. */
+type ExploreBody = ExploreMarketsBody & {
+  sort: NonNullable<ExploreMarketsBody["sort"]>;
   sort_direction: NonNullable<ExploreMarketsBody["sort_direction"]>;
-  limit: number;
-}
+  limit: NonNullable<ExploreMarketsBody["limit"]>;
+};
 
 const SORTABLE = new Set(numericFields("CompareMarketAttributes"));
 

@@ -341,6 +341,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The property-level filters that property search and explore markets both take (each adds its own members beside them); every bound is inclusive. Decision: an unknown member gives 400 `Invalid filter parameter: <name>`, where the body names no other. */
+        PropertyFilters: {
+            /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
+            "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
+            property_class?: components["schemas"]["PropertyClass"][];
+            unit_count_gte?: number;
+            unit_count_lte?: number;
+            number_of_stories_gte?: number;
+            number_of_stories_lte?: number;
+            year_built_gte?: number;
+            year_built_lte?: number;
+        };
         /** @enum {string} */
         SortDirection: "asc" | "desc";
         /**
@@ -1633,15 +1645,6 @@ export interface operations {
                     /** @description Exact city name, case-insensitive. */
                     city?: string;
                     state?: string;
-                    property_class?: components["schemas"]["PropertyClass"][];
-                    unit_count_gte?: number;
-                    unit_count_lte?: number;
-                    number_of_stories_gte?: number;
-                    number_of_stories_lte?: number;
-                    year_built_gte?: number;
-                    year_built_lte?: number;
-                    /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                    "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
                     /** Format: date */
                     loan_maturity_date_gte?: string;
                     /** Format: date */
@@ -1658,7 +1661,7 @@ export interface operations {
                     page?: number;
                     /** @default 100 */
                     per_page?: number;
-                };
+                } & components["schemas"]["PropertyFilters"];
             };
         };
         responses: {
@@ -1825,17 +1828,7 @@ export interface operations {
                         median_income_lte?: number;
                     };
                     /** @description Decision: property-level filters; `construction_state[]` no longer exists and gives `Invalid filter parameter: construction_state[]`. */
-                    property_filters?: {
-                        /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                        "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
-                        property_class?: components["schemas"]["PropertyClass"][];
-                        unit_count_gte?: number;
-                        unit_count_lte?: number;
-                        number_of_stories_gte?: number;
-                        number_of_stories_lte?: number;
-                        year_built_gte?: number;
-                        year_built_lte?: number;
-                    };
+                    property_filters?: components["schemas"]["PropertyFilters"];
                     /**
                      * @description Decision (name not shown): any numeric attribute of CompareMarketAttributes; another name gives 400 `Invalid sort parameter: <name>`. Nulls sort last.
                      * @default property_count_total
