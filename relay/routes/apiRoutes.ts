@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Account } from "../../src/api/client";
+import { API_BASE_PATH } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
 import { parameterDefault } from "../../src/api/requestFacts";
 import {
@@ -174,7 +175,7 @@ async function accountOperation(
 export function forward(parts: Pick<ApiRouteParts, "upstream">, request: OperationRequest) {
   return parts.upstream.forward(
     request.operation.method,
-    `/v1${upstreamTarget(request)}`,
+    `${API_BASE_PATH}${upstreamTarget(request)}`,
     upstreamBody(request),
   );
 }

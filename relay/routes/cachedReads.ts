@@ -1,3 +1,4 @@
+import { API_BASE_PATH } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
 import type { QueryIdentity, QueryRunner } from "../../src/data/queryRunner";
 import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
@@ -124,7 +125,7 @@ export class CachedReads {
     const load = async (signal: AbortSignal): Promise<CachedAnswer> => {
       const answer = await this.upstream.forward(
         operation.method,
-        `/v1${upstreamTarget(request)}`,
+        `${API_BASE_PATH}${upstreamTarget(request)}`,
         upstreamBody(request),
         "manual",
         signal,

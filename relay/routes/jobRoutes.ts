@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, preHandlerHookHandler } from "fastify";
 import { operationById, type OperationRequest } from "../../src/api/operations";
+import { API_BASE_PATH } from "../../src/api/client";
+import { operationPath } from "../../src/api/operationPath";
+import { parameterDefault, parameterMaximum } from "../../src/api/requestFacts";
 import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { ApiError } from "../../src/api/errors";
@@ -14,8 +17,9 @@ import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
  */
 export const DOWNLOAD_LINK_TTL_MS = 2 * 60_000;
 
+const LIST_JOBS = operationById("listBulkJobs");
 /** The service pages job lists by at most this many (listBulkJobs' per_page maximum). */
-const UPSTREAM_PAGE = 100;
+const UPSTREAM_PAGE = parameterMaximum(LIST_JOBS.operationId, "per_page");
 /** The relay reads at most this many pages of the team's jobs to page one person's list. */
 const MAX_UPSTREAM_PAGES = 10;
 /** Tries at recording who submitted a job before the relay gives the job up. */
@@ -60,6 +64,9 @@ async function recordOwner(owners: JobOwners, jobId: string, user: UserRecord): 
   return false;
 }
 
+/** What the relay calls to withdraw a job it could not record an owner for. */
+const CANCEL_JOB = operationById("cancelBulkJob");
+
 /**
  * Submits a job and records its submitter. A job whose submitter could not be recorded would be nobody's to
  * see, so the relay cancels it at the service and says so instead.
@@ -70,12 +77,20 @@ async function createJob(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const answer = await parts.upstream.forward("POST", "/v1/bulk_api/jobs", JSON.stringify(request.body));
+  const answer = await parts.upstream.forward(
+    "POST",
+    `${API_BASE_PATH}${operationPath(request.operation)}`,
+    JSON.stringify(request.body),
+  );
   const jobId = answer.status < 300 ? parse(answer.body)?.job_id : undefined;
   if (typeof jobId !== "string") return sendUpstream(reply, answer);
   if (!(await recordOwner(parts.owners, jobId, user))) {
     await parts.upstream
-      .forward("DELETE", `/v1/bulk_api/jobs/${encodeURIComponent(jobId)}`, undefined)
+      .forward(
+        CANCEL_JOB.method,
+        `${API_BASE_PATH}${operationPath(CANCEL_JOB, { job_id: jobId })}`,
+        undefined,
+      )
       .catch(() => undefined);
     return sendRelayError(
       reply,
@@ -98,13 +113,13 @@ async function listJobs(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const page = (request.values.page as number | undefined) ?? 1;
-  const perPage = (request.values.per_page as number | undefined) ?? 50;
+  const page = (request.values.page ?? parameterDefault(LIST_JOBS.operationId, "page")) as number;
+  const perPage = (request.values.per_page ?? parameterDefault(LIST_JOBS.operationId, "per_page")) as number;
   const mine: unknown[] = [];
   for (let upstreamPage = 1; upstreamPage <= MAX_UPSTREAM_PAGES; upstreamPage++) {
     const answer = await parts.upstream.forward(
       "GET",
-      `/v1/bulk_api/jobs?page=${upstreamPage}&per_page=${UPSTREAM_PAGE}`,
+      `${API_BASE_PATH}${operationPath(LIST_JOBS)}?page=${upstreamPage}&per_page=${UPSTREAM_PAGE}`,
       undefined,
     );
     const parsed = answer.status === 200 ? parse(answer.body) : undefined;
@@ -167,7 +182,7 @@ export async function handleJobOperation(
       "This export job was not submitted by you through the team relay: only its owner can see it.",
     );
   const path = operationById(operationId).path.replace("{job_id}", encodeURIComponent(jobId));
-  const answer = await parts.upstream.forward(request.operation.method, `/v1${path}`, undefined);
+  const answer = await parts.upstream.forward(request.operation.method, `${API_BASE_PATH}${path}`, undefined);
   if (operationId === "getBulkJobResults") return linkResults(parts, answer, reply, user);
   return sendUpstream(reply, answer);
 }

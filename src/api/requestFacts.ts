@@ -39,3 +39,12 @@ export function bodyRange(id: OperationId, member: string): { minimum: number; m
     throw new Error(`${id} gives ${member} no minimum and maximum in the contract`);
   return { minimum, maximum };
 }
+
+/** The contract's maximum of a query parameter of an operation (such as the largest page it answers). */
+export function parameterMaximum(id: OperationId, name: string): number {
+  const row = CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+  const parameter = row?.parameters.find((candidate) => candidate.name === name);
+  if (!parameter || !("maximum" in parameter))
+    throw new Error(`${id} gives ${name} no maximum in the contract`);
+  return parameter.maximum;
+}

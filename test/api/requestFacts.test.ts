@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { bodyDefaults, bodyRange, parameterDefault } from "../../src/api/requestFacts";
+import { bodyDefaults, bodyRange, parameterDefault, parameterMaximum } from "../../src/api/requestFacts";
 import { FORECAST_WINDOW_MONTHS } from "../../src/api/contractLimits";
 
 /** The contract read here on its own, not through the generators, so a stale or wrong generated row shows. */
@@ -45,9 +45,20 @@ describe("what a request left to the service's defaults means", () => {
     expect(parameterDefault("listAccounts", "page")).toBe(contract.components.parameters.Page.schema.default);
   });
 
+  it("is the contract's largest page of the jobs list (what the relay pages the service by)", () => {
+    const jobs = contract.paths["/bulk_api/jobs"].get.parameters as {
+      name?: string;
+      schema?: { maximum?: number };
+    }[];
+    const perPage = jobs.find((parameter) => parameter.name === "per_page")?.schema?.maximum;
+    expect(perPage).toEqual(expect.any(Number));
+    expect(parameterMaximum("listBulkJobs", "per_page")).toBe(perPage);
+  });
+
   it("refuses to make up a default or range the contract does not give", () => {
     expect(() => parameterDefault("listAccounts", "account_id")).toThrow(/no default for account_id/);
     expect(() => bodyRange("exploreMarkets", "sort")).toThrow(/no minimum and maximum/);
+    expect(() => parameterMaximum("listBulkJobs", "page")).toThrow(/no maximum/);
   });
 
   it("keeps the forecast window the contract's", () => {
