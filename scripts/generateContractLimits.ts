@@ -49,6 +49,11 @@ const LIMITS: [name: string, doc: string, pointer: string][] = [
     "#/paths/~1bulk_api~1jobs/post/x-max-range-days",
   ],
   [
+    "FORECAST_WINDOW_MONTHS",
+    "Months a forecast covers from the current month's first day (`x-window-months` of ForecastFilters).",
+    "#/components/schemas/ForecastFilters/x-window-months",
+  ],
+  [
     "BULK_EXPORT_QUOTA_SEEN_LIVE",
     "Bulk export quota size seen live (`x-bulk-export-quota.seen_live_limit`), assumed until the account's is known.",
     "#/paths/~1properties~1bulk_details/get/x-bulk-export-quota/seen_live_limit",

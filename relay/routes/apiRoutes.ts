@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Account } from "../../src/api/client";
 import { ApiError } from "../../src/api/errors";
+import { parameterDefault } from "../../src/api/requestFacts";
 import {
   RequestRefusal,
   bulkDetailsIds,
@@ -67,8 +68,9 @@ function sendBatched(reply: FastifyReply, answer: BatchedAnswer): FastifyReply {
 
 /** The accounts the relay's client may act for, cut down to the person's, one page as the contract pages. */
 async function accountsPage(parts: ApiRouteParts, user: UserRecord, request: OperationRequest) {
-  const page = (request.values.page as number | undefined) ?? 1;
-  const perPage = (request.values.per_page as number | undefined) ?? 50;
+  const { operationId } = request.operation;
+  const page = (request.values.page ?? parameterDefault(operationId, "page")) as number;
+  const perPage = (request.values.per_page ?? parameterDefault(operationId, "per_page")) as number;
   const all: Account[] = (await parts.upstream.data.accounts()).value;
   return pageOf(
     all.filter((account) => mayUse(user, account.id)),

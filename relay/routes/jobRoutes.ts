@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, preHandlerHookHandler } from "fastify";
 import { operationById, type OperationRequest } from "../../src/api/operations";
+import { parameterDefault, parameterMaximum } from "../../src/api/requestFacts";
 import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { ApiError } from "../../src/api/errors";
@@ -14,9 +15,9 @@ import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
  */
 export const DOWNLOAD_LINK_TTL_MS = 2 * 60_000;
 
-/** The service pages job lists by at most this many: listBulkJobs' per_page maximum in the contract. */
-const UPSTREAM_PAGE = operationById("listBulkJobs").parameters.find((p) => p.name === "per_page")
-  ?.maximum as number;
+const LIST_JOBS = operationById("listBulkJobs");
+/** The service pages job lists by at most this many (listBulkJobs' per_page maximum). */
+const UPSTREAM_PAGE = parameterMaximum(LIST_JOBS.operationId, "per_page");
 /** The relay reads at most this many pages of the team's jobs to page one person's list. */
 const MAX_UPSTREAM_PAGES = 10;
 /** Tries at recording who submitted a job before the relay gives the job up. */
@@ -99,8 +100,8 @@ async function listJobs(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const page = (request.values.page as number | undefined) ?? 1;
-  const perPage = (request.values.per_page as number | undefined) ?? 50;
+  const page = (request.values.page ?? parameterDefault(LIST_JOBS.operationId, "page")) as number;
+  const perPage = (request.values.per_page ?? parameterDefault(LIST_JOBS.operationId, "per_page")) as number;
   const mine: unknown[] = [];
   for (let upstreamPage = 1; upstreamPage <= MAX_UPSTREAM_PAGES; upstreamPage++) {
     const answer = await parts.upstream.send({

@@ -2,6 +2,7 @@ import { findOperation } from "./operations";
 
 /** The contract's limits, generated from it once for the add-in and the sandbox alike. */
 export {
+  FORECAST_WINDOW_MONTHS,
   MAX_BULK_DETAILS_IDS,
   MAX_JOB_RANGE_DAYS,
   OBSERVED_JOB_DURATIONS,

@@ -1,4 +1,4 @@
-import type { Tier } from "../data/clients";
+import type { Tier } from "../../src/api/tiers";
 import { dereference, loadOpenApiDocument, type JsonObject } from "./openapiDocument";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";

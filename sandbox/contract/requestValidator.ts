@@ -94,6 +94,7 @@ function defaultMessage(error: ErrorObject, path: string): string {
     case "required":
       return `${path} is required`;
     case "additionalProperties":
+    case "unevaluatedProperties":
       return `Unknown parameter: ${path}`;
     case "type":
       return `${path} must be ${String(params.type).split(",").map(article).join(" or ")}`;
@@ -133,7 +134,9 @@ export function describeError(error: ErrorObject): { message: string; custom: bo
       ? String(params.missingProperty)
       : error.keyword === "additionalProperties"
         ? String(params.additionalProperty)
-        : undefined;
+        : error.keyword === "unevaluatedProperties"
+          ? String(params.unevaluatedProperty)
+          : undefined;
   const path = renderPath(error.instancePath, property);
   const parent = schemaOf(error.parentSchema);
   const ownSchema =

@@ -1,3 +1,6 @@
+import { isOneOf } from "../../src/api/enumValues";
+import { tierValues } from "../../src/api/schema";
+import type { Tier } from "../../src/api/tiers";
 import type { ShapeVariant } from "../variant";
 import { schemaProperties } from "./schemaFields";
 
@@ -38,16 +41,17 @@ export function inSentScale<T extends Attributes>(schema: string, attributes: T,
   return sent as T;
 }
 
-const tieredBySchema = new Map<string, Map<string, string>>();
+const tieredBySchema = new Map<string, Map<string, Tier>>();
 
 /** A schema's fields that a tier below `x-tier` does not see. */
-export function tieredFields(schema: string): Map<string, string> {
+export function tieredFields(schema: string): Map<string, Tier> {
   let fields = tieredBySchema.get(schema);
   if (!fields) {
     fields = new Map(
-      Object.entries(schemaProperties(schema))
-        .filter(([, property]) => typeof property["x-tier"] === "string")
-        .map(([name, property]) => [name, String(property["x-tier"])]),
+      Object.entries(schemaProperties(schema)).flatMap(([name, property]) => {
+        const tier = property["x-tier"];
+        return isOneOf(tierValues, tier) ? [[name, tier] as const] : [];
+      }),
     );
     tieredBySchema.set(schema, fields);
   }

@@ -1,8 +1,9 @@
+import type { Tier } from "../../src/api/tiers";
+
 /**
  * The fixed demo clients and their accounts. Documented in sandbox/README.md; tests compare the
  * service's answers against these.
  */
-export type Tier = "base" | "pro" | "pro-plus";
 
 export interface DemoClient {
   clientId: string;
@@ -46,12 +47,6 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
     accountIds: [SHARED_ACCOUNT_ID, 103],
   },
 ];
-
-const TIER_RANK: Record<Tier, number> = { base: 0, pro: 1, "pro-plus": 2 };
-
-export function tierAtLeast(actual: Tier, required: Tier): boolean {
-  return TIER_RANK[actual] >= TIER_RANK[required];
-}
 
 export function findClient(clientId: string): DemoClient | undefined {
   return DEMO_CLIENTS.find((client) => client.clientId === clientId);

@@ -1,13 +1,11 @@
 import { forecastGeoTypeValues } from "../../src/api/schema";
 import { isOneOf } from "../../src/api/enumValues";
+import { FORECAST_WINDOW_MONTHS } from "../contract/limits";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
 import { boundaryMarket, marketBaseGrowth } from "./marketMetrics";
 import type { PropertyCore } from "./properties";
 import { hashSeed, round, SALT } from "./random";
-
-/** Monthly model points: the first day of the current month and the 59 months after it. */
-export const FORECAST_MONTHS = 60;
 
 export type Series = (number | null)[];
 
@@ -18,9 +16,9 @@ export function monthStart(today: string, monthsAhead: number): string {
   return new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
 }
 
-/** Dates of the model points for the window that starts in today's month. */
+/** Dates of the model points (the first day of each month of the contract's window) from today's month. */
 export function forecastPointDates(today: string): string[] {
-  return Array.from({ length: FORECAST_MONTHS }, (_, month) => monthStart(today, month));
+  return Array.from({ length: FORECAST_WINDOW_MONTHS }, (_, month) => monthStart(today, month));
 }
 
 /** A smooth, seeded wobble in [-1, 1] for an id. */
@@ -76,7 +74,7 @@ export function isRentGrowthField(field: string): boolean {
 export function propertySeries(dataset: Dataset, property: PropertyCore, field: string): Series {
   const [, base = field, bound] = BOUND_VARIANT.exec(field) ?? [];
   const submarket = dataset.boundary(property.submarketId);
-  return Array.from({ length: FORECAST_MONTHS }, (_, month) => {
+  return Array.from({ length: FORECAST_WINDOW_MONTHS }, (_, month) => {
     if (!property.hasForecast || !submarket) return null;
     if (base === "rent_growth_rate_yoy") {
       const value = boundaryGrowth(dataset, submarket, month) + property.growthOffset * Math.exp(-month / 36);
@@ -93,7 +91,8 @@ export function propertySeries(dataset: Dataset, property: PropertyCore, field: 
 /** One boundary field over the model months; all null for boundaries the model does not cover. */
 export function boundarySeries(dataset: Dataset, boundary: Boundary, field: string, today: string): Series {
   const [, base = field, bound] = BOUND_VARIANT.exec(field) ?? [];
-  if (!boundaryHasForecast(dataset, boundary)) return Array.from({ length: FORECAST_MONTHS }, () => null);
+  if (!boundaryHasForecast(dataset, boundary))
+    return Array.from({ length: FORECAST_WINDOW_MONTHS }, () => null);
   const market = boundaryMarket(dataset, boundary, today);
   const units = typeof market.total_unit_count === "number" ? market.total_unit_count : 0;
   const pipeline =
@@ -102,7 +101,7 @@ export function boundarySeries(dataset: Dataset, boundary: Boundary, field: stri
       : 0;
   // Market percents are held as fractions; boundary occupancy forecasts are points (openapi.yaml x-field-units).
   const leased = typeof market.leased_percent_avg_t30 === "number" ? market.leased_percent_avg_t30 * 100 : 93;
-  return Array.from({ length: FORECAST_MONTHS }, (_, month) => {
+  return Array.from({ length: FORECAST_WINDOW_MONTHS }, (_, month) => {
     const growth = boundaryGrowth(dataset, boundary, month);
     const growthWidth = spread(month, 0.003, 0.0005);
     if (base === "rent_growth_yoy") return withBound(growth, bound, growthWidth);

@@ -1,10 +1,19 @@
 import { marketGeoTypeValues, type components } from "../../src/api/schema";
 import { isOneOf } from "../../src/api/enumValues";
+import type { Tier } from "../../src/api/tiers";
+import { loadOpenApiDocument, resolvePointer } from "../contract/openapiDocument";
 import type { Dataset } from "./dataset";
 import type { Boundary } from "./geography";
 import { boundaryMarket } from "./marketMetrics";
 
-export const TRUNCATION_MARKER = "[truncated: pro-plus access required]";
+const SALES = resolvePointer(
+  loadOpenApiDocument(),
+  "#/components/schemas/Narrative/properties/attributes/properties/sales",
+) as { "x-tier": Tier; "x-truncation-marker": string };
+
+/** The tier that reads a narrative's whole sales section, and the marker that ends it for the tiers below. */
+export const SALES_TIER = SALES["x-tier"];
+export const TRUNCATION_MARKER = SALES["x-truncation-marker"];
 
 export type NarrativeAttributes = components["schemas"]["Narrative"]["attributes"];
 
@@ -59,7 +68,7 @@ export function narrativeFor(dataset: Dataset, boundary: Boundary, today: string
   };
 }
 
-/** The sales section as seen without pro-plus access: its first sentence, then a marker. */
+/** The sales section as seen below SALES_TIER: its first sentence, then the marker. */
 export function truncateSales(text: string): string {
   const end = text.indexOf(". ");
   return `${end >= 0 ? text.slice(0, end + 1) : text} ${TRUNCATION_MARKER}`;

@@ -1,32 +1,21 @@
+import type { operations } from "../../src/api/schema";
 import type { PropertyCore } from "./properties";
 
+type SearchBody = NonNullable<operations["searchProperties"]["requestBody"]>["content"]["application/json"];
+type LookupQuery = NonNullable<operations["lookupProperties"]["parameters"]["query"]>;
+/** Members of a search or lookup that say where to look or which page to answer, not which properties pass. */
+type NotFilters = "account_id" | "geo_boundary_ids" | "geometry" | "page" | "per_page";
+type LookupOnly = "latitude" | "lat" | "longitude" | "lng" | "radius";
+
 /**
- * Attribute filters shared by property lookup, property search and the property-level filters of
- * explore markets. Names are the contract's; every bound is inclusive.
+ * Attribute filters shared by property lookup, property search and the property-level filters of explore markets,
+ * as the contract types them: the search body's and the lookup query's members (a lookup names one class, a search
+ * a list). Every bound is inclusive.
  */
-export interface PropertyAttributeFilters {
-  city?: string;
-  state?: string;
-  address?: string;
-  property_name?: string;
-  property_url?: string;
-  property_class?: string | string[];
-  unit_count_gte?: number;
-  unit_count_lte?: number;
-  number_of_stories_gte?: number;
-  number_of_stories_lte?: number;
-  year_built_gte?: number;
-  year_built_lte?: number;
-  "unified_status[]"?: string[];
-  loan_maturity_date_gte?: string;
-  loan_maturity_date_lte?: string;
-  transaction_cap_rate_gte?: number;
-  transaction_cap_rate_lte?: number;
-  transaction_date_closed_gte?: string;
-  transaction_date_closed_lte?: string;
-  transaction_price_per_unit_gte?: number;
-  transaction_price_per_unit_lte?: number;
-}
+export type PropertyAttributeFilters = Omit<SearchBody, NotFilters | "property_class"> &
+  Omit<LookupQuery, NotFilters | LookupOnly | "property_class"> & {
+    property_class?: SearchBody["property_class"] | LookupQuery["property_class"];
+  };
 
 type Predicate = (property: PropertyCore) => boolean;
 

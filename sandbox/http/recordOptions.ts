@@ -1,15 +1,23 @@
 import type { FastifyRequest } from "fastify";
+import { tierAtLeast } from "../../src/api/tiers";
 import { callerOf, type SandboxContext } from "../context";
+import { tieredFields } from "../contract/sentScale";
 import type { RecordOptions } from "../data/propertyRecord";
 import { shapeOf } from "../variant";
 
-/** Today's property records, with ownership and sale fields only for pro-plus callers. */
+/**
+ * Today's property records, with the ownership and sale fields (the property fields with an `x-tier`) only for
+ * callers whose tier reaches theirs.
+ */
 export function currentRecordOptions(context: SandboxContext, request: FastifyRequest): RecordOptions {
   const today = context.clock.today();
+  const tier = callerOf(request).client.tier;
   return {
     collectedAt: today,
     today,
-    includeOwnership: callerOf(request).client.tier === "pro-plus",
+    includeOwnership: [...tieredFields("PropertyAttributes").values()].every((needed) =>
+      tierAtLeast(tier, needed),
+    ),
     percentScale: shapeOf(context.options.variant).percentScale,
   };
 }

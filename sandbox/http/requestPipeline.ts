@@ -4,7 +4,7 @@ import { bearerTokenOf, identifyCaller } from "../auth/bearer";
 import type { RateLimitDecision } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
 import { validateRequest } from "../contract/requestValidator";
-import { tierAtLeast } from "../data/clients";
+import { tierAtLeast } from "../../src/api/tiers";
 import { refuseForeignAccess } from "./accessCheck";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
 import { withoutTotalPages } from "./pagination";

@@ -1,12 +1,12 @@
 import { marketGeoTypeValues, type components, type operations } from "../../src/api/schema";
 import { isOneOf } from "../../src/api/enumValues";
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { tierAtLeast } from "../data/clients";
+import { tierAtLeast, type Tier } from "../../src/api/tiers";
 import { numericFields } from "../contract/schemaFields";
 import { inSentScale, tieredFields } from "../contract/sentScale";
 import type { Boundary } from "../data/geography";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
-import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import { propertyPredicate } from "../data/propertyFilters";
 import { sendBadRequest } from "../http/errors";
 import { shapeOf } from "../variant";
 
@@ -14,19 +14,12 @@ type ExploreMarketsBody = NonNullable<
   operations["exploreMarkets"]["requestBody"]
 >["content"]["application/json"];
 
-interface ExploreBody {
-  account_id: number;
-  market_filters?: Record<string, unknown> & {
-    geo_type?: components["schemas"]["MarketGeoType"];
-    geo_boundary_ids?: number[];
-    msa_geo_boundary_id?: number;
-    states?: string[];
-  };
-  property_filters?: PropertyAttributeFilters;
-  sort: string;
+/** The body as the request validator hands it on: the contract's type, its defaults filled in. */
+type ExploreBody = ExploreMarketsBody & {
+  sort: NonNullable<ExploreMarketsBody["sort"]>;
   sort_direction: NonNullable<ExploreMarketsBody["sort_direction"]>;
-  limit: number;
-}
+  limit: NonNullable<ExploreMarketsBody["limit"]>;
+};
 
 const SORTABLE = new Set(numericFields("CompareMarketAttributes"));
 
@@ -61,15 +54,18 @@ function passesBounds(attributes: MarketRecord, bounds: [string, "gte" | "lte", 
 }
 
 /**
- * What a caller below the pro tier (the live service's Explore Pro) receives of each market: its identity and
- * headline figures; every metric whose `x-tier` in the contract is above the caller's is null. The live service
+ * What a caller receives of each market: below the pro tier (the live service's Explore Pro) its identity and
+ * headline figures, as every metric whose `x-tier` in the contract is above the caller's is null. The live service
  * answers such callers with limited data, not an error (api-notes, "Observed on the live service"); which fields
  * it keeps is not known.
  */
-function limited(attributes: MarketRecord): MarketRecord {
+function asSeenBy(tier: Tier, attributes: MarketRecord): MarketRecord {
   const tiered = tieredFields("CompareMarketAttributes");
   return Object.fromEntries(
-    Object.entries(attributes).map(([field, value]) => [field, tiered.has(field) ? null : value]),
+    Object.entries(attributes).map(([field, value]) => {
+      const needed = tiered.get(field);
+      return [field, needed === undefined || tierAtLeast(tier, needed) ? value : null];
+    }),
   ) as MarketRecord;
 }
 
@@ -139,12 +135,12 @@ export function exploreMarketHandlers(context: SandboxContext): Pick<OperationHa
           return (x - y) * direction || Number(a.id) - Number(b.id);
         })
         .slice(0, body.limit);
-      const full = tierAtLeast(callerOf(request).client.tier, "pro");
+      const tier = callerOf(request).client.tier;
       return {
         data: rows.map((attributes) => ({
           id: String(attributes.id),
           type: "compare_market" as const,
-          attributes: full ? attributes : limited(attributes),
+          attributes: asSeenBy(tier, attributes),
         })),
       };
     },

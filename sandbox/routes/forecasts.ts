@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "../../src/api/schema";
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { bucketize, offsetDays, type Aggregation, type Interval } from "../data/forecastBuckets";
+import { FORECAST_WINDOW_MONTHS } from "../contract/limits";
+import { bucketize, offsetDays, type Aggregation } from "../data/forecastBuckets";
 import {
   boundarySeries,
   forecastPointDates,
@@ -14,20 +16,14 @@ import {
 import { boundaryMarket } from "../data/marketMetrics";
 import { sendNotFound } from "../http/errors";
 
-interface ForecastBody {
-  account_id: number;
-  aggregations: Aggregation[];
-  interval: Interval;
-  offset: string;
-  use_rent_value: boolean;
-  use_submarket_fallback: boolean;
-  filters?: { collected_at_gte?: string; collected_at_lte?: string };
-}
+/** A forecast request as the contract types it, its defaults filled in by the request validator. */
+type ForecastBody =
+  components["schemas"]["PropertyForecastRequest"] | components["schemas"]["BoundaryForecastRequest"];
 
-/** Rule 1: the window runs from the first day of this month to five years later; dates outside are clamped. */
+/** Rule 1: the window runs from the first day of this month for the contract's months; dates outside are clamped. */
 function windowFilter(today: string, filters: ForecastBody["filters"]): (date: string) => boolean {
   const start = monthStart(today, 0);
-  const end = monthStart(today, 60);
+  const end = monthStart(today, FORECAST_WINDOW_MONTHS);
   const from =
     filters?.collected_at_gte && filters.collected_at_gte > start ? filters.collected_at_gte : start;
   const to = filters?.collected_at_lte && filters.collected_at_lte < end ? filters.collected_at_lte : end;

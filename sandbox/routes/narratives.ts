@@ -1,5 +1,6 @@
 import { callerOf, inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { hasNarrative, narrativeFor, truncateSales } from "../data/narratives";
+import { tierAtLeast } from "../../src/api/tiers";
+import { hasNarrative, narrativeFor, SALES_TIER, truncateSales } from "../data/narratives";
 import { sendNotFound } from "../http/errors";
 
 /** GET /markets/narratives. */
@@ -13,10 +14,9 @@ export function narrativeHandlers(context: SandboxContext): Pick<OperationHandle
       if (!boundary) return sendNotFound(reply, `Geo boundary ${boundaryId} does not exist`);
       if (!hasNarrative(boundary)) return { data: [] };
       const narrative = narrativeFor(dataset, boundary, context.clock.today());
-      const attributes =
-        callerOf(request).client.tier === "pro-plus"
-          ? narrative
-          : { ...narrative, sales: truncateSales(narrative.sales) };
+      const attributes = tierAtLeast(callerOf(request).client.tier, SALES_TIER)
+        ? narrative
+        : { ...narrative, sales: truncateSales(narrative.sales) };
       return { data: [{ id: String(narrative.id), type: "narrative", attributes }] };
     },
   };

@@ -1,7 +1,8 @@
+import type { operations } from "../../src/api/schema";
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { MAX_BULK_DETAILS_IDS, parameterErrorMessage } from "../contract/limits";
 import { propertyEnvelope } from "../data/propertyRecord";
-import { distanceMiles, propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import { distanceMiles, propertyPredicate } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
 import { sendBadRequest } from "../http/errors";
 import { paginate } from "../http/pagination";
@@ -11,16 +12,12 @@ import { currentRecordOptions } from "../http/recordOptions";
 /** A bulk details call without ids: the same sentence as an empty `property_ids` (the contract's words). */
 const PROPERTY_IDS_REQUIRED = parameterErrorMessage("getBulkPropertyDetails", "property_ids", "minLength");
 
-interface LookupQuery extends PropertyAttributeFilters {
-  account_id: number;
-  latitude?: number;
-  lat?: number;
-  longitude?: number;
-  lng?: number;
+/** The query as the request validator hands it on: the contract's type, its defaults filled in. */
+type LookupQuery = NonNullable<operations["lookupProperties"]["parameters"]["query"]> & {
   radius: number;
   page: number;
   per_page: number;
-}
+};
 
 /** Ids from `property_ids=1,2` or `property_ids[]=1&property_ids[]=2`, deduplicated in request order. */
 function requestedIds(query: Record<string, unknown>): number[] | undefined {

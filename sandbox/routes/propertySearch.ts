@@ -1,20 +1,18 @@
+import type { operations } from "../../src/api/schema";
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { geometryProblem, insideGeometry, type SearchGeometry } from "../data/geometryFilter";
+import { geometryProblem, insideGeometry } from "../data/geometryFilter";
 import { propertyEnvelope } from "../data/propertyRecord";
-import { propertyPredicate, type PropertyAttributeFilters } from "../data/propertyFilters";
+import { propertyPredicate } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
 import { sendBadRequest } from "../http/errors";
 import { paginate } from "../http/pagination";
 import { chargeBulkExportQuota } from "../http/quotaReply";
 import { currentRecordOptions } from "../http/recordOptions";
 
-interface PropertySearchBody extends PropertyAttributeFilters {
-  account_id: number;
-  geo_boundary_ids?: number[];
-  geometry?: SearchGeometry;
-  page: number;
-  per_page: number;
-}
+/** The body as the request validator hands it on: the contract's type, its paging defaults filled in. */
+type PropertySearchBody = NonNullable<
+  operations["searchProperties"]["requestBody"]
+>["content"]["application/json"] & { page: number; per_page: number };
 
 /** POST /geo_boundaries/properties: properties by boundary, custom geometry and attributes. */
 export function propertySearchHandlers(context: SandboxContext): Pick<OperationHandlers, "searchProperties"> {

@@ -2,6 +2,7 @@ import { API_BASE_PATH } from "./client";
 import type { ServiceConfig } from "./config";
 import { operationPath } from "./operationPath";
 import { operationById, type OperationId } from "./operations";
+import { FLOOR_PLAN_BUCKET_KEYS } from "./readers/compSetReaders";
 import type { operations } from "./schema";
 import type { Credentials } from "./tokens";
 
@@ -151,11 +152,9 @@ function surveyVariants(json: unknown): string[] {
   ];
 }
 
-const BUCKET_KEYS = ["floor_plans_by_bed_bath", "floor_plans_by_bed"] as const;
-
 function floorPlanVariants(json: unknown): string[] {
   const attributes = field(json, "data", "attributes");
-  const bucketKey = BUCKET_KEYS.find((key) => isRecord(attributes) && key in attributes);
+  const bucketKey = FLOOR_PLAN_BUCKET_KEYS.find((key) => isRecord(attributes) && key in attributes);
   if (!bucketKey) return ["floor plan buckets: absent"];
   const buckets = field(attributes, bucketKey);
   const bucket: unknown = firstOf(buckets);

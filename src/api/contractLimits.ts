@@ -15,6 +15,9 @@ export const MAX_JOB_PROPERTY_IDS = 1000;
 /** Days one bulk export job covers at most, both ends included (`x-max-range-days` of createBulkJob). */
 export const MAX_JOB_RANGE_DAYS = 400;
 
+/** Months a forecast covers from the current month's first day (`x-window-months` of ForecastFilters). */
+export const FORECAST_WINDOW_MONTHS = 60;
+
 /** Bulk export quota size seen live (`x-bulk-export-quota.seen_live_limit`), assumed until the account's is known. */
 export const BULK_EXPORT_QUOTA_SEEN_LIVE = 5000;
 

@@ -35,15 +35,15 @@ export function inPlanTerms(error: ApiError, path: string): ApiError {
   return notInPlan(needed.tier, `${path} needs the ${needed.tier} tier${said}`, error.details);
 }
 
-const PRO_MARKET_FIELDS = Object.entries(catalogueFields("market"))
-  .filter(([, facts]) => facts.tier === "pro")
+const TIERED_MARKET_FIELDS = Object.entries(catalogueFields("market"))
+  .filter(([, facts]) => facts.tier !== undefined)
   .map(([field]) => field);
 
 /**
  * Whether a market record is the limited form the service gives callers below pro (api-notes: "limited data, not
- * an error"): every pro field null. A pro caller's record always has some (unit counts, population), so a
+ * an error"): every field with an `x-tier` null. A pro caller's record always has some (unit counts, population), so a
  * market's genuinely missing figure stays a blank for pro, and is a plan message only for the limited form.
  */
 export function isLimitedMarket(record: Readonly<Record<string, unknown>>): boolean {
-  return PRO_MARKET_FIELDS.every((field) => record[field] === null || record[field] === undefined);
+  return TIERED_MARKET_FIELDS.every((field) => record[field] === null || record[field] === undefined);
 }

@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Forecast time series of a property
-         * @description Monthly model points on the first day of each month from the current month for 60 months (5 years). Buckets are calendar months, quarters or years (shifted by `offset`); `date` is the bucket start; a bucket holds the points inside the clamped window; values are rounded to 4 decimals; a bucket without values gives null. Decision: rent growth is a fraction (0.035 = 3.5% per year); occupancy_percent is 0-100. With use_rent_value, rent-growth values become rent in dollars: current asking rent x (1 + growth) ^ (months ahead / 12); null when the property has no current rent.
+         * @description Monthly model points on the first day of each month from the current month for the window's months (`x-window-months` of ForecastFilters). Buckets are calendar months, quarters or years (shifted by `offset`); `date` is the bucket start; a bucket holds the points inside the clamped window; values are rounded to 4 decimals; a bucket without values gives null. Decision: rent growth is a fraction (0.035 = 3.5% per year); occupancy_percent is 0-100. With use_rent_value, rent-growth values become rent in dollars: current asking rent x (1 + growth) ^ (months ahead / 12); null when the property has no current rent.
          */
         post: operations["getPropertyForecasts"];
         delete?: never;
@@ -341,6 +341,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The property-level filters that property search and explore markets both take (each adds its own members beside them); every bound is inclusive. Decision: an unknown member gives 400 `Invalid filter parameter: <name>`, where the body names no other. */
+        PropertyFilters: {
+            /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
+            "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
+            property_class?: components["schemas"]["PropertyClass"][];
+            unit_count_gte?: number;
+            unit_count_lte?: number;
+            number_of_stories_gte?: number;
+            number_of_stories_lte?: number;
+            year_built_gte?: number;
+            year_built_lte?: number;
+        };
+        /** @enum {string} */
+        SortDirection: "asc" | "desc";
+        /**
+         * @description The access tiers, lowest first (`x-tier-order`): a tier may do and see all that the tiers before it may. `x-required-tier` and `x-tier` name one of them.
+         * @enum {string}
+         */
+        Tier: "base" | "pro" | "pro-plus";
         /**
          * @description The geographic boundary types (api-spec, rule 4).
          * @enum {string}
@@ -1019,7 +1038,7 @@ export interface components {
                 rent: string;
                 occupancy: string;
                 construction: string;
-                /** @description Decision: without pro-plus access the text is cut after its first sentence and ends with `[truncated: pro-plus access required]`. */
+                /** @description Decision: below its `x-tier` the text is cut after its first sentence and ends with its `x-truncation-marker`. */
                 sales: string;
                 demographics: string;
             };
@@ -1050,7 +1069,7 @@ export interface components {
             field: "rent_growth_yoy" | "rent_growth_yoy_downside" | "rent_growth_yoy_upside" | "occupancy" | "occupancy_downside" | "occupancy_upside" | "absorption" | "absorption_downside" | "absorption_upside" | "deliveries" | "deliveries_downside" | "deliveries_upside" | "rent_growth_yoy_bed_0" | "rent_growth_yoy_bed_0_downside" | "rent_growth_yoy_bed_0_upside" | "rent_growth_yoy_bed_1" | "rent_growth_yoy_bed_1_downside" | "rent_growth_yoy_bed_1_upside" | "rent_growth_yoy_bed_2" | "rent_growth_yoy_bed_2_downside" | "rent_growth_yoy_bed_2_upside" | "rent_growth_yoy_bed_3" | "rent_growth_yoy_bed_3_downside" | "rent_growth_yoy_bed_3_upside" | "rent_growth_yoy_class_a" | "rent_growth_yoy_class_a_downside" | "rent_growth_yoy_class_a_upside" | "rent_growth_yoy_class_b" | "rent_growth_yoy_class_b_downside" | "rent_growth_yoy_class_b_upside" | "rent_growth_yoy_class_c" | "rent_growth_yoy_class_c_downside" | "rent_growth_yoy_class_c_upside";
             aggregation_type: components["schemas"]["AggregationType"];
         };
-        /** @description Window filter; dates outside [first day of the current month, that day + 5 years] are clamped, not rejected. */
+        /** @description Window filter; dates outside [first day of the current month, that day + `x-window-months` months] are clamped, not rejected. */
         ForecastFilters: {
             /** Format: date */
             collected_at_gte?: string;
@@ -1626,15 +1645,6 @@ export interface operations {
                     /** @description Exact city name, case-insensitive. */
                     city?: string;
                     state?: string;
-                    property_class?: components["schemas"]["PropertyClass"][];
-                    unit_count_gte?: number;
-                    unit_count_lte?: number;
-                    number_of_stories_gte?: number;
-                    number_of_stories_lte?: number;
-                    year_built_gte?: number;
-                    year_built_lte?: number;
-                    /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                    "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
                     /** Format: date */
                     loan_maturity_date_gte?: string;
                     /** Format: date */
@@ -1651,7 +1661,7 @@ export interface operations {
                     page?: number;
                     /** @default 100 */
                     per_page?: number;
-                };
+                } & components["schemas"]["PropertyFilters"];
             };
         };
         responses: {
@@ -1818,27 +1828,14 @@ export interface operations {
                         median_income_lte?: number;
                     };
                     /** @description Decision: property-level filters; `construction_state[]` no longer exists and gives `Invalid filter parameter: construction_state[]`. */
-                    property_filters?: {
-                        /** @description Replaces the removed `construction_state[]` (v1.3.0). Decision: the JSON member keeps the bracketed name of the spec. */
-                        "unified_status[]"?: components["schemas"]["UnifiedStatus"][];
-                        property_class?: components["schemas"]["PropertyClass"][];
-                        unit_count_gte?: number;
-                        unit_count_lte?: number;
-                        number_of_stories_gte?: number;
-                        number_of_stories_lte?: number;
-                        year_built_gte?: number;
-                        year_built_lte?: number;
-                    };
+                    property_filters?: components["schemas"]["PropertyFilters"];
                     /**
                      * @description Decision (name not shown): any numeric attribute of CompareMarketAttributes; another name gives 400 `Invalid sort parameter: <name>`. Nulls sort last.
                      * @default property_count_total
                      */
                     sort?: string;
-                    /**
-                     * @default desc
-                     * @enum {string}
-                     */
-                    sort_direction?: "asc" | "desc";
+                    /** @default desc */
+                    sort_direction?: components["schemas"]["SortDirection"];
                     /** @default 50 */
                     limit?: number;
                 };
@@ -2114,7 +2111,8 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsExplore_marketsPostRequestBodyContentApplicationJsonSort_directionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/explore_markets"]["post"]["requestBody"]["content"]["application/json"]["sort_direction"]> = ["asc", "desc"];
+export const sortDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SortDirection"]> = ["asc", "desc"];
+export const tierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Tier"]> = ["base", "pro", "pro-plus"];
 export const geoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GeoType"]> = ["MSA", "BespokeSubmarket", "CensusPlace", "ZipCode", "County", "Neighborhood"];
 export const marketGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MarketGeoType"]> = ["MSA", "BespokeSubmarket"];
 export const forecastGeoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ForecastGeoType"]> = ["MSA", "BespokeSubmarket", "ZipCode"];

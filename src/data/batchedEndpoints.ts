@@ -7,6 +7,7 @@
  */
 import { MAX_BULK_DETAILS_IDS, MAX_EXPLORE_MARKETS, MAX_FORECAST_AGGREGATIONS } from "../api/contractLimits";
 import { ApiError } from "../api/errors";
+import { bodyDefaults } from "../api/requestFacts";
 import { operationById, type Operation, type OperationId } from "../api/operations";
 import type { AnswerReader } from "../api/readers/answerForm";
 import { bulkDetailsReader, exploreMarketsReader, forecastReader } from "../api/readers/serviceReaders";
@@ -89,6 +90,9 @@ export interface MarketOptions {
   propertyFilters?: ExploreMarketsBody["property_filters"];
 }
 
+/** The ranking the contract defaults to, named in the body so the relay can recognise a batched call by it. */
+const EXPLORE_DEFAULTS = bodyDefaults("exploreMarkets");
+
 /**
  * The body of one batched call: the named boundaries, ranked by property count, all of them. The team relay
  * reads a body as batchable when it is exactly this for its own boundaries.
@@ -102,8 +106,8 @@ export function exploreMarketsBody(
     account_id: accountId,
     market_filters: { geo_type: options.geoType, geo_boundary_ids: [...ids] },
     property_filters: options.propertyFilters,
-    sort: "property_count_total",
-    sort_direction: "desc",
+    sort: EXPLORE_DEFAULTS.sort,
+    sort_direction: EXPLORE_DEFAULTS.sort_direction,
     limit: ids.length,
   };
 }

@@ -1,11 +1,13 @@
 import { ApiError } from "../api/errors";
+import { catalogueFields } from "../api/fieldFacts";
 import type { ForecastAggregation } from "./batchedEndpoints";
 import type { ForecastTarget } from "./forecastSeries";
 
-// Property and boundary forecasts take different fields (api-spec.md and the vendor's boundary variants).
-const PROPERTY_FIELD = /^(rent_growth_rate_yoy|occupancy_percent)(_downside|_upside)?$/;
-const BOUNDARY_FIELD =
-  /^(rent_growth_yoy(_bed_[0-3]|_class_[abc])?|occupancy|absorption|deliveries)(_downside|_upside)?$/;
+/** Property and boundary forecasts take different fields: each the contract's `x-field-units` of its `field`. */
+const FORECAST_FIELDS: Readonly<Record<ForecastTarget["kind"], ReadonlySet<string>>> = {
+  property: new Set(Object.keys(catalogueFields("propertyForecast"))),
+  geo_boundary: new Set(Object.keys(catalogueFields("boundaryForecast"))),
+};
 
 /**
  * Rejects a field the target does not have before it joins a merged call: one caller's bad field would
@@ -15,9 +17,8 @@ export function validateForecastFields(
   target: ForecastTarget,
   aggregations: readonly ForecastAggregation[],
 ): void {
-  const pattern = target.kind === "property" ? PROPERTY_FIELD : BOUNDARY_FIELD;
   for (const { field } of aggregations) {
-    if (!pattern.test(field)) {
+    if (!FORECAST_FIELDS[target.kind].has(field)) {
       throw new ApiError(
         "invalid_input",
         `${field} is not a forecast field of a ${target.kind.replace("_", " ")}.`,

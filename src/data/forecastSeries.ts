@@ -1,3 +1,4 @@
+import { bodyDefaults } from "../api/requestFacts";
 import { ApiError } from "../api/errors";
 import {
   BOUNDARY_FORECAST,
@@ -56,14 +57,18 @@ export async function readForecast(
   if (query.aggregations.length === 0)
     throw new ApiError("invalid_input", "Ask for at least one forecast field.");
   validateForecastFields(target, query.aggregations);
+  // Filled in from the contract's defaults, so a query that leaves them out shares its key with one naming them.
+  const defaults = bodyDefaults(
+    target.kind === "property" ? "getPropertyForecasts" : "getGeoBoundaryForecasts",
+  );
   const params = {
     id: target.id,
-    interval: query.interval ?? "month",
-    offset: query.offset ?? "0d",
+    interval: query.interval ?? defaults.interval,
+    offset: query.offset ?? defaults.offset,
     start: query.start,
     end: query.end,
-    useRentValue: query.useRentValue ?? false,
-    useSubmarketFallback: query.useSubmarketFallback ?? false,
+    useRentValue: query.useRentValue ?? defaults.use_rent_value,
+    useSubmarketFallback: query.useSubmarketFallback ?? defaults.use_submarket_fallback,
   };
   const { records } = await data.readMany(ROWS[target.kind], params, query.aggregations, options);
   const parts = query.aggregations.map((aggregation) => {

@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { asFraction } from "../api/readers/percentScale";
+import { bodyDefaults } from "../api/requestFacts";
 import { aggregationTypeValues, forecastGeoTypeValues, forecastIntervalValues } from "../api/schema";
 import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data/dataLayer";
 import { readForecast } from "../data/forecastSeries";
@@ -75,7 +76,8 @@ function readForecastQuery(
     query: {
       aggregations,
       interval: isBlank(args.interval)
-        ? "month"
+        ? bodyDefaults(target.kind === "property" ? "getPropertyForecasts" : "getGeoBoundaryForecasts")
+            .interval
         : readChoice(args.interval, "interval", forecastIntervalValues),
       start: isBlank(args.start) ? undefined : readDate(args.start, "start"),
       end: isBlank(args.end) ? undefined : readDate(args.end, "end"),

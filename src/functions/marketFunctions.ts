@@ -3,7 +3,8 @@ import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
-import { marketGeoTypeValues, type components } from "../api/schema";
+import { bodyDefaults, bodyRange } from "../api/requestFacts";
+import { marketGeoTypeValues, sortDirectionValues, type components } from "../api/schema";
 import { recordsToTable } from "../tables/records";
 import { readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
@@ -29,6 +30,10 @@ import { withFetchedAt } from "./shape/asOfCard";
 import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
 
 type MarketGeoType = components["schemas"]["MarketGeoType"];
+
+/** What explore markets takes for a direction or limit left out, and the range of its limit (the contract's). */
+const EXPLORE_DEFAULTS = bodyDefaults("exploreMarkets");
+const MARKETS_LIMIT = bodyRange("exploreMarkets", "limit");
 
 /** Metrics the service used to return; a formula still asking for one is told why it gets nothing. */
 const REMOVED_METRICS: Record<string, string> = {
@@ -258,9 +263,11 @@ export async function markets(
       property_filters: readPropertyFilters(option),
       sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
       sort_direction: isBlank(option.get("direction"))
-        ? ("desc" as const)
-        : readChoice(option.get("direction"), "direction", ["asc", "desc"] as const),
-      limit: isBlank(option.get("limit")) ? 50 : readInteger(option.get("limit"), "limit", 1, 100),
+        ? EXPLORE_DEFAULTS.sort_direction
+        : readChoice(option.get("direction"), "direction", sortDirectionValues),
+      limit: isBlank(option.get("limit"))
+        ? EXPLORE_DEFAULTS.limit
+        : readInteger(option.get("limit"), "limit", MARKETS_LIMIT.minimum, MARKETS_LIMIT.maximum),
     };
     const found = (await context.data.read(EXPLORE_MARKETS, query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);

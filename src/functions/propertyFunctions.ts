@@ -1,7 +1,8 @@
 import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
 import { PROPERTY_DETAILS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
-import { geoTypeValues, type components } from "../api/schema";
+import { bodyRange } from "../api/requestFacts";
+import { geoTypeValues, type components, type operations } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../tables/records";
 import { readDate } from "./args/excelDates";
@@ -191,18 +192,21 @@ const DEFAULT_PROPERTY_FIELDS = [
   "leased_percent",
 ];
 
+/** The property search body as the contract types it: the options below must be its members. */
+type SearchBody = NonNullable<operations["searchProperties"]["requestBody"]>["content"]["application/json"];
+
 const SEARCH_DATE_OPTIONS = [
   "loan_maturity_date_gte",
   "loan_maturity_date_lte",
   "transaction_date_closed_gte",
   "transaction_date_closed_lte",
-] as const;
+] as const satisfies readonly (keyof SearchBody)[];
 const SEARCH_NUMBER_OPTIONS = [
   "transaction_cap_rate_gte",
   "transaction_cap_rate_lte",
   "transaction_price_per_unit_gte",
   "transaction_price_per_unit_lte",
-] as const;
+] as const satisfies readonly (keyof SearchBody)[];
 const PROPERTIES_OPTIONS = [
   "city",
   "state",
@@ -215,7 +219,8 @@ const PROPERTIES_OPTIONS = [
 /** Most rows RENT.PROPERTIES returns by default, and at most: each page is a request and counts toward quota. */
 const PROPERTIES_DEFAULT_MAX = 500;
 const PROPERTIES_CAP = 5000;
-const SEARCH_PAGE_SIZE = 500;
+/** The largest page property search answers (its `per_page` maximum): fewest requests for a long list. */
+const SEARCH_PAGE_SIZE = bodyRange("searchProperties", "per_page").maximum;
 
 function readTransactionFilters(option: OptionValues): Record<string, string | number> {
   const filters: Record<string, string | number> = {};

@@ -1,3 +1,4 @@
+import { catalogueFields } from "../api/fieldFacts";
 import { unitAmenityCategoryValues } from "../api/schema";
 import { recordsToTable, type FieldFlattener } from "./records";
 import type { TableData } from "./tableData";
@@ -11,47 +12,31 @@ export interface UnitEnvelope {
 
 const amenityField = (category: string) => `amenities_${category}`;
 
-/** The contract's field order, so a sheet reads identity, timing, size and rent, comparison, then the flattened parts. */
-export const UNIT_COLUMN_ORDER: readonly string[] = [
-  "id",
-  "property_id",
-  "subject_property",
-  "property_name",
-  "is_leased",
-  "year_built",
-  "unit_name",
-  "floorplan_name",
-  "is_trucomp",
-  "status",
-  "days_on_market",
-  "date_available",
-  "last_rent_change_date",
-  "date_leased",
-  "bedroom_count",
-  "bathroom_count",
-  "min_rent",
-  "sq_ft",
-  "avg_rent_per_sq_ft",
-  "last_rent_change",
-  "total_30_day_rent_change",
-  "rent_changes_last_30_days",
-  "net_effective_rent",
-  "net_effective_rent_per_sq_ft",
-  "all_in_rent",
-  "all_in_rent_per_sq_ft",
-  "all_in_ner",
-  "all_in_ner_per_sq_ft",
-  "annual_rent_reduction_value",
-  "trucomp_rent_differential",
-  "trucomp_sq_ft_differential",
-  "trucomp_rent_per_sq_ft_differential",
+/** The columns the concessions object becomes (flattenConcessions): its summary, its two lists, its two timestamps. */
+const CONCESSION_COLUMNS = [
   "concessions",
   "rent_concessions",
   "non_rent_concessions",
   "concessions_expires_at",
   "concessions_updated_at",
-  // The contract's amenity categories, in its order; a category the service adds later still gets a column.
-  ...unitAmenityCategoryValues.map(amenityField),
+] as const;
+
+/**
+ * The columns of each unit field that is flattened; the amenity columns are the contract's categories in its
+ * order (a category the service adds later still gets a column, after these).
+ */
+const FLATTENED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  concessions: CONCESSION_COLUMNS,
+  amenity_names: unitAmenityCategoryValues.map(amenityField),
+};
+
+/**
+ * The contract's order of the unit's fields (UnitAttributes), so a sheet reads identity, timing, size and rent,
+ * comparison, then the flattened parts; the envelope's id first.
+ */
+export const UNIT_COLUMN_ORDER: readonly string[] = [
+  "id",
+  ...Object.keys(catalogueFields("unit")).flatMap((field) => FLATTENED_COLUMNS[field] ?? [field]),
 ];
 
 interface ConcessionItem {
@@ -77,13 +62,14 @@ function concessionList(items: unknown): string | null {
 /** The concessions object becomes its summary, its two lists as text, and its two timestamps. */
 const flattenConcessions: FieldFlattener = (value) => {
   const concessions = (value ?? {}) as Record<string, unknown>;
-  return {
+  const columns: Record<(typeof CONCESSION_COLUMNS)[number], unknown> = {
     concessions: concessions.display_text ?? null,
     rent_concessions: concessionList(concessions.rent_concessions),
     non_rent_concessions: concessionList(concessions.non_rent_concessions),
     concessions_expires_at: concessions.expires_at ?? null,
     concessions_updated_at: concessions.updated_at ?? null,
   };
+  return columns;
 };
 
 /** One column per amenity category, listing that unit's amenities in it; categories outside the contract included. */

@@ -2,13 +2,14 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { unitStyleValues } from "../../src/api/schema";
+import { tierValues, unitStyleValues } from "../../src/api/schema";
+import { tierAtLeast } from "../../src/api/tiers";
 import { NUMBER_FIELD_SCHEMAS } from "../../scripts/generateNumberFields";
 import { numericFields, schemaProperties } from "../../sandbox/contract/schemaFields";
 import { NUMBER_FIELDS } from "../../src/api/readers/numberFields";
 import { recordFields } from "../../scripts/generateRecordFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
-import { fieldCatalogue, operationTiers } from "../../scripts/generateFieldCatalogue";
+import { contractTiers, fieldCatalogue, operationTiers } from "../../scripts/generateFieldCatalogue";
 import { FIELD_CATALOGUE, OPERATION_TIERS } from "../../src/api/fieldCatalogue";
 import { contractLimitsSource } from "../../scripts/generateContractLimits";
 
@@ -118,5 +119,34 @@ describe("contract limits the client batches by and the sandbox enforces", () =>
       { cwd: root, input: contractLimitsSource(), encoding: "utf8" },
     );
     expect(readFileSync(file, "utf8")).toBe(generated);
+  });
+});
+
+describe("the contract's tiers", () => {
+  const contract = parse(readFileSync(join(root, "src", "api", "openapi.yaml"), "utf8")) as unknown;
+
+  /** Every value of an `x-tier` or `x-required-tier` anywhere in the contract, with where it is. */
+  function tierNames(node: unknown, at: string, into: [string, unknown][]): [string, unknown][] {
+    if (node && typeof node === "object")
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "x-tier" || key === "x-required-tier") into.push([`${at}/${key}`, value]);
+        else tierNames(value, `${at}/${key}`, into);
+      }
+    return into;
+  }
+
+  it("is what every x-tier and x-required-tier names", () => {
+    const named = tierNames(contract, "#", []);
+    expect(named.length).toBeGreaterThan(50);
+    for (const [at, value] of named) expect([at, tierValues]).toEqual([at, expect.arrayContaining([value])]);
+    expect(contractTiers()).toEqual([...tierValues]);
+  });
+
+  it("ranks tiers in the order the contract lists them, lowest first", () => {
+    tierValues.forEach((actual, i) =>
+      tierValues.forEach((required, j) =>
+        expect([actual, required, tierAtLeast(actual, required)]).toEqual([actual, required, i >= j]),
+      ),
+    );
   });
 });

@@ -1,5 +1,8 @@
 import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
 import { isoDateToSerial, isoTimestampToSerial } from "../../src/tables/excelDates";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
 
 const unit: UnitEnvelope = {
   id: "99030676_021621",
@@ -75,6 +78,32 @@ describe("unitsToTable", () => {
     expect(table.columns[column("avg_rent_per_sq_ft")]?.header).toBe("Avg Rent Per Sq Ft");
     expect(table.columns[column("id")]?.header).toBe("ID");
     expect(table.rows.every((row) => row.length === table.columns.length)).toBe(true);
+  });
+
+  it("orders a unit's columns as the contract orders UnitAttributes, whatever order the answer sent", () => {
+    const contract = parse(readFileSync(join(__dirname, "..", "..", "src", "api", "openapi.yaml"), "utf8"));
+    const contractFields = Object.keys(contract.components.schemas.UnitAttributes.properties as object);
+    const reversed: UnitEnvelope = {
+      id: "2_2",
+      attributes: Object.fromEntries(
+        [...contractFields]
+          .reverse()
+          .map((field) => [field, field === "amenity_names" ? { Views: ["Park"] } : 1]),
+      ),
+    };
+    const fields = unitsToTable([reversed]).columns.map((c) => c.field);
+    const concessionColumns = ["concessions", "rent_concessions", "non_rent_concessions"];
+    const expected = [
+      "id",
+      ...contractFields.flatMap((field) =>
+        field === "concessions"
+          ? [...concessionColumns, "concessions_expires_at", "concessions_updated_at"]
+          : field === "amenity_names"
+            ? ["amenities_Views"]
+            : [field],
+      ),
+    ];
+    expect(fields).toEqual(expected);
   });
 
   it("flattens concessions into a summary, readable lists and timestamps", () => {
