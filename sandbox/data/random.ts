@@ -4,20 +4,38 @@
  * lazily, in any order, and always comes out the same.
  */
 
-/** Mixes any number of integers into one 32-bit seed (a murmur3-style finaliser per part). */
-export function hashSeed(...parts: number[]): number {
-  let hash = 0x811c9dc5;
-  for (const part of parts) {
-    let value = Math.imul(part | 0, 0xcc9e2d51) ^ Math.floor(part / 0x100000000);
-    value = Math.imul((value << 15) | (value >>> 17), 0x1b873593);
-    hash ^= value;
-    hash = Math.imul((hash << 13) | (hash >>> 19), 5) + 0xe6546b64;
-  }
+const HASH_START = 0x811c9dc5;
+
+/** Mixes one more integer into a running hash (a murmur3-style step). */
+export function mixIntoHash(hash: number, part: number): number {
+  let value = Math.imul(part | 0, 0xcc9e2d51) ^ Math.floor(part / 0x100000000);
+  value = Math.imul((value << 15) | (value >>> 17), 0x1b873593);
+  hash ^= value;
+  return Math.imul((hash << 13) | (hash >>> 19), 5) + 0xe6546b64;
+}
+
+/** A running hash as a 32-bit seed (the murmur3 finaliser). */
+export function finishHash(hash: number): number {
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
   hash = Math.imul(hash, 0xc2b2ae35);
   return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/**
+ * The running hash of leading parts, for code that hashes the same parts followed by many different last
+ * ones: `finishHash(mixIntoHash(hashPrefix(...parts), last))` equals `hashSeed(...parts, last)`.
+ */
+export function hashPrefix(...parts: number[]): number {
+  let hash = HASH_START;
+  for (let index = 0; index < parts.length; index++) hash = mixIntoHash(hash, parts[index] as number);
+  return hash;
+}
+
+/** Mixes any number of integers into one 32-bit seed. */
+export function hashSeed(...parts: number[]): number {
+  return finishHash(hashPrefix(...parts));
 }
 
 /** A small, fast generator (mulberry32) with the helpers the data modules need. */

@@ -3,7 +3,7 @@ import type { Dataset } from "./dataset";
 import { feesOf, requiredMonthlyFees } from "./fees";
 import type { PropertyCore } from "./properties";
 import { rentRatio, isoDate, rentFactorOn } from "./propertyRecord";
-import { hashSeed, Random, round, SALT } from "./random";
+import { finishHash, hashPrefix, mixIntoHash, Random, round, SALT } from "./random";
 
 export type UnitStyle = components["schemas"]["UnitStyle"];
 
@@ -54,6 +54,11 @@ export interface UnitSpec {
   rentFactor: number;
   /** Day offset that staggers when the unit comes on the market. */
   phase: number;
+  /**
+   * The hash of what decides, cycle by cycle, whether the unit is listed (seed, salt, property, unit), all
+   * but the cycle: every collection day of every unit asks, so each asks with one part instead of five.
+   */
+  listingHash: number;
 }
 
 /** A unit as listed on one collection day. */
@@ -120,8 +125,9 @@ export function unitsOfProperty(dataset: Dataset, property: PropertyCore): Prope
           : property.yearRenovated !== null && random.chance(0.4)
             ? "renovated"
             : "standard";
+      const key = `${String(floor).padStart(2, "0")}${String(units.length + 1).padStart(3, "0")}`;
       units.push({
-        key: `${String(floor).padStart(2, "0")}${String(units.length + 1).padStart(3, "0")}`,
+        key,
         plan,
         floor,
         sqFt: Math.round(plan.sqFt * random.between(0.97, 1.03)),
@@ -130,6 +136,7 @@ export function unitsOfProperty(dataset: Dataset, property: PropertyCore): Prope
           (style === "affordable" ? 0.7 : style === "penthouse" ? 1.25 : style === "renovated" ? 1.08 : 1) *
           random.between(0.97, 1.03),
         phase: random.int(0, LISTING_CYCLE_DAYS - 1),
+        listingHash: hashPrefix(dataset.seed, SALT.units, property.id, Number(key)),
       });
     }
   });
@@ -146,12 +153,12 @@ function listingOf(
   day: number,
 ): { start: number } | undefined {
   const cycle = Math.floor((day + unit.phase) / LISTING_CYCLE_DAYS);
-  if (!listedInCycle(dataset, property, unit, cycle)) return undefined;
+  if (!listedInCycle(property, unit, cycle)) return undefined;
   return { start: cycle * LISTING_CYCLE_DAYS - unit.phase };
 }
 
-function listedInCycle(dataset: Dataset, property: PropertyCore, unit: UnitSpec, cycle: number): boolean {
-  const roll = hashSeed(dataset.seed, SALT.units, property.id, Number(unit.key), cycle) % 10_000;
+function listedInCycle(property: PropertyCore, unit: UnitSpec, cycle: number): boolean {
+  const roll = finishHash(mixIntoHash(unit.listingHash, cycle)) % 10_000;
   return roll < property.exposurePercent * 100 * 1.6;
 }
 
@@ -166,7 +173,7 @@ export function listingCount(dataset: Dataset, property: PropertyCore, first: nu
     const firstCycle = Math.floor((first + unit.phase) / LISTING_CYCLE_DAYS);
     const lastCycle = Math.floor((last + unit.phase) / LISTING_CYCLE_DAYS);
     for (let cycle = firstCycle; cycle <= lastCycle; cycle++) {
-      if (!listedInCycle(dataset, property, unit, cycle)) continue;
+      if (!listedInCycle(property, unit, cycle)) continue;
       const start = cycle * LISTING_CYCLE_DAYS - unit.phase;
       count += Math.min(last, start + LISTING_CYCLE_DAYS - 1) - Math.max(first, start) + 1;
     }

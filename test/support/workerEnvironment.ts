@@ -2,11 +2,11 @@ import childProcess from "node:child_process";
 import net from "node:net";
 import type { EnvironmentContext, JestEnvironmentConfig } from "@jest/environment";
 import { TestEnvironment } from "jest-environment-node";
-import { workerDatasets, workerResources } from "./workerScope";
+import { workerContracts, workerDatasets, workerResources } from "./workerScope";
 
 /**
  * Node's test environment, plus what a jest worker shares between its test files (./workerScope.ts): the
- * sandbox's datasets and long-lived resources such as a browser.
+ * sandbox's datasets, its parsed contract and long-lived resources such as a browser.
  *
  * With `testEnvironmentOptions.unit: true` (the unit project) it also holds the unit tests to their rule: a
  * test file that starts a server or another program (a browser, apt-get, redis-server) fails at once, naming
@@ -20,7 +20,11 @@ export default class WorkerEnvironment extends TestEnvironment {
     super(config, context);
     this.unit = config.projectConfig.testEnvironmentOptions.unit === true;
     // Set before the file runs, so jest keeps them when it clears the file's globals at teardown.
-    Object.assign(this.global, { sandboxDatasets: workerDatasets, workerResources });
+    Object.assign(this.global, {
+      sandboxDatasets: workerDatasets,
+      sandboxContracts: workerContracts,
+      workerResources,
+    });
   }
 
   override async setup(): Promise<void> {

@@ -5,6 +5,7 @@
  *
  * - `datasets`: the sandbox's synthetic datasets by seed and size (sandbox/data/dataset.ts reads it), built by
  *   the first file that needs one and never mutated.
+ * - `contracts`: the parsed OpenAPI contract (sandbox/contract/openapiDocument.ts reads it), never mutated.
  * - `resources`: things with a lifetime (a browser, a preview server), opened by the first file that asks and
  *   closed when the worker ends.
  */
@@ -21,6 +22,9 @@ interface Held {
 const held = new Map<string, Held>();
 
 export const workerDatasets = new Map<string, unknown>();
+
+/** The sandbox's parsed contract (sandbox/contract/openapiDocument.ts reads it), parsed by the first file. */
+export const workerContracts = new Map<string, unknown>();
 
 export const workerResources: WorkerResources = {
   get<T>(key: string, open: () => Promise<T>, close: (value: T) => Promise<void>): Promise<T> {

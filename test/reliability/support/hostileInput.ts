@@ -49,10 +49,29 @@ export function percentEncode(text: string): string {
   ).join("");
 }
 
+/** Code points below the surrogates; the ones above them follow on, shifted down over the gap. */
+const SURROGATES = { first: 0xd800, count: 0x800 };
+
+/**
+ * One code point of any plane, surrogates aside: what fast-check's `unit: "binary"` draws (the same index
+ * over the same ranges, so the same values and shrinks), with an inverse that does not first build
+ * fast-check's map of all 1.1 million code points (seconds of CPU in every file that imports this one).
+ */
+const anyCodePoint = fc.nat({ max: 0x10ffff - SURROGATES.count }).map(
+  (index) => String.fromCodePoint(index < SURROGATES.first ? index : index + SURROGATES.count),
+  (value) => {
+    const point = typeof value === "string" ? value.codePointAt(0) : undefined;
+    const isOne = point !== undefined && String.fromCodePoint(point) === value;
+    if (!isOne || (point >= SURROGATES.first && point < SURROGATES.first + SURROGATES.count))
+      throw new Error("not one code point outside the surrogates");
+    return point < SURROGATES.first ? point : point - SURROGATES.count;
+  },
+);
+
 export const hostileText = fc.oneof(
   fc.constantFrom(...TRICKY_TEXT, ...TRICKY_NAMES),
   fc.string({ maxLength: 40 }),
-  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.string({ unit: anyCodePoint, maxLength: 20 }),
   fc.integer().map(String),
   fc.double().map(String),
 );
