@@ -3,10 +3,10 @@
  * add-in's shared runtime uses them. A reloaded page (a new data layer over the same database) makes no calls.
  */
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, propertyIds } from "../data/support/dataHarness";
-import { launchChromium } from "../support/chromium";
+import { workerChromium } from "../support/chromium";
 import { serveBundle, type ServedBundle } from "./support/bundleServer";
 
 type Named = { id: number; name: string; source: string };
@@ -17,7 +17,8 @@ type DataPage = {
 declare const dataPage: DataPage;
 
 let served: ServedBundle;
-let browser: Browser;
+let chromium: Awaited<ReturnType<typeof workerChromium>>;
+let context: BrowserContext;
 let page: Page;
 let sandbox: RunningSandbox;
 
@@ -33,13 +34,16 @@ beforeAll(async () => {
     corsOrigins: [origin],
     jobStartDelayMs: 5,
   });
-  browser = await launchChromium();
-  page = await browser.newPage();
+  // The worker's Chromium; a context of this file's own, so its IndexedDB starts empty.
+  chromium = await workerChromium();
+  context = await chromium.browser.newContext();
+  page = await context.newPage();
   await page.goto(`${origin}/`);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
+  await chromium?.release();
   await sandbox?.close();
   await served?.close();
 });

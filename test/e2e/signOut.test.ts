@@ -3,6 +3,7 @@
  * cell still calculating at sign-out stays so rather than failing, and the next sign-in recalculates only the
  * cells that show no answer. Run in the preview: the real built add-in in the host stand-in, against the sandbox.
  */
+import type { Request } from "playwright-core";
 import type { CellValue } from "../host/workbook/workbook";
 import {
   SETUP_TIMEOUT_MS,
@@ -35,6 +36,12 @@ const FORMULAS: [string, string][] = [
 
 beforeAll(async () => {
   world = await openPreviewBrowser();
+  const sandboxUrl = world.preview.sandbox.url;
+  world.page.on("request", (request) => {
+    if (request.url().startsWith(sandboxUrl)) toTheSandbox.add(request);
+  });
+  world.page.on("requestfinished", (request) => void toTheSandbox.delete(request));
+  world.page.on("requestfailed", (request) => void toTheSandbox.delete(request));
   await signIn(world, "demo-pro", "sandbox-secret-pro");
   sheet = await newSheet(world.page);
   for (const [address, formula] of FORMULAS) await typeInto(world.page, address, formula);
@@ -52,6 +59,23 @@ const invocations = () =>
       0,
     ),
   );
+
+/** Requests of the page (and its pane) to the sandbox that have neither been answered nor failed yet. */
+const toTheSandbox = new Set<Request>();
+
+/**
+ * Waits until every request the page sent the sandbox has been answered or dropped, and the page has had a
+ * turn of its event loop in every frame to act on the answers (instead of a fixed sleep past the latency).
+ */
+async function answersArrived(): Promise<void> {
+  for (let waited = 0; toTheSandbox.size > 0; waited += 20) {
+    if (waited > 30_000) throw new Error(`Still on the wire: ${[...toTheSandbox].map((r) => r.url())}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (let turn = 0; turn < 2; turn++)
+    for (const frame of world.page.frames())
+      await frame.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))).catch(() => undefined);
+}
 
 async function signOut(): Promise<void> {
   await openTab(world, "account");
@@ -123,8 +147,8 @@ it("a sign-out during a refresh leaves its cells calculating, never #N/A, and th
       ),
     );
     await signOut();
-    // The requests the cells were waiting for have long been answered or dropped.
-    await world.page.waitForTimeout(3000);
+    // The requests the cells were waiting for have been answered (or dropped), after the sign-out.
+    await answersArrived();
   } finally {
     sandbox.faults.update({ latencyMs: 0 });
   }
