@@ -236,6 +236,7 @@ function readFigure(value: unknown): string {
  * @customfunction FLOORPLANHISTORY
  * @helpurl https://localhost:3000/help.html#rent-floorplanhistory
  * @cancelable
+ * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param fields asking_rent, net_effective_rent, or both (a range or comma-separated text); both when empty.
  * @param start First day (a date).
