@@ -160,7 +160,9 @@ describe("a cell's as-of across a reload", () => {
     // Kept: a reload shows it...
     await reload(database, "workbook-a");
     await expect(rememberedCellAsOf("Sheet1", "B2")).resolves.toBeDefined();
-    // ...until the person signs out.
+    // ...until the person signs out, which forgets it in memory too (the cell calculated again after the reload).
+    await property([propertyIds(sandbox, 1)], [["asking_rent"]], fakeInvocation("Sheet1!B2"));
+    expect(cellAsOf("Sheet1", "B2")).toBeDefined();
     await session.signOut();
     expect(cellAsOf("Sheet1", "B2")).toBeUndefined();
 
