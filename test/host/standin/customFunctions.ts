@@ -68,6 +68,11 @@ export class StandInStreamingInvocation extends StandInInvocationBase {
     super(address);
   }
 
+  /** The calling cell's, for a function whose metadata says `requiresStreamAddress`. */
+  override get address(): string | undefined {
+    return super.address;
+  }
+
   setResult(value: unknown): void {
     this.show(value);
   }
