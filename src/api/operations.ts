@@ -34,7 +34,11 @@ export type CacheKind =
   /** One property's export row of one finished day (RENT.HISTORY). */
   | "history"
   /** A bulk export job RENT.HISTORY submitted and still waits for: its id outlives the pane. */
-  | "history_job";
+  | "history_job"
+  /** What a workbook cell's last calculation rested on (its as-of), so a reloaded pane still shows it. */
+  | "cell_as_of"
+  /** What the bulk export quota guard learnt of an account's quota, so a reload does not forget it. */
+  | "quota_standing";
 
 /** The batchers that carry many cells' questions as one request (src/data). */
 export type BatchKind = "bulk_details" | "market_metrics" | "forecast";

@@ -41,6 +41,8 @@ export interface AnswerNote {
   freshUntil: number;
   /** The day its data describes, when the answer carries one. */
   dataDate?: string;
+  /** The last day, when the answer describes several (a month of a property's history): `dataDate` is the first. */
+  lastDataDate?: string;
 }
 
 /** The answers of one kind from one source, summed: a block of 10,000 ids is one line, not 10,000. */
@@ -81,7 +83,7 @@ export class AnswerTrail {
         lastStoredAt: answer.storedAt,
         freshUntil: answer.freshUntil,
         firstDataDate: answer.dataDate,
-        lastDataDate: answer.dataDate,
+        lastDataDate: answer.lastDataDate ?? answer.dataDate,
       });
       return;
     }
@@ -90,10 +92,10 @@ export class AnswerTrail {
     line.lastStoredAt = Math.max(line.lastStoredAt, answer.storedAt);
     line.freshUntil = Math.min(line.freshUntil, answer.freshUntil);
     if (answer.dataDate !== undefined) {
+      const last = answer.lastDataDate ?? answer.dataDate;
       if (line.firstDataDate === undefined || answer.dataDate < line.firstDataDate)
         line.firstDataDate = answer.dataDate;
-      if (line.lastDataDate === undefined || answer.dataDate > line.lastDataDate)
-        line.lastDataDate = answer.dataDate;
+      if (line.lastDataDate === undefined || last > line.lastDataDate) line.lastDataDate = last;
     }
   }
 

@@ -27,4 +27,8 @@ export const DEFAULT_TTL_MS: Record<CacheKind, number> = {
   history: Number.POSITIVE_INFINITY,
   // A job older than this is past any bound RENT.HISTORY waits for one.
   history_job: DAY,
+  // True of its cell until the cell is calculated again, which writes a new one.
+  cell_as_of: Number.POSITIVE_INFINITY,
+  // Until the service says otherwise (its next quota error) or the person signs out; the pane says when it was learnt.
+  quota_standing: Number.POSITIVE_INFINITY,
 };

@@ -31,6 +31,8 @@ export interface QuotaStanding {
   spent: number;
   /** The most one pull may spend without asking. */
   perPull: number;
+  /** Epoch ms when the service named the limit and usage (perhaps before a reload), when it has. */
+  learntAt?: number;
 }
 
 /** A pull the guard stopped before it spent anything. */
@@ -47,6 +49,18 @@ interface Reported {
   usage: number;
   /** `spent` when the service said so: what was spent after that is used too. */
   spentThen: number;
+  /** Epoch ms when the service said so. */
+  learntAt: number;
+}
+
+/**
+ * What the guard learnt, to keep beyond this runtime (src/data/quotaMemory.ts): per account the limit and the
+ * usage as last known (the service's figure plus what was spent since), with when the service named them, and
+ * the share one pull may spend when the person set it.
+ */
+export interface LearntQuota {
+  accounts: Record<number, { limit: number; usage: number; learntAt: number }>;
+  maxShare?: number;
 }
 
 const whole = (count: number) => count.toLocaleString("en-US");
@@ -66,13 +80,69 @@ export class BulkExportQuotaGuard {
   private readonly allowed = new Map<number, number>();
   private lastHeld: HeldPull | undefined;
   private readonly listeners = new Set<() => void>();
+  private readonly learntListeners = new Set<() => void>();
+  /** The share a person set (configure), as opposed to the default: the one kept with what was learnt. */
+  private chosenShare: number | undefined;
 
-  constructor(settings: Partial<QuotaGuardSettings> = {}) {
+  constructor(
+    settings: Partial<QuotaGuardSettings> = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.settings = { ...DEFAULT_QUOTA_GUARD, ...settings };
   }
 
   configure(settings: Partial<QuotaGuardSettings>): void {
     this.settings = { ...this.settings, ...settings };
+    if (settings.maxShare !== undefined && settings.maxShare !== this.chosenShare) {
+      this.chosenShare = settings.maxShare;
+      this.learnt();
+    }
+  }
+
+  private learnt(): void {
+    for (const listener of this.learntListeners) listener();
+  }
+
+  /** Tells `listener` when what is worth keeping changes: a quota error's figures, spending after one, the share. */
+  onLearnt(listener: () => void): () => void {
+    this.learntListeners.add(listener);
+    return () => this.learntListeners.delete(listener);
+  }
+
+  /** What was learnt, to keep (see LearntQuota). */
+  learntQuota(): LearntQuota {
+    const accounts: LearntQuota["accounts"] = {};
+    for (const [accountId, reported] of this.reported) {
+      const spentSince = (this.spentBy.get(accountId) ?? 0) - reported.spentThen;
+      accounts[accountId] = {
+        limit: reported.limit,
+        usage: reported.usage + spentSince,
+        learntAt: reported.learntAt,
+      };
+    }
+    return this.chosenShare === undefined ? { accounts } : { accounts, maxShare: this.chosenShare };
+  }
+
+  /**
+   * What an earlier runtime of the same person learnt (a reload): taken where this one has learnt nothing newer.
+   * Usage counts from there; this sign-in's own spending is added on top as usual.
+   */
+  restore(kept: LearntQuota): void {
+    for (const [id, known] of Object.entries(kept.accounts)) {
+      const accountId = Number(id);
+      const mine = this.reported.get(accountId);
+      if (mine && mine.learntAt >= known.learntAt) continue;
+      this.reported.set(accountId, {
+        limit: known.limit,
+        usage: known.usage,
+        spentThen: this.spentBy.get(accountId) ?? 0,
+        learntAt: known.learntAt,
+      });
+    }
+    if (kept.maxShare !== undefined && this.chosenShare === undefined) {
+      this.chosenShare = kept.maxShare;
+      this.settings = { ...this.settings, maxShare: kept.maxShare };
+    }
   }
 
   get current(): Readonly<QuotaGuardSettings> {
@@ -82,6 +152,8 @@ export class BulkExportQuotaGuard {
   /** The service counted `properties` returned properties toward the account's quota. */
   spent(accountId: number, properties: number): void {
     this.spentBy.set(accountId, (this.spentBy.get(accountId) ?? 0) + properties);
+    // What is left of a quota the service named moves with each pull: worth keeping.
+    if (properties > 0 && this.reported.has(accountId)) this.learnt();
   }
 
   /** Properties spent by this sign-in, per account. */
@@ -98,7 +170,9 @@ export class BulkExportQuotaGuard {
       limit: quotaLimit,
       usage: quotaUsage ?? quotaLimit,
       spentThen: this.spentBy.get(accountId) ?? 0,
+      learntAt: this.now(),
     });
+    this.learnt();
   }
 
   standing(accountId: number): QuotaStanding {
@@ -112,7 +186,10 @@ export class BulkExportQuotaGuard {
       spent,
       perPull: Math.floor(limit * this.settings.maxShare),
     };
-    if (reported) standing.left = Math.max(0, limit - reported.usage - (spent - reported.spentThen));
+    if (reported) {
+      standing.left = Math.max(0, limit - reported.usage - (spent - reported.spentThen));
+      standing.learntAt = reported.learntAt;
+    }
     return standing;
   }
 

@@ -42,3 +42,24 @@ export async function readLastRefresh(context: Excel.RequestContext): Promise<La
     return undefined;
   }
 }
+
+const WORKBOOK_ID_KEY = "rentMarket.workbookId";
+
+/**
+ * This workbook's identity: a random id kept in its settings, made the first time it is asked for. It names
+ * the workbook's cells in what the add-in keeps outside it (their as-of), and says nothing of the file or its
+ * owner. A copy of the file carries the same id (the copy's cells are the same formulas).
+ */
+export async function workbookIdentity(context: Excel.RequestContext): Promise<string> {
+  const setting = context.workbook.settings.getItemOrNullObject(WORKBOOK_ID_KEY);
+  setting.load("value");
+  await context.sync();
+  if (!setting.isNullObject && typeof setting.value === "string" && setting.value !== "")
+    return setting.value;
+  const id = [...globalThis.crypto.getRandomValues(new Uint8Array(16))]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+  context.workbook.settings.add(WORKBOOK_ID_KEY, id);
+  await context.sync();
+  return id;
+}

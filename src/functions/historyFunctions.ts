@@ -2,7 +2,9 @@ import { MAX_JOB_PROPERTY_IDS } from "../api/contractLimits";
 import { EXPORT_SUBMITTING, FINDING_PROPERTIES } from "../tables/exportWaitTexts";
 import { shapeTable } from "../tables/tableData";
 import { dayOfIso } from "../data/history/historyDays";
+import { AnswerTrail } from "../data/answerTrail";
 import { session } from "../session/session";
+import { rememberCellAsOf } from "./cellAsOf";
 import { readDate } from "./args/excelDates";
 import { didYouMean } from "./args/suggest";
 import { isBlank, readChoice, readId, readList, readText } from "./args/scalars";
@@ -83,6 +85,7 @@ function readArguments(
  * @customfunction HISTORY
  * @helpurl https://localhost:3000/help.html#rent-history
  * @streaming
+ * @requiresStreamAddress
  * @param properties Property ids or names: a range, or text like "100001, 100002".
  * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
  * @param start First day (a date).
@@ -104,8 +107,16 @@ export function history(
 ): void {
   const controller = new AbortController();
   invocation.onCanceled = () => controller.abort();
+  // Excel gives the calling cell's address (requiresStreamAddress): the pane shows the cell's as-of by it.
+  const address = invocation.address;
+  const trail = address === undefined ? undefined : new AnswerTrail();
+  /** The cell's last value (a table or an error, not a wait): what it rests on is remembered with it. */
+  const settle = (value: unknown[][] | CustomFunctions.Error) => {
+    if (address !== undefined && trail) rememberCellAsOf(address, trail, Date.now());
+    invocation.setResult(value);
+  };
   const fail = (error: unknown) => {
-    if (!controller.signal.aborted) invocation.setResult(toCellError(error));
+    if (!controller.signal.aborted) settle(toCellError(error));
   };
   try {
     const signedIn = session.requireSignedIn();
@@ -123,18 +134,19 @@ export function history(
           heads,
         );
       };
-      const known = exports.known(need);
-      if (known) return invocation.setResult(spill(known));
+      const known = exports.known(need, trail);
+      if (known) return settle(spill(known));
       invocation.setResult([[EXPORT_SUBMITTING]]);
       exports
         .rows(need, {
           signal: controller.signal,
+          trail,
           onProgress: (progress) => {
             if (!controller.signal.aborted) invocation.setResult([[progress.text]]);
           },
         })
         .then((rows) => {
-          if (!controller.signal.aborted) invocation.setResult(spill(rows));
+          if (!controller.signal.aborted) settle(spill(rows));
         })
         .catch(fail);
     };

@@ -4,6 +4,7 @@ import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";
 import { DataLayer, type DataLayerOptions } from "../data/dataLayer";
+import { keepLearntQuota } from "../data/quotaMemory";
 import { cacheOwnerOf } from "./cacheOwner";
 
 export interface SignedIn {
@@ -78,6 +79,8 @@ export class Session {
     const accounts = (await data.accounts({ fresh: true })).value;
     // Cells recalculated from here on find the stored answers in memory, without a read each.
     await data.cache.loaded;
+    // What an earlier runtime learnt of the quota (a nearly spent one) holds pulls from the first cell on.
+    await keepLearntQuota(data, owner);
     const first = accounts[0];
     if (!first) throw new ApiError("forbidden", "Signed in, but this client may not act for any account.");
     this.state = {

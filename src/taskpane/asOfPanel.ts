@@ -1,5 +1,7 @@
 import { followSelection, readSelectedFormula } from "../excel/selectedFormula";
-import { cellAsOf, onCellAsOf } from "../functions/cellAsOf";
+import { workbookIdentity } from "../excel/workbookMemory";
+import { session } from "../session/session";
+import { onCellAsOf, rememberedCellAsOf, useWorkbookIdentity } from "../functions/cellAsOf";
 import { cellAsOfLines } from "./asOfText";
 import { element, fillList, whileBusy, type StatusLine } from "./dom";
 import type { ExcelRunner } from "./excelRunner";
@@ -14,13 +16,16 @@ export function wireAsOfPanel(runExcel: ExcelRunner, status: StatusLine, inExcel
   const show = async () => {
     const selected = await runExcel(readSelectedFormula);
     shownCell = selected;
-    fillList(list, cellAsOfLines(selected, cellAsOf(selected.sheetName, selected.address), Date.now()));
+    const asOf = await rememberedCellAsOf(selected.sheetName, selected.address);
+    fillList(list, cellAsOfLines(selected, asOf, Date.now()));
   };
   const showOrSay = () => void show().catch((error: unknown) => status.error(error));
   element<HTMLButtonElement>("asof-button").addEventListener("click", () => {
     void whileBusy(element("asof-button"), status, show);
   });
   if (!inExcel) return;
+  // The workbook's identity names its cells' as-of kept across reloads: read (or made) once, then shown again.
+  const identified = runExcel(workbookIdentity).then(useWorkbookIdentity);
   onCellAsOf((sheetName, address) => {
     if (
       shownCell &&
@@ -33,4 +38,7 @@ export function wireAsOfPanel(runExcel: ExcelRunner, status: StatusLine, inExcel
     status.error(error),
   );
   showOrSay();
+  void identified.then(showOrSay, (error: unknown) => status.error(error));
+  // What was kept is the signed-in person's: a sign-in (after a reload) shows it, a sign-out takes it away.
+  session.onChange(showOrSay);
 }

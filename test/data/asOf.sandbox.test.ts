@@ -8,6 +8,18 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { AnswerTrail } from "../../src/data/answerTrail";
 import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
 import { LOOKUP, NARRATIVES } from "../../src/data/endpoints";
+import { DEMO_CLIENTS } from "../../sandbox/data/clients";
+import {
+  cellAsOf,
+  flushCellAsOf,
+  forgetCellAsOfInMemory,
+  rememberedCellAsOf,
+  useWorkbookIdentity,
+} from "../../src/functions/cellAsOf";
+import { property } from "../../src/functions/propertyFunctions";
+import { session } from "../../src/session/session";
+import { fakeInvocation } from "../support/invocation";
+import { UNPACED } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
 import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 
@@ -98,4 +110,64 @@ it("dates a narrative by its analysis_date and a request whose answer carries no
       lastDataDate: undefined,
     }),
   ]);
+});
+
+describe("a cell's as-of across a reload", () => {
+  const PRO = DEMO_CLIENTS.find((client) => client.clientId === "demo-pro")!;
+  let databaseCounter = 0;
+
+  async function signIn(databaseName: string): Promise<void> {
+    session.useDataOptions({ ...UNPACED, databaseName });
+    await session.signIn(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      { kind: "client", clientId: PRO.clientId, clientSecret: PRO.clientSecret },
+    );
+  }
+
+  /** A reload: this runtime's memory goes, the same person signs in over the same IndexedDB database. */
+  async function reload(databaseName: string, workbook: string): Promise<void> {
+    forgetCellAsOfInMemory();
+    await signIn(databaseName);
+    await useWorkbookIdentity(workbook);
+  }
+
+  afterEach(() => session.signOut());
+
+  it("is kept by workbook and cell, so a reloaded pane still shows it; another workbook's cell is another", async () => {
+    const database = `asof-reload-${++databaseCounter}`;
+    await signIn(database);
+    await useWorkbookIdentity("workbook-a");
+    const ids = propertyIds(sandbox, 2);
+    await property([ids], [["asking_rent"]], fakeInvocation("'Q3 deals'!C2"));
+    await flushCellAsOf();
+    const before = cellAsOf("Q3 deals", "C2");
+    expect(before?.lines).toEqual([expect.objectContaining({ kind: "property", answers: 2 })]);
+
+    await reload(database, "workbook-a");
+    expect(cellAsOf("Q3 deals", "C2")).toBeUndefined();
+    await expect(rememberedCellAsOf("Q3 deals", "C2")).resolves.toEqual(before);
+    // The same cell of another workbook, and another cell of this one, were never calculated.
+    await expect(rememberedCellAsOf("Q3 deals", "C3")).resolves.toBeUndefined();
+    await reload(database, "workbook-b");
+    await expect(rememberedCellAsOf("Q3 deals", "C2")).resolves.toBeUndefined();
+  });
+
+  it("is removed on sign-out with the person's cached answers", async () => {
+    const database = `asof-reload-${++databaseCounter}`;
+    await signIn(database);
+    await useWorkbookIdentity("workbook-a");
+    await property([propertyIds(sandbox, 1)], [["asking_rent"]], fakeInvocation("Sheet1!B2"));
+    await flushCellAsOf();
+    // Kept: a reload shows it...
+    await reload(database, "workbook-a");
+    await expect(rememberedCellAsOf("Sheet1", "B2")).resolves.toBeDefined();
+    // ...until the person signs out, which forgets it in memory too (the cell calculated again after the reload).
+    await property([propertyIds(sandbox, 1)], [["asking_rent"]], fakeInvocation("Sheet1!B2"));
+    expect(cellAsOf("Sheet1", "B2")).toBeDefined();
+    await session.signOut();
+    expect(cellAsOf("Sheet1", "B2")).toBeUndefined();
+
+    await reload(database, "workbook-a");
+    await expect(rememberedCellAsOf("Sheet1", "B2")).resolves.toBeUndefined();
+  });
 });

@@ -120,3 +120,14 @@ it("ends Refresh with 'Refreshed N formulas at HH:MM', and the workbook remember
   await openTab(world, "workbook");
   await world.pane.locator("#last-refresh", { hasText: remembered }).waitFor();
 });
+
+it("still shows a cell's as-of after a reload, from what was kept, without recalculating it", async () => {
+  // The previous test reloaded the page: sign in again; the sheet keeps its values and nothing recalculates.
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  await openTab(world, "workbook");
+  const lines = await asOfOf("C2", /bulk_details/);
+  expect(lines[0]).toBe(`${sheet}!C2 ${PROPERTY_FORMULA}`);
+  expect(lines[1]).toMatch(/^Calculated at \d\d:\d\d\.$/);
+  // As the refresh before the reload left it: from the service (a recalculation now would say the cache).
+  expect(lines.join("\n")).toMatch(/GET \/properties\/bulk_details: 3 answers from the service/);
+});

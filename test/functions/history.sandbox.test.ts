@@ -6,6 +6,7 @@ import { exportRowsFor } from "../../sandbox/jobs/exportRows";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
+import { cellAsOf } from "../../src/functions/cellAsOf";
 import { session } from "../../src/session/session";
 import { UNPACED } from "../support/signedInSandbox";
 
@@ -44,12 +45,13 @@ function streamingCell(
   interval: unknown = null,
   aggregation: unknown = null,
   headers: unknown = null,
+  address = "Sheet1!A1",
 ) {
   const shown: unknown[] = [];
   let settle: (value: unknown) => void = () => undefined;
   const final = new Promise<unknown>((resolve) => (settle = resolve));
   const invocation: CustomFunctions.StreamingInvocation<unknown[][]> & { cancel(): void } = {
-    address: "Sheet1!A1",
+    address,
     functionName: "HISTORY",
     setResult(value) {
       shown.push(value);
@@ -175,6 +177,56 @@ describe("RENT.HISTORY", () => {
       "2026-03-01",
       "2026-03-10",
       10,
+    ]);
+  });
+
+  it("keeps each cell's as-of by the address Excel gives the streaming call: its months from the job, then from the cache, with their data's days", async () => {
+    await signIn(`history-${++databaseCounter}`);
+    const cold = streamingCell(
+      [FIRST_FIVE],
+      [["avg_rent"]],
+      "2025-02-10",
+      "2025-04-20",
+      "month",
+      null,
+      null,
+      "'Hist ''25'!B2",
+    );
+    await cold.final;
+    // 5 properties x 3 months, each month one answer, stored when the job's file arrived, kept for good.
+    expect(cellAsOf("Hist '25", "B2")?.lines).toEqual([
+      {
+        kind: "history",
+        source: "network",
+        answers: 15,
+        firstStoredAt: expect.any(Number),
+        lastStoredAt: expect.any(Number),
+        freshUntil: Number.POSITIVE_INFINITY,
+        firstDataDate: "2025-02-10",
+        lastDataDate: "2025-04-20",
+      },
+    ]);
+
+    // Another cell over part of those days: answered from memory, and its as-of says so, with its own days.
+    const warm = streamingCell(
+      [FIRST_FIVE.slice(0, 2)],
+      [["avg_rent"]],
+      "2025-03-01",
+      "2025-03-31",
+      null,
+      null,
+      null,
+      "Hist!D4",
+    );
+    await warm.final;
+    expect(cellAsOf("Hist", "D4")?.lines).toEqual([
+      expect.objectContaining({
+        kind: "history",
+        source: "cache",
+        answers: 2,
+        firstDataDate: "2025-03-01",
+        lastDataDate: "2025-03-31",
+      }),
     ]);
   });
 

@@ -3,16 +3,19 @@
  * of the account's quota than one pull may, or than is left, is held before a request goes, says how much it
  * would spend and how to allow it; allowed once, it goes. The guard itself costs no request.
  */
+import "fake-indexeddb/auto";
+import { learntQuotaKept } from "../../src/data/quotaMemory";
 import { properties, property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
-import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+import { UNPACED, startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
 const BULK = "/v1/properties/bulk_details";
 const SEARCH = "/v1/geo_boundaries/properties";
 
 let world: SignedInSandbox;
 let nextId = 100_001;
+let databaseCounter = 0;
 
 /** Ids no earlier test asked for (so none is cached). */
 function freshIds(count: number): number[][] {
@@ -31,7 +34,9 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  // Each test starts from a new sign-in (the guard's counts are the sign-in's) and an unspent account.
+  // Each test starts from a new sign-in (the guard's counts are the sign-in's) over a cache of its own (what the
+  // guard learnt is kept there) and an unspent account.
+  session.useDataOptions({ ...UNPACED, databaseName: `quota-guard-${++databaseCounter}` });
   await world.signInAs("demo-pro");
   world.sandbox.context.quota.configure(1_000_000);
   world.sandbox.context.quota.reset();
@@ -123,4 +128,38 @@ it("weighs a RENT.PROPERTIES pull by its max_results before the first page, and 
   const again = await properties([[""]], [["property_id"]], options, undefined, fakeInvocation());
   expect(again).toEqual(table);
   expect(requestsTo(SEARCH) - before).toBe(pages);
+});
+
+it("keeps what it learnt across a reload (a nearly spent quota, the share set) until the person signs out", async () => {
+  world.sandbox.context.quota.configure(300);
+  const before = requestsTo(BULK);
+  await property(freshIds(250), [["unit_count"]], fakeInvocation());
+  const [refused] = messagesOf(await property(freshIds(100), [["unit_count"]], fakeInvocation()));
+  expect(refused).toMatch(/quota/i);
+  guard().configure({ maxShare: 0.5 });
+  const learnt = guard().standing(world.accountId);
+  expect(learnt).toMatchObject({ limit: 300, limitFrom: "service", left: 50 });
+  await learntQuotaKept(session.requireSignedIn().data);
+
+  // A reload: a new runtime's sign-in of the same person over the same database.
+  await world.signInAs("demo-pro");
+  expect(guard().standing(world.accountId)).toEqual({ ...learnt, spent: 0 });
+  expect(guard().current.maxShare).toBe(0.5);
+  const sent = requestsTo(BULK);
+  const [held] = messagesOf(await property(freshIds(60), [["unit_count"]], fakeInvocation()));
+  expect(held).toMatch(/up to 60 properties of the bulk export quota, more than the 50 left of 300\./);
+  expect(requestsTo(BULK)).toBe(sent);
+  // Spending after the reload counts on from what was kept, and is kept too.
+  await property(freshIds(20), [["unit_count"]], fakeInvocation());
+  await learntQuotaKept(session.requireSignedIn().data);
+  await world.signInAs("demo-pro");
+  expect(guard().standing(world.accountId).left).toBe(30);
+  expect(requestsTo(BULK) - before).toBe(4);
+
+  // A sign-out removes it with the person's answers: the next sign-in knows nothing of the quota.
+  await session.signOut();
+  await world.signInAs("demo-pro");
+  const forgotten = guard().standing(world.accountId);
+  expect([forgotten.limitFrom, forgotten.left]).toEqual(["assumed", undefined]);
+  expect(guard().current.maxShare).toBe(0.1);
 });

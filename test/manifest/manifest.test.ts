@@ -192,6 +192,20 @@ describe("the production build", () => {
     }
   });
 
+  it("asks Excel for every function's calling cell (the pane's as-of), a streaming one's too", () => {
+    const metadata = JSON.parse(readFileSync(path.join(outDir, "functions.json"), "utf8")) as {
+      functions: { id: string; options?: Record<string, boolean> }[];
+    };
+    const withoutAddress = metadata.functions.filter((fn) =>
+      fn.options?.stream ? fn.options.requiresStreamAddress !== true : fn.options?.requiresAddress !== true,
+    );
+    expect(withoutAddress.map((fn) => fn.id)).toEqual([]);
+    expect(metadata.functions.find((fn) => fn.id === "HISTORY")?.options).toEqual({
+      stream: true,
+      requiresStreamAddress: true,
+    });
+  });
+
   it("links every function to its own section of help.html, at the production URL", () => {
     const metadata = JSON.parse(readFileSync(path.join(outDir, "functions.json"), "utf8")) as {
       functions: { id: string; helpUrl?: string }[];

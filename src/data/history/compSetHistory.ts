@@ -1,8 +1,10 @@
 import { FLOOR_PLAN_HISTORY_FIGURES } from "../../api/readers/compSetReaders";
+import type { AnswerTrail } from "../answerTrail";
 import { requestKey } from "../cacheKey";
 import type { DataLayer } from "../dataLayer";
 import { FLOOR_PLANS } from "../endpoints";
 import type { AccountCallOptions } from "../fetched";
+import type { CachedValue } from "../responseCache";
 import { dayOfInstant, dayOfIso, isoOfDay, type DayRange } from "./historyDays";
 
 /** One floor plan on one collection day: who it is and the figures its history holds. */
@@ -62,12 +64,38 @@ export class CompSetHistory {
       this.monthKey(compSetId, accountId, month),
     );
     const found = await this.data.cache.getMany<MonthEntry>(keys);
-    return new Map(keys.map((key) => [key, found.get(key)?.value]));
+    return new Map(keys.map((key) => [key, found.get(key)]));
+  }
+
+  /**
+   * The months the cache held, as answers of the cell's trail: when each was stored and the first and last day
+   * of the range it has plans for. Days fetched now are noted by the read that fetches them.
+   */
+  private noteStored(
+    range: DayRange,
+    months: Map<string, CachedValue<MonthEntry> | undefined>,
+    trail: AnswerTrail,
+  ): void {
+    const isoDays = isoDaysOf(range);
+    for (const [key, entry] of months) {
+      if (!entry) continue;
+      const days = isoDays.filter((iso) => (entry.value[iso]?.length ?? 0) > 0);
+      trail.note(key, {
+        kind: "history",
+        source: "cache",
+        storedAt: entry.storedAt,
+        freshUntil: this.data.cache.freshUntil(key, entry.storedAt),
+        dataDate: days[0],
+        lastDataDate: days[days.length - 1],
+      });
+    }
   }
 
   async days(compSetId: number, range: DayRange, options: AccountCallOptions): Promise<CompSetDays> {
     const keyOf = (iso: string) => this.monthKey(compSetId, options.accountId, iso.slice(0, 7));
-    let months = await this.months(compSetId, range, options.accountId);
+    const stored = await this.months(compSetId, range, options.accountId);
+    if (options.trail) this.noteStored(range, stored, options.trail);
+    let months = new Map([...stored].map(([key, entry]) => [key, entry?.value]));
     const missing = isoDaysOf(range).filter((iso) => months.get(keyOf(iso))?.[iso] === undefined);
     if (missing.length > 0) {
       const span = { first: missing[0] as string, last: missing[missing.length - 1] as string };

@@ -5,9 +5,12 @@ import { percentsAsFractions } from "../../tables/exportPercents";
 import { EXPORT_SUBMITTING, exportRunning } from "../../tables/exportWaitTexts";
 import { parseExportFile } from "../../formats/exportFile";
 import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
+import type { AnswerTrail } from "../answerTrail";
 import { requestKey } from "../cacheKey";
 import type { DataLayer } from "../dataLayer";
+import type { AnswerSource } from "../fetched";
 import { pollUntil } from "../pollUntil";
+import type { CachedValue } from "../responseCache";
 import { dayOfInstant, isoOfDay, splitRange, type DayRange } from "./historyDays";
 import { expectedJobMs, waitInWords } from "./exportJobWait";
 
@@ -152,24 +155,34 @@ export class HistoryExports {
     });
   }
 
-  /** The rows when memory holds every day of every property (a recalculation): no wait, no request. */
-  known(need: HistoryNeed): HistoryRows | undefined {
-    const months = new Map<string, MonthEntry | undefined>();
+  /**
+   * The rows when memory holds every day of every property (a recalculation): no wait, no request. `trail` hears
+   * each property's months as answers from the cache (the cell's as-of).
+   */
+  known(need: HistoryNeed, trail?: AnswerTrail): HistoryRows | undefined {
+    const months = new Map<string, CachedValue<MonthEntry> | undefined>();
     for (const id of need.ids)
       for (const month of monthsOf(need)) {
         const key = this.monthKey(id, month);
-        months.set(key, this.data.cache.peekFresh<MonthEntry>(key)?.value);
+        months.set(key, this.data.cache.peekFresh<MonthEntry>(key));
       }
-    return this.assemble(need, months, true);
+    const rows = this.assemble(need, months, true);
+    if (rows && trail) this.noteMonths(need, months, trail, new Set());
+    return rows;
   }
 
   /**
    * The rows of every property and day of the need: from the cache, and for the days it lacks from the export
-   * jobs this need joins. `onProgress` hears the wait while a job runs; `signal` ends this caller's wait only.
+   * jobs this need joins. `onProgress` hears the wait while a job runs; `signal` ends this caller's wait only;
+   * `trail` hears each property's months, from a job (the service) or the cache.
    */
   async rows(
     need: HistoryNeed,
-    options: { signal?: AbortSignal; onProgress?: (progress: HistoryProgress) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      onProgress?: (progress: HistoryProgress) => void;
+      trail?: AnswerTrail;
+    } = {},
   ): Promise<HistoryRows> {
     const missing = this.missing(need, await this.months(need));
     if (missing) {
@@ -183,7 +196,42 @@ export class HistoryExports {
         for (const job of jobs) job.listeners.delete(report);
       }
     }
-    return this.assemble(need, await this.months(need), false) as HistoryRows;
+    const months = await this.months(need);
+    if (options.trail) {
+      const fetched = new Set(
+        missing ? missing.ids.flatMap((id) => [...this.monthKeysOf(id, missing).values()]) : [],
+      );
+      this.noteMonths(need, months, options.trail, fetched);
+    }
+    return this.assemble(need, months, false) as HistoryRows;
+  }
+
+  /**
+   * Each property's month as one answer of the trail: when it was stored, and the first and last day of the need
+   * it holds a row for (the days the export's figures describe). `fetched`: months a job of this call brought.
+   */
+  private noteMonths(
+    need: HistoryNeed,
+    months: Map<string, CachedValue<MonthEntry> | undefined>,
+    trail: AnswerTrail,
+    fetched: Set<string>,
+  ): void {
+    const isoDays = isoDaysOf(need);
+    for (const id of need.ids)
+      for (const [month, key] of this.monthKeysOf(id, need)) {
+        const entry = months.get(key);
+        if (!entry) continue;
+        const days = isoDays.filter((iso) => iso.startsWith(month) && entry.value[iso]);
+        const source: AnswerSource = fetched.has(key) ? "network" : "cache";
+        trail.note(key, {
+          kind: "history",
+          source,
+          storedAt: entry.storedAt,
+          freshUntil: this.data.cache.freshUntil(key, entry.storedAt),
+          dataDate: days[0],
+          lastDataDate: days[days.length - 1],
+        });
+      }
   }
 
   /** A property's cache key per month of the range. */
@@ -192,16 +240,16 @@ export class HistoryExports {
   }
 
   /** The stored months of the need's properties, by key (absent: never fetched). */
-  private async months(need: HistoryNeed): Promise<Map<string, MonthEntry | undefined>> {
+  private async months(need: HistoryNeed): Promise<Map<string, CachedValue<MonthEntry> | undefined>> {
     const keys = need.ids.flatMap((id) => monthsOf(need).map((month) => this.monthKey(id, month)));
     const found = await this.data.cache.getMany<MonthEntry>(keys);
-    return new Map(keys.map((key) => [key, found.get(key)?.value]));
+    return new Map(keys.map((key) => [key, found.get(key)]));
   }
 
   /** Per property, the day's row or null; a day never fetched is null, or makes it undefined when `complete`. */
   private assemble(
     need: HistoryNeed,
-    months: Map<string, MonthEntry | undefined>,
+    months: Map<string, CachedValue<MonthEntry> | undefined>,
     complete: boolean,
   ): HistoryRows | undefined {
     const rows: HistoryRows = new Map();
@@ -210,7 +258,7 @@ export class HistoryExports {
       const keys = this.monthKeysOf(id, need);
       const days: (HistoryRow | null)[] = [];
       for (const iso of isoDays) {
-        const row = months.get(keys.get(iso.slice(0, 7)) as string)?.[iso];
+        const row = months.get(keys.get(iso.slice(0, 7)) as string)?.value[iso];
         if (row === undefined && complete) return undefined;
         days.push(row ?? null);
       }
@@ -220,7 +268,10 @@ export class HistoryExports {
   }
 
   /** The properties lacking a day, over the span from their first to their last missing day; undefined: none. */
-  private missing(need: HistoryNeed, months: Map<string, MonthEntry | undefined>): HistoryNeed | undefined {
+  private missing(
+    need: HistoryNeed,
+    months: Map<string, CachedValue<MonthEntry> | undefined>,
+  ): HistoryNeed | undefined {
     const ids: number[] = [];
     let first = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
@@ -229,7 +280,7 @@ export class HistoryExports {
       const keys = this.monthKeysOf(id, need);
       let lacking = false;
       isoDays.forEach((iso, index) => {
-        if (months.get(keys.get(iso.slice(0, 7)) as string)?.[iso] !== undefined) return;
+        if (months.get(keys.get(iso.slice(0, 7)) as string)?.value[iso] !== undefined) return;
         lacking = true;
         first = Math.min(first, need.first + index);
         last = Math.max(last, need.first + index);
@@ -401,7 +452,7 @@ export class HistoryExports {
         const key = keysById.get(id)?.get(iso.slice(0, 7));
         if (key === undefined) return undefined;
         let month = merged.get(key);
-        if (!month) merged.set(key, (month = { ...months.get(key) }));
+        if (!month) merged.set(key, (month = { ...months.get(key)?.value }));
         return month;
       };
       // Every finished day of every property first: a day the file lacks is known to have no row.

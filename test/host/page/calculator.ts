@@ -19,7 +19,12 @@ export interface FunctionMetadata {
   id: string;
   name: string;
   parameters: { name: string; dimensionality?: string; optional?: boolean }[];
-  options?: { stream?: boolean; cancelable?: boolean; requiresAddress?: boolean };
+  options?: {
+    stream?: boolean;
+    cancelable?: boolean;
+    requiresAddress?: boolean;
+    requiresStreamAddress?: boolean;
+  };
 }
 
 type Result = Cell[][];
@@ -335,7 +340,14 @@ export class Calculator {
       }
     }
     this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
-    if (metadata.options?.stream) return this.stream(implementation, passed, sheetName, anchor);
+    if (metadata.options?.stream)
+      return this.stream(
+        implementation,
+        passed,
+        sheetName,
+        anchor,
+        metadata.options.requiresStreamAddress === true,
+      );
     const invocation = new StandInInvocation(
       metadata.options?.requiresAddress ? callerAddress(sheetName, anchor) : undefined,
     );
@@ -356,11 +368,13 @@ export class Calculator {
     passed: unknown[],
     sheetName: string,
     anchor: string,
+    withAddress: boolean,
   ): Promise<Result> {
     const runKey = `${sheetName.toUpperCase()}!${anchor}`;
     return new Promise<Result>((resolve) => {
       let answered = false;
-      const invocation = new StandInStreamingInvocation((value) => {
+      const address = withAddress ? callerAddress(sheetName, anchor) : undefined;
+      const invocation = new StandInStreamingInvocation(address, (value) => {
         const shown = shownResult(value, this.profile);
         if (!answered) {
           answered = true;

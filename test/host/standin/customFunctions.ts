@@ -21,7 +21,7 @@ export class CustomFunctionsError extends Error {
 
 /**
  * What every call's invocation carries: `address` is the calling cell's, given only to functions whose metadata
- * says `requiresAddress` (undefined otherwise, as in Excel).
+ * says `requiresAddress` (a streaming function: `requiresStreamAddress`), undefined otherwise, as in Excel.
  */
 export class StandInInvocationBase {
   static readonly officeName: string = "CustomFunctions.Invocation";
@@ -57,11 +57,21 @@ export class StandInInvocation extends StandInInvocationBase {
  * The last argument of a streaming function (`@streaming`): `setResult` shows a new value in the cell each time
  * it is called (a wait's progress, then the table); `onCanceled` as for a cancelable call.
  */
-export class StandInStreamingInvocation {
-  static readonly officeName = "CustomFunctions.StreamingInvocation";
+export class StandInStreamingInvocation extends StandInInvocationBase {
+  static override readonly officeName = "CustomFunctions.StreamingInvocation";
   #onCanceled: (() => void) | undefined;
 
-  constructor(private readonly show: (value: unknown) => void) {}
+  constructor(
+    address: string | undefined,
+    private readonly show: (value: unknown) => void,
+  ) {
+    super(address);
+  }
+
+  /** The calling cell's, for a function whose metadata says `requiresStreamAddress`. */
+  override get address(): string | undefined {
+    return super.address;
+  }
 
   setResult(value: unknown): void {
     this.show(value);
