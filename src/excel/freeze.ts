@@ -17,7 +17,7 @@ import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } 
 export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
   /** The as-of of a formula's values, written beside them as a comment; none written without it. */
-  readonly asOfText?: (cell: { sheetName: string; address: string }) => string;
+  readonly asOfText?: (cell: { sheetName: string; address: string }) => string | Promise<string>;
 }
 
 export interface FreezeResult {
@@ -149,11 +149,13 @@ export async function freezeRentFormulas(
   const commented = asOfText
     ? await uncommentedOnly(
         context,
-        results.map(({ cell }) => ({
-          sheetName: cell.sheetName,
-          address: cell.address,
-          text: asOfText(cell),
-        })),
+        await Promise.all(
+          results.map(async ({ cell }) => ({
+            sheetName: cell.sheetName,
+            address: cell.address,
+            text: await asOfText(cell),
+          })),
+        ),
       )
     : [];
   const asOfOf = new Map(commented.map((note) => [`${note.sheetName}!${note.address}`, note.text]));

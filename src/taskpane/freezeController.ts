@@ -5,7 +5,7 @@ import {
   type RestoreResult,
 } from "../excel/freeze";
 import type { FormulaScope } from "../excel/formulaScope";
-import { cellAsOf } from "../functions/cellAsOf";
+import { rememberedCellAsOf } from "../functions/cellAsOf";
 import { frozenAsOfText } from "./asOfText";
 import type { ExcelRunner } from "./excelRunner";
 
@@ -64,7 +64,9 @@ export class FreezeController {
     const frozenAt = this.now();
     return this.runExcel((context) =>
       freezeRentFormulas(context, scope, {
-        asOfText: (cell) => frozenAsOfText(cellAsOf(cell.sheetName, cell.address), frozenAt),
+        // What the sign-in's cache kept counts too: a cell calculated before a reload still has its as-of.
+        asOfText: async (cell) =>
+          frozenAsOfText(await rememberedCellAsOf(cell.sheetName, cell.address), frozenAt),
       }),
     );
   }

@@ -19,6 +19,8 @@ import {
 import { property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
+import { underwritingWorkbook } from "../excel/support/rentWorkbook";
+import { FreezeController } from "../../src/taskpane/freezeController";
 import { UNPACED } from "../support/signedInSandbox";
 import { ACCOUNT_ID, layerFor, propertyIds } from "./support/dataHarness";
 import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
@@ -150,6 +152,23 @@ describe("a cell's as-of across a reload", () => {
     await expect(rememberedCellAsOf("Q3 deals", "C3")).resolves.toBeUndefined();
     await reload(database, "workbook-b");
     await expect(rememberedCellAsOf("Q3 deals", "C2")).resolves.toBeUndefined();
+  });
+
+  it("is written beside a frozen value after a reload, from what the cache kept", async () => {
+    const database = `asof-reload-${++databaseCounter}`;
+    await signIn(database);
+    await useWorkbookIdentity("workbook-a");
+    await property([propertyIds(sandbox, 1)], [["asking_rent"]], fakeInvocation("Model!B2"));
+    await flushCellAsOf();
+    await reload(database, "workbook-a");
+
+    const excel = underwritingWorkbook();
+    excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };
+    await new FreezeController(excel.excel.run).freeze({ kind: "selection" });
+
+    expect(excel.comments).toEqual([
+      { address: "Model!B2", content: expect.stringMatching(/As of: .*fetched .*\(from the service\)\.$/) },
+    ]);
   });
 
   it("is removed on sign-out with the person's cached answers", async () => {
