@@ -332,13 +332,19 @@ export class DataLayer {
   }
 
   /**
-   * Requests waiting in the pacing or on the wire, how long ago the last went out and the last was answered
-   * (RequestGate.backlog).
+   * Requests waiting in the pacing or on the wire (and of those, on the wire), how long ago the last went out
+   * and the last was answered (RequestGate.backlog).
    */
-  pacingBacklog(): { pending: number; sinceLastGrantMs: number; sinceLastAnswerMs: number } {
-    const { pending, lastGrantAtMs, lastReleaseAtMs } = this.gate.backlog;
+  pacingBacklog(): {
+    pending: number;
+    onTheWire: number;
+    sinceLastGrantMs: number;
+    sinceLastAnswerMs: number;
+  } {
+    const { pending, waiting, lastGrantAtMs, lastReleaseAtMs } = this.gate.backlog;
     return {
       pending,
+      onTheWire: pending - waiting,
       sinceLastGrantMs: this.now() - lastGrantAtMs,
       sinceLastAnswerMs: this.now() - lastReleaseAtMs,
     };

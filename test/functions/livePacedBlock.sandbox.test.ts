@@ -39,11 +39,26 @@ const movingCellClock: CellClock = {
   },
 };
 
-/** Moves every clock one step and lets the requests that step released cross the sockets to the sandbox. */
+/** A few real turns of the event loop with timers: room for sockets and the work their answers start. */
+async function realTurns(): Promise<void> {
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/**
+ * Moves every clock one step, then lets the requests that step released cross the sockets and waits for their
+ * answers before the next step: the clock stands still while the sandbox works, however slow the machine, so
+ * only the pacing's waits pass on it.
+ */
 async function step(): Promise<void> {
   await clock.advance(STEP_MS);
   sandbox.clock.set(clock.now());
-  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
+  await untilAnswered();
+}
+
+/** Until no request is on the wire (real time: the sandbox's work, which the moving clock does not count). */
+async function untilAnswered(): Promise<void> {
+  await realTurns();
+  while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await realTurns();
 }
 
 type Outcome = { value: unknown } | { error: unknown } | undefined;
@@ -56,8 +71,7 @@ async function whileClockMoves(work: Promise<unknown>): Promise<Outcome> {
     (error: unknown) => (outcome = { error }),
   );
   const started = clock.now();
-  for (let turn = 0; turn < 3 && outcome === undefined; turn++)
-    await new Promise((resolve) => setTimeout(resolve, 2));
+  await untilAnswered();
   while (outcome === undefined && clock.now() - started < 30 * 60_000) await step();
   return outcome;
 }
