@@ -3,26 +3,7 @@ import type { TrailLine } from "../data/answerTrail";
 import type { SelectedFormula } from "../excel/selectedFormula";
 import type { CellAsOf } from "../functions/cellAsOf";
 import type { LastRefresh } from "../excel/workbookMemory";
-
-const pad = (value: number) => String(value).padStart(2, "0");
-
-/** A local time to the minute it fell in ("13:05"), with its date when that is not today's. */
-export function minuteTime(atMs: number, nowMs: number): string {
-  const at = new Date(atMs);
-  const now = new Date(nowMs);
-  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
-  const sameDay =
-    at.getFullYear() === now.getFullYear() &&
-    at.getMonth() === now.getMonth() &&
-    at.getDate() === now.getDate();
-  return sameDay ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
-}
-
-/** A local date and time to the minute ("2026-11-27 13:05"): for text that stays in the workbook. */
-export function dateTime(atMs: number): string {
-  const at = new Date(atMs);
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
+import { dateTime, minuteTime } from "../formats/localTime";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 

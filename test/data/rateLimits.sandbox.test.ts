@@ -1,7 +1,7 @@
 import "../support/customFunctionsGlobal";
 import "fake-indexeddb/auto";
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
-import { clockTime } from "../../src/data/rateLimitedUntil";
+import { clockTime } from "../../src/formats/localTime";
 import { DEFAULT_CELL_TIMEOUT_MS } from "../../src/functions/cellCall";
 import { property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
