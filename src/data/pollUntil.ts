@@ -1,6 +1,11 @@
 import { abortableSleep, type Sleep } from "./abortableSleep";
 
 export interface PollOptions<T> {
+  /**
+   * A state in hand already (a submission's or a list's answer): it is the first look, so the first request
+   * comes after the first wait instead of repeating what was just said.
+   */
+  seen?: T;
   /** Called with every state seen, the first included. */
   onUpdate?: (state: T) => void;
   signal?: AbortSignal;
@@ -27,11 +32,12 @@ export async function pollUntil<T>(
   const maxDelay = options.maxDelayMs ?? DEFAULT_POLL.maxDelayMs;
   const factor = options.factor ?? DEFAULT_POLL.factor;
   let delay = options.initialDelayMs ?? DEFAULT_POLL.initialDelayMs;
+  let state = "seen" in options ? (options.seen as T) : await look(options.signal);
   for (;;) {
-    const state = await look(options.signal);
     options.onUpdate?.(state);
     if (isDone(state)) return state;
     await sleep(delay, options.signal);
     delay = Math.min(maxDelay, delay * factor);
+    state = await look(options.signal);
   }
 }

@@ -49,10 +49,19 @@ function abortedError(signal: AbortSignal | undefined): ApiError | undefined {
 }
 
 /**
+ * Whether a manual redirect is sure to come back opaque: from a page's own fetch (the Fetch standard hides
+ * every manual redirect from a browser page). Asking with `redirect: "manual"` there first would cost a second
+ * request to the results endpoint, which the service's limit counts.
+ */
+function hidesManualRedirects(injected: typeof fetch | undefined): boolean {
+  return injected === undefined && typeof document !== "undefined";
+}
+
+/**
  * Asks the results endpoint (with the bearer token) where the file is. In Node, and wherever the redirect is
  * readable, `redirect: "manual"` shows the signed link and the token never leaves the service's origin. A
  * browser hides a manual redirect (an "opaqueredirect" with no Location), so there the redirect is followed
- * instead: the Fetch standard has browsers drop the Authorization header when a redirect changes origin, so
+ * instead, at once in a page (`hidesManualRedirects`): the Fetch standard has browsers drop the Authorization header when a redirect changes origin, so
  * the download host still never receives the token. If the browser then may not read the file (CORS), the
  * link stays unknown to the page.
  */
@@ -62,9 +71,11 @@ async function locate(door: ServiceDoor, jobId: string, options: DownloadOptions
   const serviceOrigin = new URL(resultsUrl).origin;
   return door.through<Located>(async (context) => {
     const init = { headers: context.headers, credentials: "omit", signal: context.signal } as const;
-    const answer = await fetchImpl(resultsUrl, { ...init, redirect: "manual" });
-    const location = answer.headers.get("location");
-    if (isRedirect(answer) && location) {
+    const answer = hidesManualRedirects(options.fetch)
+      ? undefined
+      : await fetchImpl(resultsUrl, { ...init, redirect: "manual" });
+    const location = answer?.headers.get("location");
+    if (answer && isRedirect(answer) && location) {
       // The redirect's body is never read: release the connection.
       await answer.body?.cancel();
       const link = new URL(location, resultsUrl);
@@ -76,7 +87,7 @@ async function locate(door: ServiceDoor, jobId: string, options: DownloadOptions
         });
       return accepted({ kind: "link", link: link.href });
     }
-    if (answer.type !== "opaqueredirect") return { error: await answer.text(), response: answer };
+    if (answer && answer.type !== "opaqueredirect") return { error: await answer.text(), response: answer };
     let followed: Response;
     try {
       followed = await fetchImpl(resultsUrl, { ...init, redirect: "follow" });

@@ -74,10 +74,13 @@ export class JobsController {
     return answer.jobs;
   }
 
-  /** Looks at the job until it leaves "submitted", waiting longer between looks the longer it takes. */
-  watch(jobId: string, options: PollOptions<BatchJob> = {}): Promise<BatchJob> {
+  /**
+   * Looks at the job until it leaves "submitted", waiting longer between looks the longer it takes. `job` is
+   * the state in hand (the submission's or the list's answer): the first request waits the first delay.
+   */
+  watch(job: BatchJob, options: Omit<PollOptions<BatchJob>, "seen"> = {}): Promise<BatchJob> {
     const { data } = this.session.requireSignedIn();
-    return pollUntil((signal) => data.send(JOB, jobId, signal), isFinished, options);
+    return pollUntil((signal) => data.send(JOB, job.job_id, signal), isFinished, { ...options, seen: job });
   }
 
   cancel(jobId: string, signal?: AbortSignal): Promise<BatchJob> {

@@ -286,7 +286,7 @@ export function wireJobsPanel(session: Session, controller: JobsController, stat
     const stop = new AbortController();
     watches.set(job.job_id, stop);
     controller
-      .watch(job.job_id, { signal: stop.signal, onUpdate: update })
+      .watch(job, { signal: stop.signal, onUpdate: update })
       .then(
         (finished) => {
           if (finished.status === "succeeded")

@@ -7,12 +7,13 @@ import { readLastRefresh, rememberLastRefresh, type LastRefresh } from "../excel
 import { requestFreshData } from "../functions/freshness";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
+import { pollUntil, type PollOptions } from "./jobPoller";
 
 export interface RefreshTiming {
   now?: () => number;
   sleep?: Sleep;
-  /** How often the refreshed cells are looked at until none is calculating. */
-  pollMs?: number;
+  /** When the refreshed cells are looked at until none is calculating. */
+  looks?: Pick<PollOptions<number>, "initialDelayMs" | "maxDelayMs" | "factor">;
   /** However long cells calculate, the refresh ends within this and says how many still were. */
   longestWaitMs?: number;
 }
@@ -26,7 +27,11 @@ export interface RefreshOutcome {
   stillCalculating: number;
 }
 
-const POLL_MS = 1_000;
+/**
+ * Each look reads the refreshed cells from the workbook (no request to the service). An answer often comes
+ * within a fraction of a second, so the first looks come soon; a long refresh is looked at once a second.
+ */
+const LOOKS = { initialDelayMs: 100, factor: 2, maxDelayMs: 1_000 } as const;
 /** As long as a cell may wait while its requests move through the pacing (cellCall's longest wait). */
 const LONGEST_WAIT_MS = 30 * 60_000;
 
@@ -38,7 +43,7 @@ const LONGEST_WAIT_MS = 30 * 60_000;
 export class RefreshController {
   private readonly now: () => number;
   private readonly sleep: Sleep;
-  private readonly pollMs: number;
+  private readonly looks: NonNullable<RefreshTiming["looks"]>;
   private readonly longestWaitMs: number;
 
   constructor(
@@ -48,7 +53,7 @@ export class RefreshController {
   ) {
     this.now = timing.now ?? Date.now;
     this.sleep = timing.sleep ?? abortableSleep;
-    this.pollMs = timing.pollMs ?? POLL_MS;
+    this.looks = timing.looks ?? LOOKS;
     this.longestWaitMs = timing.longestWaitMs ?? LONGEST_WAIT_MS;
   }
 
@@ -60,12 +65,11 @@ export class RefreshController {
     if (cells.length === 0) return { formulas: 0, stillCalculating: 0 };
     onStarted?.(cells.length);
     const started = this.now();
-    let stillCalculating: number;
-    for (;;) {
-      stillCalculating = await this.runExcel((context) => countStillCalculating(context, cells));
-      if (stillCalculating === 0 || this.now() - started >= this.longestWaitMs) break;
-      await this.sleep(this.pollMs);
-    }
+    const stillCalculating = await pollUntil(
+      () => this.runExcel((context) => countStillCalculating(context, cells)),
+      (count) => count === 0 || this.now() - started >= this.longestWaitMs,
+      { ...this.looks, sleep: this.sleep },
+    );
     const at = this.now();
     await this.runExcel((context) => rememberLastRefresh(context, { at, formulas: cells.length }));
     return { formulas: cells.length, at, stillCalculating };

@@ -111,7 +111,14 @@ describe("bulk exports", () => {
       const jobId = jobElementId.replace(/^job-/, "");
       await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
 
+      const { counters } = world.preview.sandbox;
+      counters.reset();
       const status = await paneAction(world, `job-load-${jobId}`);
+      // One request to the service for the file's place (the browser follows its redirect), one to the host.
+      expect(counters.snapshot()).toEqual({
+        "/v1/bulk_api/jobs/:job_id/results": 1,
+        "download:/download/:jobId/:fileName": 1,
+      });
       const sheet = sheetNamed(status);
       const file = await raw.download(`/bulk_api/jobs/${jobId}/results`);
       const parsed = await parseExportFile(file, format);

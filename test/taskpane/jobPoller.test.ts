@@ -18,6 +18,28 @@ describe("pollUntil", () => {
     expect(waits).toEqual([1_000, 2_000, 4_000, 5_000, 5_000]);
   });
 
+  it("takes a state in hand as the first look: the first request comes after the first wait", async () => {
+    const events: string[] = [];
+    const updates: string[] = [];
+
+    const final = await pollUntil(
+      async () => {
+        events.push("look");
+        return "succeeded";
+      },
+      (state) => state !== "submitted",
+      {
+        seen: "submitted",
+        onUpdate: (state) => void updates.push(state),
+        sleep: async (ms) => void events.push(`wait ${ms}`),
+      },
+    );
+
+    expect(final).toBe("succeeded");
+    expect(events).toEqual(["wait 2000", "look"]);
+    expect(updates).toEqual(["submitted", "succeeded"]);
+  });
+
   it("stops when cancelled, without another look", async () => {
     const abort = new AbortController();
     let looks = 0;

@@ -98,19 +98,24 @@ function rowsInSourceFile(sandbox: RunningSandbox, job: BatchJob): number {
   }
 }
 
+const JOB_LOOK = "/v1/bulk_api/jobs/:job_id";
+
 /** Submits and runs a job to completion, watching it as the pane does; the waits are recorded, not slept. */
 async function finishedJob(pane: Pane, overrides: Partial<JobForm> = {}) {
   const submitted = await pane.jobs.submit(form(pane.sandbox, overrides));
   const waits: number[] = [];
   const seen: string[] = [];
-  const finished = await pane.jobs.watch(submitted.job_id, {
+  /** Looks at the job the service had answered at each wait. */
+  const looksBeforeWait: number[] = [];
+  const finished = await pane.jobs.watch(submitted, {
     onUpdate: (job) => seen.push(job.status),
     sleep: async (ms) => {
       waits.push(ms);
+      looksBeforeWait.push(pane.sandbox.counters.get(JOB_LOOK));
       await pane.sandbox.context.worker.flush();
     },
   });
-  return { submitted, finished, waits, seen };
+  return { submitted, finished, waits, seen, looksBeforeWait };
 }
 
 function downloadRequests(pane: Pane) {
@@ -121,13 +126,16 @@ describe("bulk export jobs from the pane", () => {
   it("submits a job and polls it until it succeeds, waiting before each new look", async () => {
     const pane = await openPane();
 
-    const { submitted, finished, waits, seen } = await finishedJob(pane);
+    const { submitted, finished, waits, seen, looksBeforeWait } = await finishedJob(pane);
 
     expect(submitted.status).toBe("submitted");
     expect(finished.job_id).toBe(submitted.job_id);
     expect(finished.status).toBe("succeeded");
     expect(seen).toEqual(["submitted", "succeeded"]);
     expect(waits).toEqual([2_000]);
+    // The submission's answer is the first look: the job is first asked about after the first wait.
+    expect(looksBeforeWait).toEqual([0]);
+    expect(pane.sandbox.counters.get(JOB_LOOK)).toBe(1);
   });
 
   it("lists the client's jobs, newest first", async () => {

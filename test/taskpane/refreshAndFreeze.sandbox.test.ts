@@ -7,7 +7,7 @@ import type { Session } from "../../src/session/session";
 import { FreezeController, freezeSummary, restoreSummary } from "../../src/taskpane/freezeController";
 import { RefreshController, statsLines } from "../../src/taskpane/refreshController";
 import { SignInController } from "../../src/taskpane/signInController";
-import { underwritingWorkbook } from "../excel/support/rentWorkbook";
+import { evaluateRent, underwritingWorkbook } from "../excel/support/rentWorkbook";
 import { clientForm, newSession, newSettings, newVault, startPaneSandbox } from "./support/paneHarness";
 
 let sandbox: RunningSandbox;
@@ -57,6 +57,33 @@ describe("Refresh in the pane", () => {
     await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
     await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
     expect(sent()).toBe(before + 1);
+  });
+
+  it("looks at the refreshed cells soon, then less often, never more than a second apart, until none is busy", async () => {
+    // The RENT cells stay #BUSY! (their answers outstanding) until the test answers them at the sixth wait.
+    const excel = underwritingWorkbook((formula) =>
+      /RENT\./i.test(formula) ? [["#BUSY!"]] : evaluateRent(formula),
+    );
+    const waits: number[] = [];
+    const refresh = new RefreshController(session, excel.excel.run, {
+      sleep: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 6) excel.setValues("Model", "B2", [[1850]]);
+        if (waits.length === 6) excel.setValues("Model", "B3", [[1900]]);
+      },
+    });
+
+    const outcome = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
+
+    expect(outcome).toEqual({ formulas: 2, at: expect.any(Number), stillCalculating: 0 });
+    expect(waits).toHaveLength(6);
+    // An answer within a fraction of a second is seen within a fraction of a second of it.
+    expect(waits[0]).toBeLessThanOrEqual(250);
+    for (const [index, wait] of waits.entries()) {
+      expect(wait).toBeGreaterThanOrEqual(waits[index - 1] ?? 0);
+      expect(wait).toBeLessThanOrEqual(1_000);
+    }
+    expect(waits.at(-1)).toBe(1_000);
   });
 
   it("does nothing, and asks for nothing fresh, where there are no RENT formulas", async () => {
