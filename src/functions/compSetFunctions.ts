@@ -24,7 +24,7 @@ import { cellContext } from "./cellContext";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { compSetHistoryOf } from "./historyExportsOf";
 import { compSetHistoryTable } from "./shape/compSetHistoryTable";
-import { AGGREGATIONS, INTERVALS } from "./shape/historyTable";
+import { AGGREGATIONS, DEFAULT_AGGREGATION, DEFAULT_INTERVAL, INTERVALS } from "./shape/historyTable";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
@@ -89,7 +89,7 @@ const UNIT_OPTIONS = [
  * @param [bathrooms] Bathroom counts: a number, a range, or text like "1,1.5".
  * @param [minRent] Lowest rent in dollars.
  * @param [maxRent] Highest rent in dollars.
- * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (affordable, standard, penthouse, renovated), columns.
+ * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (${values UnitStyle}), columns.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per unit.
@@ -241,8 +241,8 @@ function readFigure(value: unknown): string {
  * @param fields asking_rent, net_effective_rent, or both (a range or comma-separated text); both when empty.
  * @param start First day (a date).
  * @param end Last day (a date before today).
- * @param [interval] One row per day (default), week, month or quarter.
- * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
+ * @param [interval] One row per ${own HISTORY_INTERVALS}.
+ * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan and period.
@@ -270,8 +270,10 @@ export async function floorPlanHistory(
       throw new ArgumentError(
         "end must be before today: history covers finished days (RENT.FLOORPLANS has today's plans).",
       );
-    const every = isBlank(interval) ? "day" : readChoice(interval, "interval", INTERVALS);
-    const by = isBlank(aggregation) ? "last" : readChoice(aggregation, "aggregation", AGGREGATIONS);
+    const every = isBlank(interval) ? DEFAULT_INTERVAL : readChoice(interval, "interval", INTERVALS);
+    const by = isBlank(aggregation)
+      ? DEFAULT_AGGREGATION
+      : readChoice(aggregation, "aggregation", AGGREGATIONS);
     const { call } = cellContext(cellSignal);
     const days = await history.days(id, range, call);
     const table = compSetHistoryTable(days, range, figures, every, by);

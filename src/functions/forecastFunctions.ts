@@ -7,6 +7,7 @@ import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data
 import { readForecast } from "../data/forecastSeries";
 import { isoDateToSerial } from "../tables/excelDates";
 import { readDate } from "./args/excelDates";
+import { defaultAggregation } from "./args/forecastAggregation";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { resolveBoundary, resolveProperty } from "./args/nameResolver";
@@ -68,7 +69,7 @@ function readForecastQuery(
     return {
       name,
       field: field as ForecastAggregation["field"],
-      aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
+      aggregation_type: named ?? defaultAggregation(catalogueOf(target), field),
     };
   });
   return {
@@ -134,16 +135,16 @@ async function forecastTable(
 }
 
 /**
- * A property's monthly forecast over the next five years (from the first day of this month), bucketed by month,
- * quarter or year, with a date column and one column per field.
+ * A property's monthly forecast over the next five years (from the first day of this month), bucketed by
+ * ${values ForecastInterval}, with a date column and one column per field.
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
  * @requiresAddress
  * @param propertyId The property: its id or its name (such as "Austin Oaks").
  * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
- * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
- * @param [interval] month (default), quarter or year.
+ * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates propertyForecast}.
+ * @param [interval] ${choices getPropertyForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
@@ -189,8 +190,8 @@ export async function forecast(
  * @requiresAddress
  * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
  * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
- * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
- * @param [interval] month (default), quarter or year.
+ * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates boundaryForecast}.
+ * @param [interval] ${choices getGeoBoundaryForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.

@@ -10,12 +10,14 @@ import {
   LOOKUP_CAP,
   LOOKUP_DEFAULT_MAX,
   LOOKUP_OPTION_MEMBERS,
+  LOOKUP_OPTIONS,
   PROPERTIES_CAP,
   PROPERTIES_DEFAULT_MAX,
+  PROPERTIES_OPTIONS,
   SEARCH_OPTION_MEMBERS,
 } from "./args/propertyOptions";
 import { readOptions } from "./args/options";
-import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
+import { readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, plainValue, readId, readInteger, readList, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
@@ -200,12 +202,6 @@ const DEFAULT_PROPERTY_FIELDS = [
   "leased_percent",
 ];
 
-const PROPERTIES_OPTIONS = [
-  ...SEARCH_OPTION_MEMBERS.map((member) => member.name),
-  "max_results",
-  "account",
-  ...PROPERTY_FILTER_OPTIONS,
-];
 /** The largest page property search answers (its `per_page` maximum): fewest requests for a long list. */
 const SEARCH_PAGE_SIZE = bodyRange("searchProperties", "per_page").maximum;
 
@@ -246,7 +242,7 @@ async function readArea(
  * @requiresAddress
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
- * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
+ * @param [options] Name/value pairs: ${options PROPERTIES}; max_results is at most ${own PROPERTIES_CAP} (default ${own PROPERTIES_DEFAULT_MAX}).
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per property.
@@ -283,14 +279,13 @@ export async function properties(
   });
 }
 
-const LOOKUP_OPTIONS = [...LOOKUP_OPTION_MEMBERS.map((member) => member.name), "max_results", "account"];
 /**
  * Property ids that match filters (all pages, up to a cap), as a column: feed it to RENT.PROPERTY.
  * @customfunction LOOKUP
  * @helpurl https://localhost:3000/help.html#rent-lookup
  * @cancelable
  * @requiresAddress
- * @param [options] Name/value pairs: city, state, address, property_name, property_url, property_class, latitude and longitude with radius (miles, default 0.5), unit_count_gte/lte, number_of_stories_gte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte, max_results (default 1000, at most 10000), account.
+ * @param [options] Name/value pairs: ${options LOOKUP}; latitude and longitude go together, radius is in miles around them (default ${default lookupProperties.radius}); max_results is at most ${own LOOKUP_CAP} (default ${own LOOKUP_DEFAULT_MAX}).
  * @param [invocation] Custom function invocation.
  * @returns A header row [property_id] and one row per matching property.
  */

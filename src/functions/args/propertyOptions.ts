@@ -5,6 +5,7 @@
  */
 import { RECORD_FIELDS } from "../../api/recordFields";
 import { optionMembers } from "./contractOptions";
+import { PROPERTY_FILTER_OPTIONS } from "./propertyFilters";
 
 /**
  * RENT.PROPERTIES' options beyond the property filters: the property search body's own members, less those the add-in fills itself: the account (the `account` option), the
@@ -36,3 +37,17 @@ export const LOOKUP_OPTION_MEMBERS = optionMembers("lookupProperties", [
   "page",
   "per_page",
 ]);
+
+/** Every option RENT.PROPERTIES takes. */
+export const PROPERTIES_OPTIONS: readonly string[] = [
+  ...SEARCH_OPTION_MEMBERS.map((member) => member.name),
+  ...PROPERTY_FILTER_OPTIONS,
+  "max_results",
+  "account",
+];
+/** Every option RENT.LOOKUP takes. */
+export const LOOKUP_OPTIONS: readonly string[] = [
+  ...LOOKUP_OPTION_MEMBERS.map((member) => member.name),
+  "max_results",
+  "account",
+];
