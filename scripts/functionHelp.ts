@@ -11,11 +11,13 @@
  * - `${default operation.member}`, `${range operation.member}` ("1 to 1000");
  * - `${options LIST}`: an option list from OPTION_LISTS below (`_gte`/`_lte` pairs written once, `x_gte/lte`);
  * - `${own NAME}`: a fact of the add-in's own, from OWN_FACTS below (a number, or choices with a default);
- * - `${aggregates record}`: how a forecast bucket combines each field's months when no aggregation is named.
+ * - `${aggregates record}`: how a forecast bucket combines each field's months when no aggregation is named;
+ * - `${label record.field}`: a field's readable name (`x-field-labels`), as `"names"` headers show it.
  */
 import * as schema from "../src/api/schema";
 import type { OperationId } from "../src/api/contractOperations";
-import { catalogueFields } from "../src/api/fieldFacts";
+import type { CatalogueRecord } from "../src/api/fieldCatalogue";
+import { catalogueFields, factsIn } from "../src/api/fieldFacts";
 import { requestMember } from "../src/functions/args/contractOptions";
 import { defaultAggregation, type ForecastRecord } from "../src/functions/args/forecastAggregation";
 import { DEFAULT_SECTION, SECTION_CHOICES } from "../src/functions/args/narrativeSections";
@@ -162,6 +164,12 @@ function rendered(kind: string, argument: string): string {
     }
     case "aggregates":
       return aggregates(argument);
+    case "label": {
+      const [record = "", field = ""] = argument.split(".");
+      const label = factsIn(record as CatalogueRecord, field)?.label;
+      if (label === undefined) throw new Error(`The field catalogue has no ${argument}`);
+      return label;
+    }
     default:
       throw new Error(`Unknown help placeholder kind "${kind}"`);
   }

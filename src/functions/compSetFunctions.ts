@@ -42,7 +42,7 @@ const readOptionalDate = (value: unknown, argument: string) =>
  * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [columns] Columns to show, as a range or comma-separated text of column names; all when omitted.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per surveyed property.
  */
@@ -90,7 +90,7 @@ const UNIT_OPTIONS = [
  * @param [minRent] Lowest rent in dollars.
  * @param [maxRent] Highest rent in dollars.
  * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (${values UnitStyle}), columns.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per unit.
  */
@@ -178,7 +178,7 @@ function withReturnedRange(
  * @param [collectedTo] Last collection day (a date).
  * @param [availableFrom] Only plans with units available from this date.
  * @param [availableTo] Only plans with units available up to this date.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan.
  */
@@ -243,7 +243,7 @@ function readFigure(value: unknown): string {
  * @param end Last day (a date before today).
  * @param [interval] One row per ${own HISTORY_INTERVALS}.
  * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan and period.
  */

@@ -149,7 +149,7 @@ async function forecastTable(
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label propertyForecast.rent_growth_rate_yoy}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -195,7 +195,7 @@ export async function forecast(
  * @param [start] First date (clamped to this month's first day).
  * @param [end] Last date (clamped to five years ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label boundaryForecast.rent_growth_yoy}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */

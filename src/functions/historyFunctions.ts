@@ -96,7 +96,7 @@ function readArguments(
  * @param end Last day (a date before today).
  * @param [interval] One row per ${own HISTORY_INTERVALS}.
  * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param invocation Custom function invocation.
  */
 export function history(

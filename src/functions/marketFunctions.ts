@@ -222,7 +222,7 @@ const MARKET_FILTER_FAMILY = {
  * @requiresAddress
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
  * @param [options] Name/value pairs: geo_type (${values MarketGeoType}), sort (a metric; default the first), direction (${values SortDirection}; default ${default exploreMarkets.sort_direction}), limit (${range exploreMarkets.limit}; default ${default exploreMarkets.limit}), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
  */

@@ -9,6 +9,8 @@ import path from "node:path";
 import * as schema from "../../src/api/schema";
 import { CONTRACT_OPERATIONS, type ContractOperation } from "../../src/api/contractOperations";
 import { renderHelp } from "../../scripts/functionHelp";
+import { HEADER_CHOICES, readHeaders } from "../../src/functions/args/headers";
+import { factsIn } from "../../src/api/fieldFacts";
 import { functionsMetadata, type FunctionMetadata } from "../../scripts/generateFunctionReference";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -70,11 +72,27 @@ describe("the functions' help text", () => {
     );
   });
 
+  it("gives every `headers` argument the choice the code takes when it is left out, and the other", () => {
+    const helps = metadata.flatMap((fn) =>
+      fn.parameters.filter((p) => p.name === "headers").map((p) => [fn.id, p.description ?? ""] as const),
+    );
+    expect(helps.length).toBeGreaterThan(0);
+    const wrong = helps.filter(
+      ([, help]) =>
+        !help.startsWith(`"${readHeaders(undefined)}" (default)`) ||
+        !HEADER_CHOICES.every((choice) => help.includes(`"${choice}"`)),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("renders each kind of placeholder, and refuses one that names nothing", () => {
     expect(renderHelp("${choices getPropertyForecasts.interval}.")).toBe("month (default), quarter or year.");
     expect(renderHelp("(${values SortDirection})")).toBe(`(${schema.sortDirectionValues.join(" or ")})`);
     expect(renderHelp("${range exploreMarkets.limit}")).toBe(
       `${operation("exploreMarkets")?.body?.limits?.limit?.minimum} to ${operation("exploreMarkets")?.body?.limits?.limit?.maximum}`,
+    );
+    expect(renderHelp('"${label market.rent_avg_t30}"')).toBe(
+      `"${factsIn("market", "rent_avg_t30")?.label}"`,
     );
     expect(() => renderHelp("${values NoSuchSchema}")).toThrow(/NoSuchSchema/);
     expect(() => renderHelp("${default lookupProperties.nothing}")).toThrow(/lookupProperties/);
