@@ -12,7 +12,8 @@
  * - `${options LIST}`: an option list from OPTION_LISTS below (`_gte`/`_lte` pairs written once, `x_gte/lte`);
  * - `${own NAME}`: a fact of the add-in's own, from OWN_FACTS below (a number, or choices with a default);
  * - `${aggregates record}`: how a forecast bucket combines each field's months when no aggregation is named;
- * - `${label record.field}`: a field's readable name (`x-field-labels`), as `"names"` headers show it.
+ * - `${label record.field}`: a field's readable name (`x-field-labels`), as `"names"` headers show it;
+ * - `${fields record}`: a forecast record's fields, each but for its `_downside` and `_upside` bounds.
  */
 import * as schema from "../src/api/schema";
 import type { OperationId } from "../src/api/contractOperations";
@@ -114,6 +115,15 @@ function optionList(names: readonly string[]): string {
   return shown.join(", ");
 }
 
+const BOUND = /_(downside|upside)$/;
+
+/** A forecast record's fields without their bounds: "a, b or c". */
+function forecastFields(record: string): string {
+  if (record !== "propertyForecast" && record !== "boundaryForecast")
+    throw new Error(`${record} is not a forecast record`);
+  return either(Object.keys(catalogueFields(record)).filter((field) => !BOUND.test(field)));
+}
+
 /** "avg", or "sum for absorption and deliveries (and their bounds), avg for the rest". */
 function aggregates(record: string): string {
   if (record !== "propertyForecast" && record !== "boundaryForecast")
@@ -129,7 +139,7 @@ function aggregates(record: string): string {
   if (!most) throw new Error(`${record} has no fields`);
   if (others.length === 0) return most[0];
   const named = others.map(([aggregation, names]) => {
-    const bases = names.filter((name) => !/_(downside|upside)$/.test(name));
+    const bases = names.filter((name) => !BOUND.test(name));
     const bounded = bases.length < names.length ? " (and their bounds)" : "";
     return `${aggregation} for ${both(bases)}${bounded}`;
   });
@@ -164,6 +174,8 @@ function rendered(kind: string, argument: string): string {
     }
     case "aggregates":
       return aggregates(argument);
+    case "fields":
+      return forecastFields(argument);
     case "label": {
       const [record = "", field = ""] = argument.split(".");
       const label = factsIn(record as CatalogueRecord, field)?.label;

@@ -142,7 +142,7 @@ async function forecastTable(
  * @cancelable
  * @requiresAddress
  * @param propertyId The property: its id or its name (such as "Austin Oaks").
- * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param field ${fields propertyForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates propertyForecast}.
  * @param [interval] ${choices getPropertyForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
@@ -189,7 +189,7 @@ export async function forecast(
  * @cancelable
  * @requiresAddress
  * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
- * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param field ${fields boundaryForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates boundaryForecast}.
  * @param [interval] ${choices getGeoBoundaryForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).

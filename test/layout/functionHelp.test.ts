@@ -48,6 +48,15 @@ describe("the functions' help text", () => {
       const aggregation = parameterHelp(fn, "aggregation");
       for (const value of schema.aggregationTypeValues) expect(names(aggregation, value)).toBe(true);
     }
+    // Every field a forecast request takes, its bounds said once for all.
+    for (const [fn, fields] of [
+      ["FORECAST", schema.propertyForecastAggregationFieldValues],
+      ["GEOFORECAST", schema.boundaryForecastAggregationFieldValues],
+    ] as const) {
+      const help = parameterHelp(fn, "field");
+      const unnamed = fields.filter((field) => !names(help, field.replace(/_(downside|upside)$/, "")));
+      expect(unnamed).toEqual([]);
+    }
     // Flows add up over a bucket (the contract's x-aggregate), what GEOFORECAST's help says of its fields.
     expect(parameterHelp("GEOFORECAST", "aggregation")).toMatch(/sum for absorption and deliveries/);
     expect(parameterHelp("FORECAST", "aggregation")).not.toContain("sum for");
