@@ -23,6 +23,7 @@ import { requestMember } from "../src/functions/args/contractOptions";
 import { defaultAggregation, type ForecastRecord } from "../src/functions/args/forecastAggregation";
 import { DEFAULT_SECTION, SECTION_CHOICES } from "../src/functions/args/narrativeSections";
 import { PROPERTY_FILTER_OPTIONS } from "../src/functions/args/propertyFilters";
+import { UNIT_OPTIONS } from "../src/functions/args/unitOptions";
 import {
   LOOKUP_CAP,
   LOOKUP_DEFAULT_MAX,
@@ -55,11 +56,12 @@ const OWN_FACTS: Readonly<Record<string, number | Choices>> = {
   NARRATIVE_SECTIONS: { values: SECTION_CHOICES, default: DEFAULT_SECTION },
 };
 
-/** Option lists read from the contract: RENT.LOOKUP's, RENT.PROPERTIES', and the property filters several take. */
+/** The option lists the functions read: RENT.LOOKUP's, RENT.PROPERTIES', RENT.UNITS', and the property filters. */
 const OPTION_LISTS: Readonly<Record<string, readonly string[]>> = {
   LOOKUP: LOOKUP_OPTIONS,
   PROPERTIES: PROPERTIES_OPTIONS,
   PROPERTY_FILTERS: PROPERTY_FILTER_OPTIONS,
+  UNITS: UNIT_OPTIONS,
 };
 
 const PLACEHOLDER = /\$\{(\w+) ([\w.[\]]+)\}/g;

@@ -25,6 +25,7 @@ import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { compSetHistoryOf } from "./historyExportsOf";
 import { compSetHistoryTable } from "./shape/compSetHistoryTable";
 import { AGGREGATIONS, DEFAULT_AGGREGATION, DEFAULT_INTERVAL, INTERVALS } from "./shape/historyTable";
+import { UNIT_OPTIONS } from "./args/unitOptions";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
@@ -65,18 +66,6 @@ export async function survey(
   });
 }
 
-const UNIT_OPTIONS = [
-  "property_ids",
-  "min_sq_ft",
-  "max_sq_ft",
-  "available_from",
-  "available_to",
-  "min_year_built",
-  "max_year_built",
-  "unit_styles",
-  "columns",
-] as const;
-
 /**
  * The available units of a comp set with every unit field; concessions and amenities are flattened into
  * readable columns. Filters narrow the list.
@@ -89,7 +78,7 @@ const UNIT_OPTIONS = [
  * @param [bathrooms] Bathroom counts: a number, a range, or text like "1,1.5".
  * @param [minRent] Lowest rent in dollars.
  * @param [maxRent] Highest rent in dollars.
- * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (${values UnitStyle}), columns.
+ * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): ${options UNITS}; unit_styles takes ${values UnitStyle}.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per unit.
