@@ -13,8 +13,10 @@
  * - `${own NAME}`: a fact of the add-in's own, from OWN_FACTS below (a number, or choices with a default);
  * - `${aggregates record}`: how a forecast bucket combines each field's months when no aggregation is named;
  * - `${label record.field}`: a field's readable name (`x-field-labels`), as `"names"` headers show it;
- * - `${fields record}`: a forecast record's fields, each but for its `_downside` and `_upside` bounds.
+ * - `${fields record}`: a forecast record's fields, each but for its `_downside` and `_upside` bounds;
+ * - `${limit NAME}`: a number of src/api/contractLimits.ts (generated from the contract's limits).
  */
+import * as contractLimits from "../src/api/contractLimits";
 import * as schema from "../src/api/schema";
 import type { OperationId } from "../src/api/contractOperations";
 import type { CatalogueRecord } from "../src/api/fieldCatalogue";
@@ -178,6 +180,11 @@ function rendered(kind: string, argument: string): string {
       return aggregates(argument);
     case "fields":
       return forecastFields(argument);
+    case "limit": {
+      const limit = (contractLimits as Record<string, unknown>)[argument];
+      if (typeof limit !== "number") throw new Error(`src/api/contractLimits.ts has no number ${argument}`);
+      return String(limit);
+    }
     case "label": {
       const [record = "", field = ""] = argument.split(".");
       const label = factsIn(record as CatalogueRecord, field)?.label;

@@ -135,7 +135,7 @@ async function forecastTable(
 }
 
 /**
- * A property's monthly forecast over the next five years (from the first day of this month), bucketed by
+ * A property's monthly forecast over the next ${limit FORECAST_WINDOW_MONTHS} months (from the first day of this month), bucketed by
  * ${values ForecastInterval}, with a date column and one column per field.
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
@@ -146,7 +146,7 @@ async function forecastTable(
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates propertyForecast}.
  * @param [interval] ${choices getPropertyForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
- * @param [end] Last date (clamped to five years ahead).
+ * @param [end] Last date (clamped to ${limit FORECAST_WINDOW_MONTHS} months ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label propertyForecast.rent_growth_rate_yoy}".
@@ -183,7 +183,7 @@ export async function forecast(
 }
 
 /**
- * A boundary's forecast (MSA, submarket or ZIP code) over the next five years, like RENT.FORECAST.
+ * A boundary's forecast (MSA, submarket or ZIP code) over the next ${limit FORECAST_WINDOW_MONTHS} months, like RENT.FORECAST.
  * @customfunction GEOFORECAST
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
@@ -193,7 +193,7 @@ export async function forecast(
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates boundaryForecast}.
  * @param [interval] ${choices getGeoBoundaryForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
- * @param [end] Last date (clamped to five years ahead).
+ * @param [end] Last date (clamped to ${limit FORECAST_WINDOW_MONTHS} months ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label boundaryForecast.rent_growth_yoy}".
  * @param [invocation] Custom function invocation.

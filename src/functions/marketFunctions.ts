@@ -139,7 +139,7 @@ const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as co
  * @cancelable
  * @requiresAddress
  * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
- * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list), or several as a range or comma-separated text; empty for the whole record.
+ * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (the function reference lists the market metrics), or several as a range or comma-separated text; empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (${values MarketGeoType}), account, and property filters ${options PROPERTY_FILTERS}.
  * @param [invocation] Custom function invocation.
  * @returns The metric's value, a block of values (markets by metrics), or the whole record.

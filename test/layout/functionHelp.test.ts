@@ -11,6 +11,7 @@ import { CONTRACT_OPERATIONS, type ContractOperation } from "../../src/api/contr
 import { renderHelp } from "../../scripts/functionHelp";
 import { HEADER_CHOICES, readHeaders } from "../../src/functions/args/headers";
 import { factsIn } from "../../src/api/fieldFacts";
+import { FORECAST_WINDOW_MONTHS } from "../../src/api/contractLimits";
 import { functionsMetadata, type FunctionMetadata } from "../../scripts/generateFunctionReference";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -103,6 +104,9 @@ describe("the functions' help text", () => {
     expect(renderHelp('"${label market.rent_avg_t30}"')).toBe(
       `"${factsIn("market", "rent_avg_t30")?.label}"`,
     );
+    expect(renderHelp("${limit FORECAST_WINDOW_MONTHS} months")).toBe(`${FORECAST_WINDOW_MONTHS} months`);
+    expect(parameterHelp("GEOFORECAST", "end")).toContain(`${FORECAST_WINDOW_MONTHS} months ahead`);
+    expect(() => renderHelp("${limit NO_SUCH_LIMIT}")).toThrow(/NO_SUCH_LIMIT/);
     expect(() => renderHelp("${values NoSuchSchema}")).toThrow(/NoSuchSchema/);
     expect(() => renderHelp("${default lookupProperties.nothing}")).toThrow(/lookupProperties/);
     expect(() => renderHelp("${default lookupProperties.city}")).toThrow(/no default/);
