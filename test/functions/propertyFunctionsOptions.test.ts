@@ -10,6 +10,7 @@ import {
   type ContractParameter,
 } from "../../src/api/contractOperations";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
+import { optionMembers } from "../../src/functions/args/contractOptions";
 import { fakeInvocation } from "../support/invocation";
 
 type PropertyFunctions = typeof import("../../src/functions/propertyFunctions");
@@ -108,6 +109,12 @@ describe("the property functions' options", () => {
       message: 'parking_ratio_gte must be a whole number of at least 0, not "1.5".',
     });
     expect(await allowedOptions(lookupWith(today))).not.toContain("renovated_since");
+  });
+
+  it("cannot take a member of a type no option holds (a list, a geometry) without a reader for it", () => {
+    expect(() => optionMembers("searchProperties", ["account_id"])).toThrow(
+      /no option reader for .*geo_boundary_ids, geometry/,
+    );
   });
 
   it("are read by their contract type: a date, a number, a whole number, a choice", async () => {
