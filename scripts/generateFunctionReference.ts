@@ -1,7 +1,7 @@
 /**
  * Writes the generated parts of docs/functions.md: under each `## RENT.X` heading, after its first paragraph,
  * the function's arguments as its JSDoc states them (the metadata Excel shows, read by the same
- * custom-functions-metadata the build uses); and at the end, every field of the records the functions show,
+ * custom-functions-metadata the build uses, its placeholders rendered by the same scripts/functionHelp.ts); and at the end, every field of the records the functions show,
  * from the field catalogue generated from the contract (`src/api/fieldCatalogue.ts`). The prose around them is
  * written by hand. `npm run generate:docs` rewrites the file; test/layout/functionReference.test.ts fails when
  * it is stale, and when a function has no section.
@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import { FIELD_CATALOGUE, type CatalogueRecord, type FieldFacts } from "../src/api/fieldCatalogue";
+import { renderMetadata } from "./functionHelp";
 
 const root = path.resolve(__dirname, "..");
 export const FUNCTION_REFERENCE_PATH = path.join(root, "docs", "functions.md");
@@ -26,7 +27,10 @@ export interface FunctionMetadata {
   options?: { stream?: boolean; cancelable?: boolean; requiresAddress?: boolean };
 }
 
-/** The metadata of every RENT function, from the files the build reads (`src/functions/*Functions.ts`). */
+/**
+ * The metadata of every RENT function, from the files the build reads (`src/functions/*Functions.ts`), with the
+ * help text's placeholders rendered as the build renders them (scripts/functionHelp.ts).
+ */
 export async function functionsMetadata(): Promise<FunctionMetadata[]> {
   const folder = path.join(root, "src", "functions");
   const files = readdirSync(folder)
@@ -35,7 +39,7 @@ export async function functionsMetadata(): Promise<FunctionMetadata[]> {
     .map((file) => path.join(folder, file));
   const result = await generateCustomFunctionsMetadata(files);
   if (result.errors.length > 0) throw new Error(`Custom functions metadata: ${result.errors.join("; ")}`);
-  return (JSON.parse(result.metadataJson) as { functions: FunctionMetadata[] }).functions;
+  return renderMetadata(JSON.parse(result.metadataJson) as { functions: FunctionMetadata[] }).functions;
 }
 
 function oneLine(text: string): string {

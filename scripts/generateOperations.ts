@@ -41,6 +41,15 @@ function parameterOf(document: JsonObject, node: unknown): JsonObject {
   return described;
 }
 
+/** A body member's JSON type, as a query parameter's is described: type, format, pattern, enum, item type. */
+function memberTypeOf(document: JsonObject, member: JsonObject): JsonObject {
+  const described: JsonObject = { type: member.type };
+  for (const key of ["format", "pattern", "enum"] as const)
+    if (member[key] !== undefined) described[key] = member[key];
+  if (member.type === "array") described.items = plainSchema(document, member.items).type;
+  return described;
+}
+
 function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undefined {
   if (!operation.requestBody) return undefined;
   const requestBody = dereference<JsonObject>(document, operation.requestBody as JsonObject);
@@ -59,8 +68,11 @@ function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undef
   const limits: JsonObject = {};
   // What the service takes for a member left out (a `default` beside a `$ref` counts, as OpenAPI 3.1 allows).
   const defaults: JsonObject = {};
+  // Each member's type, so the add-in reads an option by what the contract says it is.
+  const types: JsonObject = {};
   for (const [name, node] of Object.entries(properties)) {
     const member = plainSchema(document, node);
+    types[name] = memberTypeOf(document, member);
     const bound: JsonObject = {};
     for (const key of ["minimum", "maximum", "maxItems"] as const)
       if (member[key] !== undefined) bound[key] = member[key];
@@ -72,6 +84,7 @@ function bodyOf(document: JsonObject, operation: JsonObject): JsonObject | undef
     required: requestBody.required === true,
     properties: Object.keys(properties),
     requiredProperties: (schema.required as string[] | undefined) ?? [],
+    types,
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
     ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
   };
@@ -150,11 +163,22 @@ export interface ContractParameter {
   readonly default?: unknown;
 }
 
+/** A body member's JSON type as the contract gives it (no type: a member of several shapes, \`oneOf\`). */
+export interface ContractMemberType {
+  readonly type?: "integer" | "number" | "string" | "boolean" | "array" | "object";
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly enum?: readonly unknown[];
+  readonly items?: "integer" | "number" | "string" | "object";
+}
+
 /** What an operation's JSON body holds: its top-level properties and which of them are required. */
 export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
+  /** Each top-level member's type, by name. */
+  readonly types: Readonly<Record<string, ContractMemberType>>;
   /** Bounds of top-level members: a number's range, a list's maxItems. */
   readonly limits?: Readonly<
     Record<string, { readonly minimum?: number; readonly maximum?: number; readonly maxItems?: number }>

@@ -1,11 +1,22 @@
 /**
  * Emits help.html, the page every RENT function's @helpurl points at, from docs/functions.md (so the help
- * Excel shows and the reference never disagree), and rewrites the development URLs inside functions.json to
- * the production base URL, as the manifest's are.
+ * Excel shows and the reference never disagree); renders the help text's placeholders in functions.json from
+ * the contract and the add-in's own facts (scripts/functionHelp.ts, which docs/functions.md's arguments are
+ * rendered by too); and rewrites the development URLs inside functions.json to the production base URL, as the
+ * manifest's are.
  */
 const fs = require("fs");
 const path = require("path");
 const { sources, Compilation } = require("webpack");
+const { require: requireTypeScript } = require("tsx/cjs/api");
+
+/** The help text renderer, a TypeScript module (it reads the contract's generated tables), loaded through tsx. */
+function functionHelp() {
+  return requireTypeScript(
+    path.join(__dirname, "functionHelp.ts"),
+    path.join(__dirname, "helpPagePlugin.js"),
+  );
+}
 
 const TITLE = "# Function reference";
 
@@ -68,10 +79,10 @@ class HelpPagePlugin {
           const reference = fs.readFileSync(this.options.reference, "utf8");
           compilation.emitAsset("help.html", new sources.RawSource(await renderHelpPage(reference)));
           const metadata = compilation.getAsset("functions.json");
-          if (metadata && this.options.baseUrl) {
-            const text = metadata.source.source().toString();
-            const rewritten = text.replaceAll(this.options.devBaseUrl, this.options.baseUrl);
-            compilation.updateAsset("functions.json", new sources.RawSource(rewritten));
+          if (metadata) {
+            let text = functionHelp().renderMetadataJson(metadata.source.source().toString());
+            if (this.options.baseUrl) text = text.replaceAll(this.options.devBaseUrl, this.options.baseUrl);
+            compilation.updateAsset("functions.json", new sources.RawSource(text));
           }
         },
       );

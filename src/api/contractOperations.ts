@@ -19,11 +19,22 @@ export interface ContractParameter {
   readonly default?: unknown;
 }
 
+/** A body member's JSON type as the contract gives it (no type: a member of several shapes, `oneOf`). */
+export interface ContractMemberType {
+  readonly type?: "integer" | "number" | "string" | "boolean" | "array" | "object";
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly enum?: readonly unknown[];
+  readonly items?: "integer" | "number" | "string" | "object";
+}
+
 /** What an operation's JSON body holds: its top-level properties and which of them are required. */
 export interface ContractBody {
   readonly required: boolean;
   readonly properties: readonly string[];
   readonly requiredProperties: readonly string[];
+  /** Each top-level member's type, by name. */
+  readonly types: Readonly<Record<string, ContractMemberType>>;
   /** Bounds of top-level members: a number's range, a list's maxItems. */
   readonly limits?: Readonly<
     Record<string, { readonly minimum?: number; readonly maximum?: number; readonly maxItems?: number }>
@@ -167,6 +178,13 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "query", "geo_type", "limit", "intersects_geo_boundary_id"],
       requiredProperties: ["account_id"],
+      types: {
+        account_id: { type: "integer" },
+        query: { type: "string" },
+        geo_type: {},
+        limit: { type: "integer" },
+        intersects_geo_boundary_id: { type: "integer" },
+      },
       limits: { limit: { minimum: 1, maximum: 1000 } },
       defaults: { query: "*", limit: 10 },
     },
@@ -206,6 +224,31 @@ export const CONTRACT_OPERATIONS = [
         "per_page",
       ],
       requiredProperties: ["account_id"],
+      types: {
+        "unified_status[]": { type: "array", items: "string" },
+        property_class: { type: "array", items: "string" },
+        unit_count_gte: { type: "integer" },
+        unit_count_lte: { type: "integer" },
+        number_of_stories_gte: { type: "integer" },
+        number_of_stories_lte: { type: "integer" },
+        year_built_gte: { type: "integer" },
+        year_built_lte: { type: "integer" },
+        account_id: { type: "integer" },
+        geo_boundary_ids: { type: "array", items: "integer" },
+        geometry: {},
+        city: { type: "string" },
+        state: { type: "string", pattern: "^[A-Za-z]{2}$" },
+        loan_maturity_date_gte: { type: "string", format: "date" },
+        loan_maturity_date_lte: { type: "string", format: "date" },
+        transaction_cap_rate_gte: { type: "number" },
+        transaction_cap_rate_lte: { type: "number" },
+        transaction_date_closed_gte: { type: "string", format: "date" },
+        transaction_date_closed_lte: { type: "string", format: "date" },
+        transaction_price_per_unit_gte: { type: "number" },
+        transaction_price_per_unit_lte: { type: "number" },
+        page: { type: "integer" },
+        per_page: { type: "integer" },
+      },
       limits: {
         "unified_status[]": { maxItems: 5 },
         property_class: { maxItems: 3 },
@@ -293,6 +336,14 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["account_id", "market_filters", "property_filters", "sort", "sort_direction", "limit"],
       requiredProperties: ["account_id"],
+      types: {
+        account_id: { type: "integer" },
+        market_filters: { type: "object" },
+        property_filters: { type: "object" },
+        sort: { type: "string" },
+        sort_direction: { type: "string", enum: ["asc", "desc"] },
+        limit: { type: "integer" },
+      },
       limits: { limit: { minimum: 1, maximum: 100 } },
       defaults: { sort: "property_count_total", sort_direction: "desc", limit: 50 },
     },
@@ -327,6 +378,15 @@ export const CONTRACT_OPERATIONS = [
         "filters",
       ],
       requiredProperties: ["account_id", "aggregations"],
+      types: {
+        account_id: { type: "integer" },
+        aggregations: { type: "array", items: "object" },
+        interval: { type: "string", enum: ["month", "quarter", "year"] },
+        offset: { type: "string", pattern: "^[+-]?[0-9]{1,3}d$" },
+        use_rent_value: { type: "boolean" },
+        use_submarket_fallback: { type: "boolean" },
+        filters: { type: "object" },
+      },
       limits: { aggregations: { maxItems: 50 } },
       defaults: { interval: "month", offset: "0d", use_rent_value: false, use_submarket_fallback: false },
     },
@@ -350,6 +410,15 @@ export const CONTRACT_OPERATIONS = [
         "filters",
       ],
       requiredProperties: ["account_id", "aggregations"],
+      types: {
+        account_id: { type: "integer" },
+        aggregations: { type: "array", items: "object" },
+        interval: { type: "string", enum: ["month", "quarter", "year"] },
+        offset: { type: "string", pattern: "^[+-]?[0-9]{1,3}d$" },
+        use_rent_value: { type: "boolean" },
+        use_submarket_fallback: { type: "boolean" },
+        filters: { type: "object" },
+      },
       limits: { aggregations: { maxItems: 50 } },
       defaults: { interval: "month", offset: "0d", use_rent_value: false, use_submarket_fallback: false },
     },
@@ -384,6 +453,14 @@ export const CONTRACT_OPERATIONS = [
       required: true,
       properties: ["report_type", "output_format", "start_date", "end_date", "property_ids", "callback_url"],
       requiredProperties: ["report_type", "output_format", "start_date", "end_date", "property_ids"],
+      types: {
+        report_type: { type: "string", enum: ["floorplans", "property", "units"] },
+        output_format: { type: "string", enum: ["csv", "jsonl", "parquet"] },
+        start_date: { type: "string", format: "date" },
+        end_date: { type: "string", format: "date" },
+        property_ids: { type: "array", items: "integer" },
+        callback_url: { type: "string", format: "uri", pattern: "^https?://" },
+      },
       limits: { property_ids: { maxItems: 1000 } },
     },
     tier: "pro",

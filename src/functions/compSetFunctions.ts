@@ -24,7 +24,8 @@ import { cellContext } from "./cellContext";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { compSetHistoryOf } from "./historyExportsOf";
 import { compSetHistoryTable } from "./shape/compSetHistoryTable";
-import { AGGREGATIONS, INTERVALS } from "./shape/historyTable";
+import { AGGREGATIONS, DEFAULT_AGGREGATION, DEFAULT_INTERVAL, INTERVALS } from "./shape/historyTable";
+import { UNIT_OPTIONS } from "./args/unitOptions";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
 // Numbers where 0 may be meant (0 bedrooms: a studio), so only a truly blank cell is skipped.
@@ -42,7 +43,7 @@ const readOptionalDate = (value: unknown, argument: string) =>
  * @requiresAddress
  * @param compSetId Comp set id (see RENT.COMPSETS).
  * @param [columns] Columns to show, as a range or comma-separated text of column names; all when omitted.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per surveyed property.
  */
@@ -65,18 +66,6 @@ export async function survey(
   });
 }
 
-const UNIT_OPTIONS = [
-  "property_ids",
-  "min_sq_ft",
-  "max_sq_ft",
-  "available_from",
-  "available_to",
-  "min_year_built",
-  "max_year_built",
-  "unit_styles",
-  "columns",
-] as const;
-
 /**
  * The available units of a comp set with every unit field; concessions and amenities are flattened into
  * readable columns. Filters narrow the list.
@@ -89,8 +78,8 @@ const UNIT_OPTIONS = [
  * @param [bathrooms] Bathroom counts: a number, a range, or text like "1,1.5".
  * @param [minRent] Lowest rent in dollars.
  * @param [maxRent] Highest rent in dollars.
- * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): property_ids, min_sq_ft, max_sq_ft, available_from, available_to, min_year_built, max_year_built, unit_styles (affordable, standard, penthouse, renovated), columns.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [options] More filters as name/value pairs (a two-column range or "name=value; ..."): ${options UNITS}; unit_styles takes ${values UnitStyle}.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per unit.
  */
@@ -178,7 +167,7 @@ function withReturnedRange(
  * @param [collectedTo] Last collection day (a date).
  * @param [availableFrom] Only plans with units available from this date.
  * @param [availableTo] Only plans with units available up to this date.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan.
  */
@@ -241,9 +230,9 @@ function readFigure(value: unknown): string {
  * @param fields asking_rent, net_effective_rent, or both (a range or comma-separated text); both when empty.
  * @param start First day (a date).
  * @param end Last day (a date before today).
- * @param [interval] One row per day (default), week, month or quarter.
- * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [interval] One row per ${own HISTORY_INTERVALS}.
+ * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per floor plan and period.
  */
@@ -270,8 +259,10 @@ export async function floorPlanHistory(
       throw new ArgumentError(
         "end must be before today: history covers finished days (RENT.FLOORPLANS has today's plans).",
       );
-    const every = isBlank(interval) ? "day" : readChoice(interval, "interval", INTERVALS);
-    const by = isBlank(aggregation) ? "last" : readChoice(aggregation, "aggregation", AGGREGATIONS);
+    const every = isBlank(interval) ? DEFAULT_INTERVAL : readChoice(interval, "interval", INTERVALS);
+    const by = isBlank(aggregation)
+      ? DEFAULT_AGGREGATION
+      : readChoice(aggregation, "aggregation", AGGREGATIONS);
     const { call } = cellContext(cellSignal);
     const days = await history.days(id, range, call);
     const table = compSetHistoryTable(days, range, figures, every, by);

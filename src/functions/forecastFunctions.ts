@@ -7,6 +7,7 @@ import type { ForecastAggregation, ForecastQuery, ForecastTarget } from "../data
 import { readForecast } from "../data/forecastSeries";
 import { isoDateToSerial } from "../tables/excelDates";
 import { readDate } from "./args/excelDates";
+import { defaultAggregation } from "./args/forecastAggregation";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { resolveBoundary, resolveProperty } from "./args/nameResolver";
@@ -68,7 +69,7 @@ function readForecastQuery(
     return {
       name,
       field: field as ForecastAggregation["field"],
-      aggregation_type: named ?? factsIn(catalogueOf(target), field)?.aggregate ?? "avg",
+      aggregation_type: named ?? defaultAggregation(catalogueOf(target), field),
     };
   });
   return {
@@ -134,21 +135,21 @@ async function forecastTable(
 }
 
 /**
- * A property's monthly forecast over the next five years (from the first day of this month), bucketed by month,
- * quarter or year, with a date column and one column per field.
+ * A property's monthly forecast over the next ${limit FORECAST_WINDOW_MONTHS} months (from the first day of this month), bucketed by
+ * ${values ForecastInterval}, with a date column and one column per field.
  * @customfunction FORECAST
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
  * @requiresAddress
  * @param propertyId The property: its id or its name (such as "Austin Oaks").
- * @param field rent_growth_rate_yoy or occupancy_percent (each also with _downside or _upside), or several as a range or comma-separated text.
- * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
- * @param [interval] month (default), quarter or year.
+ * @param field ${fields propertyForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates propertyForecast}.
+ * @param [interval] ${choices getPropertyForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
- * @param [end] Last date (clamped to five years ahead).
+ * @param [end] Last date (clamped to ${limit FORECAST_WINDOW_MONTHS} months ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
  * @param [useSubmarketFallback] TRUE: when the property has no rent growth forecast, use its submarket's.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label propertyForecast.rent_growth_rate_yoy}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */
@@ -182,19 +183,19 @@ export async function forecast(
 }
 
 /**
- * A boundary's forecast (MSA, submarket or ZIP code) over the next five years, like RENT.FORECAST.
+ * A boundary's forecast (MSA, submarket or ZIP code) over the next ${limit FORECAST_WINDOW_MONTHS} months, like RENT.FORECAST.
  * @customfunction GEOFORECAST
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
  * @requiresAddress
  * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
- * @param field rent_growth_yoy, occupancy, absorption or deliveries (each also with _downside or _upside), or several as a range or comma-separated text.
- * @param [aggregation] How each bucket combines its months: avg (default), median, sum, max, min.
- * @param [interval] month (default), quarter or year.
+ * @param field ${fields boundaryForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
+ * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates boundaryForecast}.
+ * @param [interval] ${choices getGeoBoundaryForecasts.interval}.
  * @param [start] First date (clamped to this month's first day).
- * @param [end] Last date (clamped to five years ahead).
+ * @param [end] Last date (clamped to ${limit FORECAST_WINDOW_MONTHS} months ahead).
  * @param [useRentValue] TRUE: rent growth becomes forecast rent in dollars.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Rent growth YoY".
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label boundaryForecast.rent_growth_yoy}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [date, fields...] and one row per bucket.
  */

@@ -8,6 +8,10 @@ import { resolveBoundary } from "./args/nameResolver";
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { spillFromTable } from "./shape/spill";
+import { bodyDefaults, bodyRange } from "../api/requestFacts";
+
+const GEO_SEARCH_DEFAULTS = bodyDefaults("searchGeoBoundaries");
+const GEO_SEARCH_LIMIT = bodyRange("searchGeoBoundaries", "limit");
 
 /**
  * Searches geographic boundaries (MSAs, submarkets, counties, ZIP codes, places, neighborhoods) by name.
@@ -16,8 +20,8 @@ import { spillFromTable } from "./shape/spill";
  * @cancelable
  * @requiresAddress
  * @param search Text to find: a part of the name or the start of its words; "*" for all.
- * @param [geoTypes] Boundary types to include (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood), as a range or comma-separated text; all when omitted.
- * @param [limit] Most rows to return, 1 to 1000 (default 10).
+ * @param [geoTypes] Boundary types to include (${values GeoType}), as a range or comma-separated text; all when omitted.
+ * @param [limit] Most rows to return, ${range searchGeoBoundaries.limit} (default ${default searchGeoBoundaries.limit}).
  * @param [intersectingId] Only boundaries that intersect this boundary (its id or name).
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per boundary, best match first.
@@ -36,7 +40,9 @@ export async function boundaries(
     const body = {
       query,
       geo_type: types.length > 0 ? types : undefined,
-      limit: isBlank(limit) ? 10 : readInteger(limit, "limit", 1, 1000),
+      limit: isBlank(limit)
+        ? GEO_SEARCH_DEFAULTS.limit
+        : readInteger(limit, "limit", GEO_SEARCH_LIMIT.minimum, GEO_SEARCH_LIMIT.maximum),
       intersects_geo_boundary_id: isEmptyArgument(intersectingId)
         ? undefined
         : (await resolveBoundary(intersectingId, context, "intersecting_id", geoTypeValues)).id,
@@ -59,7 +65,7 @@ export async function boundaries(
  * @cancelable
  * @requiresAddress
  * @param name The boundary's name or part of it, e.g. "Austin".
- * @param [geoType] Only this boundary type (MSA, BespokeSubmarket, CensusPlace, ZipCode, County, Neighborhood).
+ * @param [geoType] Only this boundary type (${values GeoType}).
  * @param [invocation] Custom function invocation.
  * @returns The boundary id.
  */

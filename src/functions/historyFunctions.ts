@@ -15,6 +15,8 @@ import { isIdText, resolveProperty } from "./args/nameResolver";
 import { readHeaders, type Headers } from "./args/headers";
 import {
   AGGREGATIONS,
+  DEFAULT_AGGREGATION,
+  DEFAULT_INTERVAL,
   HISTORY_FIELDS,
   INTERVALS,
   historyTable,
@@ -73,8 +75,10 @@ function readArguments(
     fields: [...new Set(wanted)],
     first,
     last,
-    interval: isBlank(interval) ? "day" : readChoice(interval, "interval", INTERVALS),
-    aggregation: isBlank(aggregation) ? "last" : readChoice(aggregation, "aggregation", AGGREGATIONS),
+    interval: isBlank(interval) ? DEFAULT_INTERVAL : readChoice(interval, "interval", INTERVALS),
+    aggregation: isBlank(aggregation)
+      ? DEFAULT_AGGREGATION
+      : readChoice(aggregation, "aggregation", AGGREGATIONS),
   };
 }
 
@@ -90,9 +94,9 @@ function readArguments(
  * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
  * @param start First day (a date).
  * @param end Last day (a date before today).
- * @param [interval] One row per day (default), week, month or quarter.
- * @param [aggregation] How a week, month or quarter sums up its days: last (default), first, average, min, max, sum.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [interval] One row per ${own HISTORY_INTERVALS}.
+ * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param invocation Custom function invocation.
  */
 export function history(

@@ -1,4 +1,10 @@
 import { EXPLORE_MARKETS, NARRATIVES } from "../data/endpoints";
+import {
+  DEFAULT_SECTION,
+  NARRATIVE_SECTIONS,
+  SECTION_CHOICES,
+  type NarrativeSection,
+} from "./args/narrativeSections";
 import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
@@ -133,8 +139,8 @@ const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as co
  * @cancelable
  * @requiresAddress
  * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
- * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (see the README's metric list), or several as a range or comma-separated text; empty for the whole record.
- * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (MSA or BespokeSubmarket), account, and property filters unified_status, property_class, unit_count_gte, unit_count_lte, number_of_stories_gte, number_of_stories_lte, year_built_gte, year_built_lte.
+ * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (the function reference lists the market metrics), or several as a range or comma-separated text; empty for the whole record.
+ * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (${values MarketGeoType}), account, and property filters ${options PROPERTY_FILTERS}.
  * @param [invocation] Custom function invocation.
  * @returns The metric's value, a block of values (markets by metrics), or the whole record.
  */
@@ -215,8 +221,8 @@ const MARKET_FILTER_FAMILY = {
  * @cancelable
  * @requiresAddress
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
- * @param [options] Name/value pairs: geo_type (MSA or BespokeSubmarket), sort (a metric; default the first), direction (asc or desc; default desc), limit (1 to 100; default 50), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [options] Name/value pairs: geo_type (${values MarketGeoType}), sort (a metric; default the first), direction (${values SortDirection}; default ${default exploreMarkets.sort_direction}), limit (${range exploreMarkets.limit}; default ${default exploreMarkets.limit}), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
  */
@@ -292,14 +298,6 @@ export async function markets(
   });
 }
 
-const NARRATIVE_SECTIONS = [
-  "overview",
-  "rent",
-  "occupancy",
-  "construction",
-  "sales",
-  "demographics",
-] as const;
 /** Excel's limit on the text in one cell. */
 const CELL_TEXT_LIMIT = 32_767;
 
@@ -310,7 +308,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @cancelable
  * @requiresAddress
  * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
- * @param [section] overview (default), rent, occupancy, construction, sales, demographics, or all.
+ * @param [section] ${own NARRATIVE_SECTIONS}.
  * @param [invocation] Custom function invocation.
  * @returns The section's text, or a two-column table [section, text] for all.
  */
@@ -324,8 +322,8 @@ export async function narrative(
     const { id } = await resolveBoundary(boundaryId, context, "boundary_id", marketGeoTypeValues);
     const { data, call } = context;
     const wanted = isEmptyArgument(section)
-      ? "overview"
-      : readChoice(section, "section", [...NARRATIVE_SECTIONS, "all"] as const);
+      ? DEFAULT_SECTION
+      : readChoice(section, "section", SECTION_CHOICES);
     const found = (await data.read(NARRATIVES, { boundaryId: id }, call)).value.data[0];
     if (!found) {
       throw new ApiError(
@@ -333,8 +331,7 @@ export async function narrative(
         `No narrative for boundary ${id}: narratives exist for MSAs and submarkets.`,
       );
     }
-    const text = (name: (typeof NARRATIVE_SECTIONS)[number]) =>
-      found.attributes[name].slice(0, CELL_TEXT_LIMIT);
+    const text = (name: NarrativeSection) => found.attributes[name].slice(0, CELL_TEXT_LIMIT);
     if (wanted !== "all") return [[text(wanted)]];
     return [["section", "text"], ...NARRATIVE_SECTIONS.map((name) => [name, text(name)])];
   });

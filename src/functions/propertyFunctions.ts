@@ -2,13 +2,23 @@ import { LOOKUP, PROPERTY_SEARCH } from "../data/endpoints";
 import { PROPERTY_DETAILS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { bodyRange } from "../api/requestFacts";
-import { geoTypeValues, type components, type operations } from "../api/schema";
+import { geoTypeValues, type components } from "../api/schema";
 import type { PropertyAttributes } from "../data/dataLayer";
 import { recordsToTable } from "../tables/records";
-import { readDate } from "./args/excelDates";
-import { readOptions, type OptionValues } from "./args/options";
-import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
-import { isBlank, plainValue, readId, readInteger, readList, readNumber, readText } from "./args/scalars";
+import { readMembers } from "./args/contractOptions";
+import {
+  LOOKUP_CAP,
+  LOOKUP_DEFAULT_MAX,
+  LOOKUP_OPTION_MEMBERS,
+  LOOKUP_OPTIONS,
+  PROPERTIES_CAP,
+  PROPERTIES_DEFAULT_MAX,
+  PROPERTIES_OPTIONS,
+  SEARCH_OPTION_MEMBERS,
+} from "./args/propertyOptions";
+import { readOptions } from "./args/options";
+import { readPropertyFilters } from "./args/propertyFilters";
+import { isBlank, plainValue, readId, readInteger, readList, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
 import { isIdText, readPlaceList, resolveBoundary, resolveProperty } from "./args/nameResolver";
@@ -192,46 +202,8 @@ const DEFAULT_PROPERTY_FIELDS = [
   "leased_percent",
 ];
 
-/** The property search body as the contract types it: the options below must be its members. */
-type SearchBody = NonNullable<operations["searchProperties"]["requestBody"]>["content"]["application/json"];
-
-const SEARCH_DATE_OPTIONS = [
-  "loan_maturity_date_gte",
-  "loan_maturity_date_lte",
-  "transaction_date_closed_gte",
-  "transaction_date_closed_lte",
-] as const satisfies readonly (keyof SearchBody)[];
-const SEARCH_NUMBER_OPTIONS = [
-  "transaction_cap_rate_gte",
-  "transaction_cap_rate_lte",
-  "transaction_price_per_unit_gte",
-  "transaction_price_per_unit_lte",
-] as const satisfies readonly (keyof SearchBody)[];
-const PROPERTIES_OPTIONS = [
-  "city",
-  "state",
-  "max_results",
-  "account",
-  ...PROPERTY_FILTER_OPTIONS,
-  ...SEARCH_DATE_OPTIONS,
-  ...SEARCH_NUMBER_OPTIONS,
-] as const;
-/** Most rows RENT.PROPERTIES returns by default, and at most: each page is a request and counts toward quota. */
-const PROPERTIES_DEFAULT_MAX = 500;
-const PROPERTIES_CAP = 5000;
 /** The largest page property search answers (its `per_page` maximum): fewest requests for a long list. */
 const SEARCH_PAGE_SIZE = bodyRange("searchProperties", "per_page").maximum;
-
-function readTransactionFilters(option: OptionValues): Record<string, string | number> {
-  const filters: Record<string, string | number> = {};
-  for (const name of SEARCH_DATE_OPTIONS) {
-    if (!isBlank(option.get(name))) filters[name] = readDate(option.get(name), name);
-  }
-  for (const name of SEARCH_NUMBER_OPTIONS) {
-    if (!isBlank(option.get(name))) filters[name] = readNumber(option.get(name), name);
-  }
-  return filters;
-}
 
 type Geometry = components["schemas"]["GeoJsonGeometry"];
 
@@ -270,8 +242,8 @@ async function readArea(
  * @requiresAddress
  * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
- * @param [options] Name/value pairs: city, state, max_results (default 500, at most 5000), account, unified_status, property_class, unit_count_gte/lte, number_of_stories_gte/lte, year_built_gte/lte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte.
- * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "Asking rent, avg 30 d".
+ * @param [options] Name/value pairs: ${options PROPERTIES}; max_results is at most ${own PROPERTIES_CAP} (default ${own PROPERTIES_DEFAULT_MAX}).
+ * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row and one row per property.
  */
@@ -286,17 +258,13 @@ export async function properties(
     const areaValue = Array.isArray(area) && area.length === 1 && area[0]?.length === 1 ? area[0][0] : area;
     const wanted = readList(fields, "fields", readText);
     const option = readOptions(options, PROPERTIES_OPTIONS);
-    const where = await readArea(areaValue, cellContext(cellSignal, option.get("account")));
+    // Every option is read before the area's names are resolved: a bad one costs no request.
+    const filters = { ...readPropertyFilters(option), ...readMembers(option, SEARCH_OPTION_MEMBERS) };
     const maxResults = isBlank(option.get("max_results"))
       ? PROPERTIES_DEFAULT_MAX
       : readInteger(option.get("max_results"), "max_results", 1, PROPERTIES_CAP);
-    const body = {
-      ...where,
-      ...readPropertyFilters(option),
-      ...readTransactionFilters(option),
-      city: isBlank(option.get("city")) ? undefined : readText(option.get("city"), "city"),
-      state: isBlank(option.get("state")) ? undefined : readText(option.get("state"), "state").toUpperCase(),
-    };
+    const where = await readArea(areaValue, cellContext(cellSignal, option.get("account")));
+    const body = { ...where, ...filters };
     const { data, call } = cellContext(cellSignal, option.get("account"));
     const perPage = Math.min(SEARCH_PAGE_SIZE, maxResults);
     const found = await data.readAll(PROPERTY_SEARCH, body, call, { perPage, maxItems: maxResults });
@@ -311,40 +279,13 @@ export async function properties(
   });
 }
 
-const LOOKUP_TEXT_OPTIONS = [
-  "city",
-  "state",
-  "address",
-  "property_name",
-  "property_url",
-  "property_class",
-] as const;
-const LOOKUP_NUMBER_OPTIONS = [
-  "latitude",
-  "longitude",
-  "radius",
-  "unit_count_gte",
-  "unit_count_lte",
-  "number_of_stories_gte",
-  ...SEARCH_NUMBER_OPTIONS,
-] as const;
-const LOOKUP_OPTIONS = [
-  ...LOOKUP_TEXT_OPTIONS,
-  ...LOOKUP_NUMBER_OPTIONS,
-  ...SEARCH_DATE_OPTIONS,
-  "max_results",
-  "account",
-];
-const LOOKUP_DEFAULT_MAX = 1000;
-const LOOKUP_CAP = 10_000;
-
 /**
  * Property ids that match filters (all pages, up to a cap), as a column: feed it to RENT.PROPERTY.
  * @customfunction LOOKUP
  * @helpurl https://localhost:3000/help.html#rent-lookup
  * @cancelable
  * @requiresAddress
- * @param [options] Name/value pairs: city, state, address, property_name, property_url, property_class, latitude and longitude with radius (miles, default 0.5), unit_count_gte/lte, number_of_stories_gte, loan_maturity_date_gte/lte, transaction_date_closed_gte/lte, transaction_cap_rate_gte/lte, transaction_price_per_unit_gte/lte, max_results (default 1000, at most 10000), account.
+ * @param [options] Name/value pairs: ${options LOOKUP}; latitude and longitude go together, radius is in miles around them (default ${default lookupProperties.radius}); max_results is at most ${own LOOKUP_CAP} (default ${own LOOKUP_DEFAULT_MAX}).
  * @param [invocation] Custom function invocation.
  * @returns A header row [property_id] and one row per matching property.
  */
@@ -354,18 +295,7 @@ export async function lookup(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const option = readOptions(options, LOOKUP_OPTIONS);
-    const query: Record<string, string | number> = {};
-    for (const name of LOOKUP_TEXT_OPTIONS) {
-      if (!isBlank(option.get(name))) query[name] = readText(option.get(name), name);
-    }
-    if (typeof query.state === "string") query.state = query.state.toUpperCase();
-    if (typeof query.property_class === "string") query.property_class = query.property_class.toUpperCase();
-    for (const name of LOOKUP_NUMBER_OPTIONS) {
-      if (!isBlank(option.get(name))) query[name] = readNumber(option.get(name), name);
-    }
-    for (const name of SEARCH_DATE_OPTIONS) {
-      if (!isBlank(option.get(name))) query[name] = readDate(option.get(name), name);
-    }
+    const query = readMembers(option, LOOKUP_OPTION_MEMBERS);
     if ((query.latitude === undefined) !== (query.longitude === undefined)) {
       throw new ArgumentError("latitude and longitude go together: give both for a radius search.");
     }

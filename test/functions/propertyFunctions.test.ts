@@ -206,6 +206,25 @@ describe("RENT.LOOKUP", () => {
       message: "No property matches these filters.",
     });
   });
+
+  it("sends each option as the contract types it: a state in capitals, a class by its name, a count", async () => {
+    const raw = await env.raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: env.accountId,
+      city: "Austin",
+      state: "TX",
+      property_class: "A",
+      unit_count_gte: 300,
+      per_page: 200,
+    });
+    // Fewer than a page: every match is in the raw answer.
+    expect(raw.data.length).toBeGreaterThan(0);
+    expect(raw.data.length).toBeLessThan(200);
+    const table = await lookup(
+      [["city=Austin; state=tx; property_class=a; unit_count_gte=300"]],
+      fakeInvocation(),
+    );
+    expect(table).toEqual([["property_id"], ...raw.data.map((id) => [id])]);
+  });
 });
 
 describe("RENT.FORECAST and RENT.GEOFORECAST", () => {

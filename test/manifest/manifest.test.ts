@@ -7,6 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { SERVER_BASE_URL, SERVER_BUILD, addInBuild } from "../host/addinBuild";
+import { bodyDefaults, bodyRange, parameterDefault } from "../../src/api/requestFacts";
+import { forecastIntervalValues } from "../../src/api/schema";
 
 const root = path.resolve(__dirname, "../..");
 const manifestXml = readFileSync(path.join(root, "manifest.xml"), "utf8");
@@ -190,6 +192,26 @@ describe("the production build", () => {
       expect(fn.description).toBeTruthy();
       for (const parameter of fn.parameters) expect(parameter.description).toBeTruthy();
     }
+  });
+
+  it("writes the help text Excel shows with the contract's facts in place of every placeholder", () => {
+    const text = readFileSync(path.join(outDir, "functions.json"), "utf8");
+    expect(text).not.toContain("${");
+    const metadata = JSON.parse(text) as {
+      functions: { id: string; parameters: { name: string; description?: string }[] }[];
+    };
+    const help = (fn: string, parameter: string) =>
+      metadata.functions
+        .find((candidate) => candidate.id === fn)
+        ?.parameters.find((p) => p.name === parameter)?.description ?? "";
+    const interval = help("FORECAST", "interval");
+    const defaultInterval = bodyDefaults("getPropertyForecasts").interval;
+    expect(interval).toContain(`${defaultInterval} (default)`);
+    for (const value of forecastIntervalValues) expect(interval).toContain(value);
+    const radius = parameterDefault("lookupProperties", "radius");
+    expect(help("LOOKUP", "options")).toContain(`radius is in miles around them (default ${String(radius)})`);
+    const limit = bodyRange("searchGeoBoundaries", "limit");
+    expect(help("BOUNDARIES", "limit")).toContain(`${limit.minimum} to ${limit.maximum}`);
   });
 
   it("asks Excel for every function's calling cell (the pane's as-of), a streaming one's too", () => {

@@ -53,9 +53,13 @@ void everyColumnListed;
 
 export const INTERVALS = ["day", "week", "month", "quarter"] as const;
 export type Interval = (typeof INTERVALS)[number];
+/** A history's period when a formula names none. */
+export const DEFAULT_INTERVAL: Interval = "day";
 
 export const AGGREGATIONS = ["last", "first", "average", "min", "max", "sum"] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
+/** How a period sums up its days when a formula names no way. */
+export const DEFAULT_AGGREGATION: Aggregation = "last";
 
 /** 1970-01-01, day 0, was a Thursday: Monday starts ISO weeks. */
 const weekStart = (day: number) => day - ((day + 3) % 7);
