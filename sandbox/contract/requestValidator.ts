@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { loadOpenApiDocument, resolvePointer, type JsonObject } from "./openapiDocument";
+import { loadOpenApiDocument, madeFromContract, resolvePointer, type JsonObject } from "./openapiDocument";
 import type { ContractOperation } from "./operations";
 
 /** Schema id under which the whole contract is registered with ajv, so `#/components/...` refs resolve. */
@@ -23,11 +23,25 @@ function createAjv(coerceTypes: boolean): Ajv2020 {
   return ajv;
 }
 
-let ajvInstances: { coercing: Ajv2020; strict: Ajv2020 } | undefined;
+/**
+ * The two ajv instances and the operations' validators compiled so far. Compiling is most of a second of CPU
+ * for the operations a test file uses, and validators are pure functions of the contract: they are kept with
+ * the parsed contract, so a jest worker's files share them as they share the parse (sandbox/contract/
+ * openapiDocument.ts), and a sandbox process compiles each once.
+ */
+interface Validators {
+  coercing: Ajv2020;
+  strict: Ajv2020;
+  /** By operation id; an operation's are compiled on its first request. */
+  compiled: Map<string, CompiledOperation>;
+}
 
-function ajvs(): { coercing: Ajv2020; strict: Ajv2020 } {
-  ajvInstances ??= { coercing: createAjv(true), strict: createAjv(false) };
-  return ajvInstances;
+function validators(): Validators {
+  return madeFromContract("request validators", () => ({
+    coercing: createAjv(true),
+    strict: createAjv(false),
+    compiled: new Map<string, CompiledOperation>(),
+  }));
 }
 
 /** Rewrites local refs so a schema built outside the document still resolves against it. */
@@ -204,12 +218,10 @@ function objectSchemaFor(operation: ContractOperation, location: "query" | "path
 }
 
 /** Validators are compiled on an operation's first request, so a sandbox starts without compiling all of them. */
-const compiled = new Map<string, CompiledOperation>();
-
 function compile(operation: ContractOperation): CompiledOperation {
+  const { coercing, strict, compiled } = validators();
   const existing = compiled.get(operation.operationId);
   if (existing) return existing;
-  const { coercing, strict } = ajvs();
   const result: CompiledOperation = {
     params: coercing.compile(objectSchemaFor(operation, "path")),
     query: coercing.compile(objectSchemaFor(operation, "query")),

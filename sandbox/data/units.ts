@@ -59,6 +59,13 @@ export interface UnitSpec {
    * but the cycle: every collection day of every unit asks, so each asks with one part instead of five.
    */
   listingHash: number;
+  /**
+   * The last listing cycle asked about and whether the unit is listed in it. Collection days are asked in
+   * runs (a report's range, a day and the week before it) and a cycle spans 42 of them, so most asks repeat
+   * the last one; the answer is a pure function of the cycle, so keeping it changes nothing but the time.
+   */
+  lastCycle: number;
+  listedInLastCycle: boolean;
 }
 
 /** A unit as listed on one collection day. */
@@ -137,6 +144,8 @@ export function unitsOfProperty(dataset: Dataset, property: PropertyCore): Prope
           random.between(0.97, 1.03),
         phase: random.int(0, LISTING_CYCLE_DAYS - 1),
         listingHash: hashPrefix(dataset.seed, SALT.units, property.id, Number(key)),
+        lastCycle: Number.NaN,
+        listedInLastCycle: false,
       });
     }
   });
@@ -158,8 +167,11 @@ function listingOf(
 }
 
 function listedInCycle(property: PropertyCore, unit: UnitSpec, cycle: number): boolean {
+  if (unit.lastCycle === cycle) return unit.listedInLastCycle;
   const roll = finishHash(mixIntoHash(unit.listingHash, cycle)) % 10_000;
-  return roll < property.exposurePercent * 100 * 1.6;
+  unit.lastCycle = cycle;
+  unit.listedInLastCycle = roll < property.exposurePercent * 100 * 1.6;
+  return unit.listedInLastCycle;
 }
 
 /**

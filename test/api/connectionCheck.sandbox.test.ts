@@ -245,13 +245,16 @@ describe("the connection check against the sandbox", () => {
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Runs `npm run check-service -- <args>` as a person would (through tsx), with its own environment. */
+/**
+ * Runs `npm run check-service -- <args>` as a person would, with its own environment: the script under tsx's
+ * loader, in node itself rather than through the tsx command, which only starts a second node to do the same.
+ */
 function runScript(
   args: string[],
   environment: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/check-service.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/check-service.ts", ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...environment },
     });

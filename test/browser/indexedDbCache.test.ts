@@ -3,12 +3,13 @@
  * with esbuild and served from 127.0.0.1, real IndexedDB, a page reload between writing and reading.
  */
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/chromium";
+import type { BrowserContext, Page } from "playwright-core";
+import { workerChromium } from "../support/chromium";
 import { serveBundle, type ServedBundle } from "./support/bundleServer";
 
 let served: ServedBundle;
-let browser: Browser;
+let chromium: Awaited<ReturnType<typeof workerChromium>>;
+let context: BrowserContext;
 let page: Page;
 
 type CachePage = {
@@ -27,13 +28,16 @@ declare const cachePage: CachePage;
 
 beforeAll(async () => {
   served = await serveBundle(join(__dirname, "support", "cachePage.ts"));
-  browser = await launchChromium();
-  page = await browser.newPage();
+  // The worker's Chromium; a context of this file's own, so its IndexedDB starts empty.
+  chromium = await workerChromium();
+  context = await chromium.browser.newContext();
+  page = await context.newPage();
   await page.goto(`${served.origin}/`);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
+  await chromium?.release();
   await served?.close();
 });
 

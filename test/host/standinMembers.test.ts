@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyseAddInSource } from "./addInSourceAnalysis";
+import { currentAddInSourceAnalysis } from "./addInSourceAnalysis";
 import { addInBuild } from "./addinBuild";
 import {
   CustomFunctionsError,
@@ -91,7 +91,7 @@ function standInMembers(): string[] {
   ];
 }
 
-const analysis = analyseAddInSource(join(ROOT, "src"), join(ROOT, "tsconfig.json"));
+const analysis = currentAddInSourceAnalysis(join(ROOT, "src"), join(ROOT, "tsconfig.json"));
 let builtMembers: string[];
 
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import { geoTypeValues } from "../../src/api/schema";
 import { buildProperties } from "../../sandbox/data/properties";
 import { MSAS } from "../../sandbox/data/msas";
 import { propertySeries } from "../../sandbox/data/forecastModel";
+import { listedUnits } from "../../sandbox/data/units";
 import { ACCOUNT, startTestSandbox, type TestSandbox } from "./support/fixtures";
 
 /** Rules about the synthetic data itself, checked on the dataset and through the API. */
@@ -93,6 +94,23 @@ describe("properties", () => {
     const build = (seed: number) => buildProperties(seed, 2_000, buildGeography(seed));
     expect(JSON.stringify(build(7))).toBe(JSON.stringify(build(7)));
     expect(build(8).map((p) => p.askingRent)).not.toEqual(build(7).map((p) => p.askingRent));
+  });
+});
+
+describe("unit listings", () => {
+  it("are a function of the day alone: asked in any order, each day lists the same units", () => {
+    // Units are kept per dataset object: two copies of the dataset have units of their own, asked apart.
+    const [forward, backward] = [{ ...dataset }, { ...dataset }];
+    const property = dataset.properties.find((candidate) => candidate.askingRent !== null);
+    if (!property) throw new Error("no property with a rent");
+    const days = Array.from({ length: 200 }, (_, index) => 20_000 + index * 3);
+    const listed = (copy: typeof dataset, day: number) =>
+      listedUnits(copy, property, day, 20_600).map((unit) => unit.spec.key);
+    const asked = new Map(days.map((day) => [day, listed(forward, day)]));
+    for (const day of [...days].reverse())
+      expect({ day, keys: listed(backward, day) }).toEqual({ day, keys: asked.get(day) });
+    // Units come and go over the days, so the order could matter.
+    expect(new Set([...asked.values()].map((keys) => keys.join())).size).toBeGreaterThan(10);
   });
 });
 

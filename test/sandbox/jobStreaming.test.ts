@@ -172,22 +172,25 @@ describe("streamed export files", () => {
   it.each(["csv", "jsonl", "parquet"] as const)(
     "writes every row of a %s export exactly once across batches",
     async (format) => {
-      // 200 properties x 60 days: more rows than one batch (one parquet row group).
+      // 60 days of a property report: one row a day. Properties for a full batch (one parquet row group) and
+      // a fifth of one more, so the file has a whole batch and a partial last one.
+      const propertyCount = (EXPORT_BATCH_ROWS[format] * 1.2) / 60;
+      const rowCount = propertyCount * 60;
       const job = await submit(t, {
         output_format: format,
-        property_ids: ids(200),
+        property_ids: ids(propertyCount),
         start_date: "2026-01-01",
         end_date: "2026-03-01",
       });
       await t.sandbox.context.worker.flush();
       const rows = await rowsOf(t, job.job_id, format);
       expect(rows.length).toBeGreaterThan(EXPORT_BATCH_ROWS[format]);
-      expect(rows).toHaveLength(12_000);
+      expect(rows).toHaveLength(rowCount);
       const keys = new Set(rows.map((row) => `${String(row.id)} ${String(row.report_generation_date)}`));
-      expect(keys.size).toBe(12_000);
+      expect(keys.size).toBe(rowCount);
       // Properties in the order asked, each property's days in order.
       expect(rows[0]).toMatchObject({ report_generation_date: "2026-01-01" });
-      expect(String(rows.at(-1)?.id)).toBe("100200");
+      expect(String(rows.at(-1)?.id)).toBe(String(100_000 + propertyCount));
       expect(rows.at(-1)).toMatchObject({ report_generation_date: "2026-03-01" });
     },
   );

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { lint, loadConfig } from "@redocly/openapi-core";
 import { contract, contractOperationList } from "./support/contractValidator";
+import { loadOpenApiDocument, madeFromContract } from "../../sandbox/contract/openapiDocument";
 
 const CONTRACT_PATH = path.resolve(__dirname, "../../src/api/openapi.yaml");
 
@@ -44,5 +45,17 @@ describe("src/api/openapi.yaml", () => {
   it("writes every decision down with a description that says so", () => {
     const text = JSON.stringify(contract);
     expect((text.match(/Decision/g) ?? []).length).toBeGreaterThan(40);
+  });
+});
+
+describe("what the sandbox makes from the contract", () => {
+  it("is made once per version of the file and name, and kept beside the parse", () => {
+    let made = 0;
+    const make = () => ({ made: ++made, document: loadOpenApiDocument() });
+    const first = madeFromContract("a test's thing", make);
+    expect(madeFromContract("a test's thing", make)).toBe(first);
+    expect(made).toBe(1);
+    expect(first.document).toBe(loadOpenApiDocument());
+    expect(madeFromContract("another test's thing", make)).toEqual({ made: 2, document: first.document });
   });
 });

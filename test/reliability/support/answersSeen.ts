@@ -10,12 +10,15 @@ export const NO_ANSWER = "network";
 
 export interface AnswersSeen {
   snapshot(): Counts;
+  /** The Retry-After header of every 429 received, in order. */
+  retryAfters(): string[];
   /** Puts the original fetch back. */
   stop(): void;
 }
 
 export function countAnswers(): AnswersSeen {
   const counts: Counts = {};
+  const retryAfters: string[] = [];
   const realFetch = globalThis.fetch;
   const note = (key: string) => {
     counts[key] = (counts[key] ?? 0) + 1;
@@ -24,6 +27,7 @@ export function countAnswers(): AnswersSeen {
     try {
       const response = await realFetch(input, init);
       note(String(response.status));
+      if (response.status === 429) retryAfters.push(response.headers.get("Retry-After") ?? "");
       return response;
     } catch (error) {
       note(NO_ANSWER);
@@ -32,6 +36,7 @@ export function countAnswers(): AnswersSeen {
   };
   return {
     snapshot: () => ({ ...counts }),
+    retryAfters: () => [...retryAfters],
     stop: () => {
       globalThis.fetch = realFetch;
     },
