@@ -30,9 +30,9 @@ const shared = {
   testEnvironment: "<rootDir>/test/support/workerEnvironment.ts",
   setupFiles: ["<rootDir>/test/support/customFunctionsGlobal.ts"],
   transform: {
-    "^.+\\.[tj]sx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.jest.json", diagnostics: false }],
+    "^.+\\.[tj]sx?$": "<rootDir>/test/support/esbuildTransform.js",
   },
-  // These packages ship ES modules only; jest runs CommonJS, so ts-jest transpiles them too.
+  // These packages ship ES modules only; jest runs CommonJS, so the transform (esbuild) turns them into CommonJS too.
   transformIgnorePatterns: [
     "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch|marked)/)",
   ],
