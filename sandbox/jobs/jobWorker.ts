@@ -53,6 +53,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** What the worker reports as jobs start and stop generating (tests and benchmarks listen). */
 export interface JobWorkerEvents {
   started: [jobId: string, runningJobs: number];
+  /** The job's export file is opened and its rows are about to be generated (a job sized over the limit never gets here). */
+  writing: [jobId: string];
   ended: [jobId: string];
 }
 
@@ -225,6 +227,7 @@ export class JobWorker extends EventEmitter<JobWorkerEvents> {
       // The job has its file from the moment it is opened, growing on disk; the results route hands
       // it out only once the job has succeeded.
       this.store.update(job, { file: { path: filePath, name } });
+      this.emit("writing", job.jobId);
       let batch: ExportRow[] = [];
       for (const property of properties) {
         for (let day = first; day <= last; day++) {

@@ -106,22 +106,24 @@ describe("the job queue", () => {
 describe("the row limit", () => {
   let t: TestSandbox;
   afterEach(async () => {
-    jest.restoreAllMocks();
     await t.sandbox.close();
   });
 
   it("fails a job over the limit before generating a single row, naming the exact size", async () => {
     t = await startTestSandbox({ jobMaxRows: 2_000 });
-    const generate = jest.spyOn(exportRows, "exportRowsFor");
+    const written: string[] = [];
+    t.sandbox.context.worker.on("writing", (jobId) => written.push(jobId));
     const job = await submit(t, { property_ids: ids(50), start_date: "2026-01-01", end_date: "2026-03-01" });
+    // A job within the limit is written: the worker says so when it starts generating rows.
+    const fits = await submit(t, { property_ids: ids(1), start_date: "2026-01-01", end_date: "2026-01-31" });
     await t.sandbox.context.worker.flush();
+    expect(written).toEqual([fits.job_id]);
     const failed = await jobOf(t, job.job_id);
     expect(failed.status).toBe("failed");
     // 50 properties x 60 days, one row each.
     expect(failed.error_message).toBe(
       "Export too large: 3,000 rows, more than the limit of 2,000; narrow the date range or the property list",
     );
-    expect(generate).not.toHaveBeenCalled();
   });
 
   it("sizes a units export exactly: at the limit it succeeds, one row under the size it fails", async () => {
