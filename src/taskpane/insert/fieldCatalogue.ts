@@ -9,6 +9,7 @@ import type { CatalogueRecord } from "../../api/fieldCatalogue";
 import { factsIn, labelOf } from "../../api/fieldFacts";
 import { RECORD_FIELDS } from "../../api/recordFields";
 import { meaningOf, PERCENT_UNIT, unitOf } from "./fieldWords";
+import { SECTION_MEANINGS } from "../../functions/args/narrativeSections";
 
 export interface CatalogueField {
   /** The name the RENT function takes. */
@@ -152,13 +153,9 @@ export const COMP_SET_TABLES: readonly CatalogueField[] = [
   field("FLOORPLANS", "Floor plans by bedrooms and bathrooms", "table"),
 ];
 
+/** RENT.NARRATIVE's sections as RENT.NARRATIVE reads them, then "all". */
 export const NARRATIVE_SECTIONS: readonly CatalogueField[] = [
-  field("overview", "The market in a paragraph", "text"),
-  field("rent", "Rents and their trend", "text"),
-  field("occupancy", "Occupancy and leasing", "text"),
-  field("construction", "Pipeline and deliveries", "text"),
-  field("sales", "Transactions and prices", "text"),
-  field("demographics", "Population, income and jobs", "text"),
+  ...Object.entries(SECTION_MEANINGS).map(([name, meaning]) => field(name, meaning, "text")),
   field("all", "Every section", "text"),
 ];
 
