@@ -3,34 +3,13 @@
  * TypeScript checker against the real `@types/office-js` and `@types/custom-functions-runtime`: every
  * property access whose declaration lives in those packages, by its qualified name ("Excel.Range.values").
  */
-import { createHash } from "node:crypto";
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
+import { filesUnder, inputsHash, keepAndSweep } from "../support/keptByInputs";
 
 const OFFICE_TYPE_PACKAGES = /[\\/]@types[\\/](office-js|custom-functions-runtime|office-runtime)[\\/]/;
-
-/** Analyses of other inputs nobody has used for this long are removed. */
-const UNUSED_ANALYSIS_MS = 24 * 60 * 60_000;
-
-function filesUnder(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((entry) => {
-      const path = join(directory, entry.name);
-      return entry.isDirectory() ? filesUnder(path) : [path];
-    });
-}
 
 function typeScriptFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -138,14 +117,11 @@ export function analyseAddInSource(sourceDirectory: string, tsconfigPath: string
  * Everything the analysis reads: every file under the source directory, the compiler options, the installed
  * packages (the Office typings and TypeScript, by the lock file), the compiler's version and this module.
  */
-function inputsHash(sourceDirectory: string, tsconfigPath: string): string {
-  const hash = createHash("sha256");
+function analysisInputsHash(sourceDirectory: string, tsconfigPath: string): string {
   const lockFile = join(dirname(tsconfigPath), "package-lock.json");
-  hash.update(ts.version).update("\0");
-  for (const file of [__filename, tsconfigPath, lockFile, ...filesUnder(sourceDirectory)]) {
-    hash.update(relative(sourceDirectory, file)).update("\0").update(readFileSync(file)).update("\0");
-  }
-  return hash.digest("hex").slice(0, 16);
+  return inputsHash(sourceDirectory, [__filename, tsconfigPath, lockFile, ...filesUnder(sourceDirectory)], {
+    typescript: ts.version,
+  });
 }
 
 interface StoredAnalysis {
@@ -157,7 +133,7 @@ interface StoredAnalysis {
 /**
  * The analysis of the sources as they are, made once per state of its inputs: the checker over the add-in
  * and the 9 MB Office typings costs about ten seconds of CPU, and its answer is a function of the files
- * `inputsHash` reads, so it is kept under that hash (like the add-in's build, test/host/addinBuild.ts) and any
+ * `analysisInputsHash` reads, so it is kept under that hash (like the add-in's build, test/host/addinBuild.ts) and any
  * change to a source file, the compiler options, the installed packages or this module makes a new one.
  */
 export function currentAddInSourceAnalysis(
@@ -166,7 +142,7 @@ export function currentAddInSourceAnalysis(
 ): AddInSourceAnalysis {
   const base = join(tmpdir(), "rent-market-source-analyses");
   mkdirSync(base, { recursive: true });
-  const file = join(base, `${inputsHash(sourceDirectory, tsconfigPath)}.json`);
+  const file = join(base, `${analysisInputsHash(sourceDirectory, tsconfigPath)}.json`);
   let stored: StoredAnalysis;
   try {
     stored = JSON.parse(readFileSync(file, "utf8")) as StoredAnalysis;
@@ -179,11 +155,6 @@ export function currentAddInSourceAnalysis(
     renameSync(staging, file);
   }
   // Marks this analysis as in use, then drops analyses of other inputs unused for a day.
-  const now = new Date();
-  utimesSync(file, now, now);
-  for (const name of readdirSync(base)) {
-    const used = statSync(join(base, name), { throwIfNoEntry: false });
-    if (used && now.getTime() - used.mtimeMs > UNUSED_ANALYSIS_MS) rmSync(join(base, name), { force: true });
-  }
+  keepAndSweep(base, file);
   return { ...stored, members: new Set(stored.members) };
 }

@@ -8,20 +8,11 @@
  * check is a third of a build's time, and `npm test` type-checks everything first (`npm run typecheck`).
  */
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-} from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { filesUnder, inputsHash, keepAndSweep } from "../support/keptByInputs";
 
 const ROOT = join(__dirname, "..", "..");
 /** What the webpack build reads: its config, the sources, the function reference (help page), manifest and icons. */
@@ -44,24 +35,12 @@ export const SERVER_BUILD: Record<string, string> = { ADDIN_BASE_URL: SERVER_BAS
 
 const LOCK_STALE_MS = 5 * 60_000;
 const LOCK_POLL_MS = 250;
-/** Builds of other sources nobody has used for this long are removed (each is a few MB). */
-const UNUSED_BUILD_MS = 24 * 60 * 60_000;
-
-function filesUnder(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => filesUnder(join(path, name)));
-}
-
 function sourcesHash(env: Record<string, string>): string {
-  const hash = createHash("sha256");
-  hash.update(JSON.stringify(env));
-  for (const file of BUILD_INPUTS.flatMap((input) => filesUnder(join(ROOT, input)))) {
-    hash.update(relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0");
-  }
-  return hash.digest("hex").slice(0, 16);
+  return inputsHash(
+    ROOT,
+    BUILD_INPUTS.flatMap((input) => filesUnder(join(ROOT, input))),
+    env,
+  );
 }
 
 function tryLock(lock: string): boolean {
@@ -122,14 +101,6 @@ export async function addInBuild(env: Record<string, string> = {}): Promise<stri
     }
   }
   // Marks the build as in use, then drops builds of other sources that have not been used for a day.
-  const now = new Date();
-  utimesSync(target, now, now);
-  for (const name of readdirSync(base)) {
-    const path = join(base, name);
-    const used = statSync(path, { throwIfNoEntry: false });
-    if (path !== target && used && now.getTime() - used.mtimeMs > UNUSED_BUILD_MS) {
-      rmSync(path, { recursive: true, force: true });
-    }
-  }
+  keepAndSweep(base, target);
   return target;
 }
