@@ -42,11 +42,14 @@ async function startOn(
   );
   return new Promise<ChildProcess | undefined>((resolve, reject) => {
     let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes("Ready to accept connections")) resolve(child);
-    });
-    child.once("exit", (code) => {
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
+    // "close", not "exit": the process can end before its last output ("Address already in use") is read.
+    child.once("close", (code) => {
       if (/address already in use/i.test(output)) resolve(undefined);
       else reject(new Error(`redis-server exited (${code}): ${output}`));
     });
