@@ -102,7 +102,11 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   element<HTMLSelectElement>("account-picker").addEventListener("change", (event) => {
     const accountId = Number((event.target as HTMLSelectElement).value);
     controller.selectAccount(accountId).then(
-      () => status.show(`RENT formulas now use ${accountName(session.requireSignedIn())}.`),
+      () => {
+        // The cells recalculate for the account first; a sign-out meanwhile has said what it did.
+        const state = session.current;
+        if (state) status.show(`RENT formulas now use ${accountName(state)}.`);
+      },
       (error: unknown) => status.error(error),
     );
   });

@@ -163,6 +163,38 @@ describe("the sign-in section", () => {
     expect(session.current).toBeUndefined();
   });
 
+  it("chosen account: a sign-out while the cells recalculate leaves the sign-out said and nothing thrown", async () => {
+    let recalculated: () => void = () => undefined;
+    const settings = new SettingsStore(storage);
+    const controller = new SignInController({
+      session,
+      settings,
+      vault: memoryVault(),
+      afterAccountChange: () => new Promise<void>((resolve) => (recalculated = resolve)),
+    });
+    loadPage();
+    wireSignInPanel({ session, controller, settings, status: new StatusLine(element("status")) });
+    const unhandled: unknown[] = [];
+    const noteUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", noteUnhandled);
+    try {
+      element<HTMLInputElement>("client-id").value = "demo-pro";
+      element<HTMLInputElement>("client-secret").value = SECRET;
+      await submit();
+      element<HTMLSelectElement>("account-picker").value = "102";
+      element("account-picker").dispatchEvent(new Event("change"));
+      await flush();
+      element("sign-out-button").click();
+      for (let i = 0; i < 20 && element<HTMLButtonElement>("sign-out-button").disabled; i++) await flush();
+      recalculated();
+      for (let i = 0; i < 5; i++) await flush();
+      expect(unhandled).toEqual([]);
+      expect(element("status").textContent).toMatch(/^Signed out\./);
+    } finally {
+      process.off("unhandledRejection", noteUnhandled);
+    }
+  });
+
   it("shows a refused sign-in as an error in words, and forgets the typed secret", async () => {
     element<HTMLInputElement>("client-id").value = "demo-pro";
     element<HTMLInputElement>("client-secret").value = "wrong";

@@ -66,7 +66,7 @@ export async function openPreviewBrowser(
     const { browser, release } = chromium;
     context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    page.on("pageerror", (error) => console.error(`page error: ${error.stack ?? error.message}`));
     await page.goto(host ? `${preview.url}?host=${host}` : preview.url);
     const pane = page.frameLocator("#taskpane-frame");
     await pane.locator("#sign-in-button").waitFor();
