@@ -2,6 +2,8 @@ import { CONTRACT_OPERATIONS, type ContractBody, type OperationId } from "./cont
 
 type Row<Id extends OperationId> = Extract<(typeof CONTRACT_OPERATIONS)[number], { operationId: Id }>;
 
+const rowOf = (id: OperationId) => CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+
 /** The operations whose JSON body has members with a `default` in the contract. */
 type WithBodyDefaults = {
   [Id in OperationId]: Row<Id> extends { body: { defaults: object } } ? Id : never;
@@ -15,7 +17,7 @@ type WithBodyDefaults = {
 export function bodyDefaults<Id extends WithBodyDefaults>(
   id: Id,
 ): Row<Id> extends { body: { defaults: infer Defaults } } ? Defaults : never {
-  const row = CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+  const row = rowOf(id);
   const body = row && "body" in row ? row.body : undefined;
   if (!body || !("defaults" in body)) throw new Error(`${id} has no body defaults in the contract`);
   return body.defaults as never;
@@ -23,7 +25,7 @@ export function bodyDefaults<Id extends WithBodyDefaults>(
 
 /** What the service takes for a query parameter of an operation that the request leaves out (its `default`). */
 export function parameterDefault(id: OperationId, name: string): unknown {
-  const row = CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+  const row = rowOf(id);
   const parameter = row?.parameters.find((candidate) => candidate.name === name);
   if (!parameter || !("default" in parameter))
     throw new Error(`${id} has no default for ${name} in the contract`);
@@ -32,7 +34,7 @@ export function parameterDefault(id: OperationId, name: string): unknown {
 
 /** The inclusive range the contract gives a number member of an operation's JSON body. */
 export function bodyRange(id: OperationId, member: string): { minimum: number; maximum: number } {
-  const row = CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+  const row = rowOf(id);
   const limits = row && "body" in row ? (row.body as ContractBody).limits : undefined;
   const { minimum, maximum } = limits?.[member] ?? {};
   if (minimum === undefined || maximum === undefined)
@@ -42,7 +44,7 @@ export function bodyRange(id: OperationId, member: string): { minimum: number; m
 
 /** The contract's maximum of a query parameter of an operation (such as the largest page it answers). */
 export function parameterMaximum(id: OperationId, name: string): number {
-  const row = CONTRACT_OPERATIONS.find((operation) => operation.operationId === id);
+  const row = rowOf(id);
   const parameter = row?.parameters.find((candidate) => candidate.name === name);
   if (!parameter || !("maximum" in parameter))
     throw new Error(`${id} gives ${name} no maximum in the contract`);

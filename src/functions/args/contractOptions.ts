@@ -4,12 +4,8 @@
  * options and reads each by its contract type, so a member the contract adds is an option with no list to edit.
  * The functions' help text names the same members (scripts/functionHelp.ts).
  */
-import {
-  CONTRACT_OPERATIONS,
-  type ContractBody,
-  type ContractOperation,
-  type OperationId,
-} from "../../api/contractOperations";
+import type { ContractBody } from "../../api/contractOperations";
+import { operationById, type OperationId } from "../../api/operations";
 import { ArgumentError } from "../cellErrors";
 import { readDate } from "./excelDates";
 import type { OptionValues } from "./options";
@@ -29,17 +25,9 @@ export interface ContractMember {
 /** Text the add-in sends in capitals, whatever case a formula wrote it in (a state code: "tx" is TX). */
 const UPPER_CASED: ReadonlySet<string> = new Set(["state"]);
 
-function operation(id: OperationId): ContractOperation {
-  const row = (CONTRACT_OPERATIONS as readonly ContractOperation[]).find(
-    (candidate) => candidate.operationId === id,
-  );
-  if (!row) throw new Error(`The contract has no operation ${id}`);
-  return row;
-}
-
 /** The members of an operation's request: its query parameters, then its JSON body's members, in contract order. */
 export function requestMembers(id: OperationId): ContractMember[] {
-  const row = operation(id);
+  const row = operationById(id);
   const query = row.parameters.filter((parameter) => parameter.in === "query");
   const body: ContractBody | undefined = row.body;
   const members = (body?.properties ?? []).map((name) => ({
