@@ -1,4 +1,13 @@
-import { CHROMIUM, REDIS_SERVER, ensureSystemTools, MissingToolError, type Machine } from "./systemTools";
+import {
+  REDIS_SERVER,
+  ensureSystemTools,
+  MissingToolError,
+  type Machine,
+  type SystemTool,
+} from "./systemTools";
+
+/** A tool whose command and package share a name, as Debian's chromium does. */
+const CHROMIUM: SystemTool = { command: "chromium", aptPackage: "chromium" };
 
 /** A machine whose PATH holds `present`; apt-get "installs" by adding packages' commands to it. */
 function fakeMachine(present: string[], access: "root" | "sudo" | "none", installsAllowed = true) {

@@ -16,7 +16,16 @@ export interface SystemTool {
 /** How long apt-get waits for another apt or dpkg to let go of its lock. */
 const APT_LOCK_WAIT_SECONDS = 300;
 
-export const CHROMIUM: SystemTool = { command: "chromium", aptPackage: "chromium" };
+/**
+ * Chromium's headless shell: the same Blink and V8 as Debian's chromium, without the browser's own windows.
+ * The full browser in headless mode also starts, for every page, a renderer for its own omnibox pop-up
+ * (chrome://omnibox-popup.top-chrome), which cost more CPU than the preview page itself; the tests never
+ * show a browser window, so they use the shell (as Playwright does for headless Chromium).
+ */
+export const CHROMIUM: SystemTool = {
+  command: "chromium-headless-shell",
+  aptPackage: "chromium-headless-shell",
+};
 export const REDIS_SERVER: SystemTool = { command: "redis-server", aptPackage: "redis-server" };
 
 /** What the setup needs from the machine; the tests of the setup itself replace it. */
