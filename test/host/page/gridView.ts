@@ -13,8 +13,11 @@ import type { Cell, Sheet, Workbook } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { displayText } from "./displayText";
 
-/** The grid draws at most this much of a sheet (an export of 100,000 rows would drown the page). */
-const MAX_DRAWN_ROWS = 400;
+/**
+ * The grid draws at most this much of a sheet: more rows than a screen shows, fewer than an export holds
+ * (the grid is drawn again at every change, and a large table would make each change slow to show).
+ */
+const MAX_DRAWN_ROWS = 100;
 const MAX_DRAWN_COLUMNS = 60;
 const MIN_ROWS = 30;
 const MIN_COLUMNS = 12;
@@ -62,6 +65,8 @@ export class GridView {
   private readonly cellMessage = element<HTMLElement>("cell-message");
   private readonly entityCard = element<HTMLElement>("entity-card");
   private drawScheduled = false;
+  /** The sheet whose tab was last scrolled into view. */
+  private tabShown: string | undefined;
 
   constructor(private readonly workbook: Workbook) {
     workbook.onChange(() => this.scheduleDraw());
@@ -167,7 +172,11 @@ export class GridView {
     add.textContent = "+";
     add.addEventListener("click", () => this.workbook.activate(this.workbook.addSheet().name));
     this.tabs.replaceChildren(...tabs, add);
-    this.tabs.querySelector(".tab.active")?.scrollIntoView({ inline: "nearest", block: "nearest" });
+    // Scrolling lays the page out at once: only when another sheet has become the active one.
+    if (this.sheet.name !== this.tabShown) {
+      this.tabShown = this.sheet.name;
+      this.tabs.querySelector(".tab.active")?.scrollIntoView({ inline: "nearest", block: "nearest" });
+    }
   }
 
   private showSelection(): void {

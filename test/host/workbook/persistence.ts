@@ -28,6 +28,8 @@ interface WorkbookSnapshot {
 export const STORAGE_KEY = "rent-market-host-workbook";
 /** Workbooks with more cells are not saved (a reload then starts with an empty workbook). */
 const MAX_SAVED_CELLS = 100_000;
+/** How long the workbook stays unchanged before it is saved (leaving the page saves at once). */
+const QUIET_BEFORE_SAVE_MS = 1_000;
 
 function snapshotOf(workbook: Workbook): WorkbookSnapshot {
   return {
@@ -76,8 +78,9 @@ export function loadSaved(storage: Storage): WorkbookSnapshot | undefined {
 }
 
 /**
- * Saves after each burst of changes (a big export is one save, not one per chunk), and at once when the
- * page goes away, so a reload never finds a result older than what was on screen.
+ * Saves once changes have been quiet for a moment (a big export or a stream of recalculations is one save,
+ * not one per chunk: each save writes the whole workbook), and at once when the page goes away, so a reload
+ * never finds a result older than what was on screen.
  */
 export function keepSaved(workbook: Workbook, storage: Storage, page: Window): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -94,7 +97,8 @@ export function keepSaved(workbook: Workbook, storage: Storage, page: Window): v
     }
   };
   workbook.onChange(() => {
-    timer ??= setTimeout(save, 200);
+    clearTimeout(timer);
+    timer = setTimeout(save, QUIET_BEFORE_SAVE_MS);
   });
   page.addEventListener("pagehide", save);
 }
