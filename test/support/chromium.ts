@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { sharedForWorker } from "./sharedForWorker";
 import { CHROMIUM, ensureSystemTools } from "./systemTools";
 
@@ -14,8 +14,11 @@ const CHROMIUM_ARGS = [
 ];
 
 /** Debian's Chromium (installed by the test setup when missing), headless, as every browser test launches it. */
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
   const executablePath = ensureSystemTools([CHROMIUM]).get(CHROMIUM.command);
+  // Loaded only to launch: jest loads a file's modules afresh (playwright-core is most of a second of CPU),
+  // and the files that share a worker's browser need none of it.
+  const { chromium } = await import("playwright-core");
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 

@@ -5,7 +5,8 @@
  *
  * - `datasets`: the sandbox's synthetic datasets by seed and size (sandbox/data/dataset.ts reads it), built by
  *   the first file that needs one and never mutated.
- * - `contracts`: the parsed OpenAPI contract (sandbox/contract/openapiDocument.ts reads it), never mutated.
+ * - `contracts`: the parsed OpenAPI contract, the sandbox's (sandbox/contract/openapiDocument.ts) and the
+ *   response validator's own parse with its compiled validators (test/sandbox/support/contractValidator.ts).
  * - `resources`: things with a lifetime (a browser, a preview server), opened by the first file that asks and
  *   closed when the worker ends.
  */
@@ -23,7 +24,7 @@ const held = new Map<string, Held>();
 
 export const workerDatasets = new Map<string, unknown>();
 
-/** The sandbox's parsed contract (sandbox/contract/openapiDocument.ts reads it), parsed by the first file. */
+/** Parsed contracts and what is compiled from them, by the first file that needs each. */
 export const workerContracts = new Map<string, unknown>();
 
 export const workerResources: WorkerResources = {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -11,13 +11,37 @@ import { parse } from "yaml";
 type Json = Record<string, unknown>;
 
 const DOCUMENT_ID = "contract";
-export const contract = parse(
-  readFileSync(path.resolve(__dirname, "../../../src/api/openapi.yaml"), "utf8"),
-) as Json;
+const CONTRACT_PATH = path.resolve(__dirname, "../../../src/api/openapi.yaml");
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(contract, DOCUMENT_ID, undefined, false);
+interface ParsedContract {
+  contract: Json;
+  ajv: Ajv2020;
+  /** Compiled validators by operation, status and media type (or schema name). */
+  validators: Map<string, ValidateFunction>;
+}
+
+/**
+ * This module's parse of the contract and what ajv compiled from it, kept for the jest worker in the map its
+ * test environment lends (test/support/workerScope.ts), so the worker's files parse and compile one version
+ * of the file once instead of once each. Outside jest, once per process.
+ */
+function parsedContract(): ParsedContract {
+  const kept = (globalThis as { sandboxContracts?: Map<string, unknown> }).sandboxContracts ?? new Map();
+  const key = `response validator ${CONTRACT_PATH} ${statSync(CONTRACT_PATH).mtimeMs}`;
+  let parsed = kept.get(key) as ParsedContract | undefined;
+  if (!parsed) {
+    const document = parse(readFileSync(CONTRACT_PATH, "utf8")) as Json;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, DOCUMENT_ID, undefined, false);
+    parsed = { contract: document, ajv, validators: new Map() };
+    kept.set(key, parsed);
+  }
+  return parsed;
+}
+
+const { contract: parsedDocument, ajv, validators } = parsedContract();
+export const contract = parsedDocument;
 
 function resolve(node: unknown): Json {
   let current = node as Json;
@@ -80,8 +104,6 @@ function responseDefinition(operationId: string, status: number): Json {
   }
   throw new Error(`No operation ${operationId} in the contract`);
 }
-
-const validators = new Map<string, ValidateFunction>();
 
 function validatorFor(key: string, schema: unknown): ValidateFunction {
   let validate = validators.get(key);
