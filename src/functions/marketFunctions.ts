@@ -243,8 +243,10 @@ export async function markets(
         marketFilters[name] = readNumber(value, name);
       }
     }
+    // Without a type the service decides which markets (the contract's market_filters.geo_type): the add-in
+    // sends none, and names in boundary_ids may be markets of any type.
     const geoType = isBlank(option.get("geo_type"))
-      ? "MSA"
+      ? undefined
       : readMarketGeoType(option.get("geo_type"), "geo_type");
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
     const context = cellContext(cellSignal, option.get("account"));
@@ -252,7 +254,7 @@ export async function markets(
       resolveBoundary(value, context, argument, types).then((found) => found.id);
     const boundaryIds = await Promise.all(
       readPlaceList(option.get("boundary_ids"), "boundary_ids").map((item) =>
-        resolve(item, "boundary_ids", [geoType]),
+        resolve(item, "boundary_ids", geoType ? [geoType] : marketGeoTypeValues),
       ),
     );
     const msaId = isEmptyArgument(option.get("msa_id"))

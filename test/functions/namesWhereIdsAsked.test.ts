@@ -211,6 +211,28 @@ it("takes a property name in RENT.FORECAST", async () => {
   expect(byName).toEqual(byId);
 });
 
+it("RENT.MARKETS without a geo_type lets the service choose: MSAs, or the markets boundary_ids names of either type", async () => {
+  const submarket = (
+    await env.raw.post<{ data: { attributes: { id: number; name: string; geo_type: string } }[] }>(
+      "/geo_boundaries/search",
+      { account_id: env.accountId, query: "Austin", geo_type: ["BespokeSubmarket"], limit: 1 },
+    )
+  ).data[0]?.attributes;
+  expect(submarket?.geo_type).toBe("BespokeSubmarket");
+  const named = await markets(
+    [["rent_avg_t30"]],
+    [[`boundary_ids=${submarket?.name}`]],
+    undefined,
+    fakeInvocation(),
+  );
+  expect(named.slice(1).map((row) => row.slice(0, 3))).toEqual([
+    [submarket?.id, submarket?.name, "BespokeSubmarket"],
+  ]);
+  const unnamed = await markets([["rent_avg_t30"]], undefined, undefined, fakeInvocation());
+  const geoTypes = new Set(unnamed.slice(1).map((row) => row[2]));
+  expect([...geoTypes]).toEqual(["MSA"]);
+});
+
 it("takes a market by name in RENT.NARRATIVE, RENT.MARKETS (msa_id, boundary_ids) and RENT.BOUNDARIES", async () => {
   await expect(narrative("Austin", "rent", fakeInvocation())).resolves.toEqual(
     await narrative(msaId, "rent", fakeInvocation()),
