@@ -8,7 +8,7 @@
  * Placeholders (`operation.member` is a query parameter or JSON body member of a contract operation):
  * - `${choices operation.member}`: the member's enum with its default marked, "month (default), quarter or year";
  * - `${values Schema}`: a contract enum's values, "avg, median, sum, max or min";
- * - `${default operation.member}`, `${range operation.member}` ("1 to 1000");
+ * - `${default operation.member}`, `${range operation.member}` ("1 to 1000"), `${unit operation.member}` ("miles");
  * - `${options LIST}`: an option list from OPTION_LISTS below (`_gte`/`_lte` pairs written once, `x_gte/lte`);
  * - `${own NAME}`: a fact of the add-in's own, from OWN_FACTS below (a number, or choices with a default);
  * - `${aggregates record}`: how a forecast bucket combines each field's months when no aggregation is named;
@@ -166,6 +166,11 @@ function rendered(kind: string, argument: string): string {
       if (minimum === undefined || maximum === undefined)
         throw new Error(`The contract gives ${argument} no minimum and maximum`);
       return `${minimum} to ${maximum}`;
+    }
+    case "unit": {
+      const unit = member(argument).unit;
+      if (unit === undefined) throw new Error(`The contract gives ${argument} no x-unit`);
+      return unit;
     }
     case "options": {
       const names = OPTION_LISTS[argument];

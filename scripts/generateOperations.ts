@@ -37,6 +37,7 @@ function parameterOf(document: JsonObject, node: unknown): JsonObject {
   };
   for (const key of ["minimum", "maximum", "pattern", "format", "maxItems", "enum", "default"] as const)
     if (schema[key] !== undefined) described[key] = schema[key];
+  if (schema["x-unit"] !== undefined) described.unit = schema["x-unit"];
   if (schema.type === "array") described.items = plainSchema(document, schema.items).type;
   return described;
 }
@@ -161,6 +162,8 @@ export interface ContractParameter {
   readonly enum?: readonly unknown[];
   /** What the service takes when the parameter is left out. */
   readonly default?: unknown;
+  /** What a number means (\`x-unit\`), e.g. miles. */
+  readonly unit?: string;
 }
 
 /** A body member's JSON type as the contract gives it (no type: a member of several shapes, \`oneOf\`). */

@@ -17,6 +17,8 @@ export interface ContractParameter {
   readonly enum?: readonly unknown[];
   /** What the service takes when the parameter is left out. */
   readonly default?: unknown;
+  /** What a number means (`x-unit`), e.g. miles. */
+  readonly unit?: string;
 }
 
 /** A body member's JSON type as the contract gives it (no type: a member of several shapes, `oneOf`). */
@@ -280,7 +282,15 @@ export const CONTRACT_OPERATIONS = [
       { name: "lat", in: "query", type: "number", required: false, minimum: -90, maximum: 90 },
       { name: "longitude", in: "query", type: "number", required: false, minimum: -180, maximum: 180 },
       { name: "lng", in: "query", type: "number", required: false, minimum: -180, maximum: 180 },
-      { name: "radius", in: "query", type: "number", required: false, maximum: 100, default: 0.5 },
+      {
+        name: "radius",
+        in: "query",
+        type: "number",
+        required: false,
+        maximum: 100,
+        default: 0.5,
+        unit: "miles",
+      },
       { name: "unit_count_gte", in: "query", type: "integer", required: false, minimum: 0 },
       { name: "unit_count_lte", in: "query", type: "integer", required: false, minimum: 0 },
       { name: "number_of_stories_gte", in: "query", type: "integer", required: false, minimum: 0 },

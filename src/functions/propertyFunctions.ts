@@ -285,7 +285,7 @@ export async function properties(
  * @helpurl https://localhost:3000/help.html#rent-lookup
  * @cancelable
  * @requiresAddress
- * @param [options] Name/value pairs: ${options LOOKUP}; latitude and longitude go together, radius is in miles around them (default ${default lookupProperties.radius}); max_results is at most ${own LOOKUP_CAP} (default ${own LOOKUP_DEFAULT_MAX}).
+ * @param [options] Name/value pairs: ${options LOOKUP}; latitude and longitude go together, radius is in ${unit lookupProperties.radius} around them (default ${default lookupProperties.radius}); max_results is at most ${own LOOKUP_CAP} (default ${own LOOKUP_DEFAULT_MAX}).
  * @param [invocation] Custom function invocation.
  * @returns A header row [property_id] and one row per matching property.
  */

@@ -20,6 +20,8 @@ export interface ContractMember {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly default?: unknown;
+  /** What a number means (the contract's `x-unit`), e.g. miles. */
+  readonly unit?: string;
 }
 
 /** Text the add-in sends in capitals, whatever case a formula wrote it in (a state code: "tx" is TX). */
