@@ -23,6 +23,7 @@ import type { CatalogueRecord } from "../src/api/fieldCatalogue";
 import { catalogueFields, factsIn } from "../src/api/fieldFacts";
 import { requestMember } from "../src/functions/args/contractOptions";
 import { defaultAggregation, type ForecastRecord } from "../src/functions/args/forecastAggregation";
+import { DEFAULT_MARKETS_GEO_TYPE } from "../src/functions/args/geoTypes";
 import { DEFAULT_SECTION, SECTION_CHOICES } from "../src/functions/args/narrativeSections";
 import { PROPERTY_FILTER_OPTIONS } from "../src/functions/args/propertyFilters";
 import { UNIT_OPTIONS } from "../src/functions/args/unitOptions";
@@ -56,6 +57,7 @@ const OWN_FACTS: Readonly<Record<string, number | Choices>> = {
   HISTORY_INTERVALS: { values: INTERVALS, default: DEFAULT_INTERVAL },
   HISTORY_AGGREGATIONS: { values: AGGREGATIONS, default: DEFAULT_AGGREGATION },
   NARRATIVE_SECTIONS: { values: SECTION_CHOICES, default: DEFAULT_SECTION },
+  MARKETS_GEO_TYPES: { values: schema.marketGeoTypeValues, default: DEFAULT_MARKETS_GEO_TYPE },
 };
 
 /** The option lists the functions read: RENT.LOOKUP's, RENT.PROPERTIES', RENT.UNITS', and the property filters. */

@@ -10,8 +10,9 @@ import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan } from "../api/planLimits";
 import { bodyDefaults, bodyRange } from "../api/requestFacts";
-import { marketGeoTypeValues, sortDirectionValues, type components } from "../api/schema";
+import { marketGeoTypeValues, sortDirectionValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
+import { DEFAULT_MARKETS_GEO_TYPE, type MarketGeoType } from "./args/geoTypes";
 import { readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
@@ -34,8 +35,6 @@ import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
 import { withFetchedAt } from "./shape/asOfCard";
 import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
-
-type MarketGeoType = components["schemas"]["MarketGeoType"];
 
 /** What explore markets takes for a direction or limit left out, and the range of its limit (the contract's). */
 const EXPLORE_DEFAULTS = bodyDefaults("exploreMarkets");
@@ -221,7 +220,7 @@ const MARKET_FILTER_FAMILY = {
  * @cancelable
  * @requiresAddress
  * @param metrics Metric names as a range or comma-separated text, e.g. "rent_avg_t30, leased_percent_avg_t30".
- * @param [options] Name/value pairs: geo_type (${values MarketGeoType}), sort (a metric; default the first), direction (${values SortDirection}; default ${default exploreMarkets.sort_direction}), limit (${range exploreMarkets.limit}; default ${default exploreMarkets.limit}), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
+ * @param [options] Name/value pairs: geo_type (${own MARKETS_GEO_TYPES}; any type for markets named in boundary_ids), sort (a metric; default the first), direction (${values SortDirection}; default ${default exploreMarkets.sort_direction}), limit (${range exploreMarkets.limit}; default ${default exploreMarkets.limit}), states (e.g. "TX, FL"), msa_id (submarkets of one MSA, by id or name), boundary_ids (ids or names), account, market filters such as rent_avg_t30_gte, and property filters such as unified_status.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
  * @param [invocation] Custom function invocation.
  * @returns A header row [id, name, geo_type, metrics...] and one row per market.
@@ -243,19 +242,19 @@ export async function markets(
         marketFilters[name] = readNumber(value, name);
       }
     }
-    // Without a type the service decides which markets (the contract's market_filters.geo_type): the add-in
-    // sends none, and names in boundary_ids may be markets of any type.
-    const geoType = isBlank(option.get("geo_type"))
-      ? undefined
-      : readMarketGeoType(option.get("geo_type"), "geo_type");
+    const named = readPlaceList(option.get("boundary_ids"), "boundary_ids");
+    // Markets named by boundary_ids need no type (they may be of either); otherwise the add-in's default is sent.
+    const geoType = !isBlank(option.get("geo_type"))
+      ? readMarketGeoType(option.get("geo_type"), "geo_type")
+      : named.length > 0
+        ? undefined
+        : DEFAULT_MARKETS_GEO_TYPE;
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
     const context = cellContext(cellSignal, option.get("account"));
     const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
       resolveBoundary(value, context, argument, types).then((found) => found.id);
     const boundaryIds = await Promise.all(
-      readPlaceList(option.get("boundary_ids"), "boundary_ids").map((item) =>
-        resolve(item, "boundary_ids", geoType ? [geoType] : marketGeoTypeValues),
-      ),
+      named.map((item) => resolve(item, "boundary_ids", geoType ? [geoType] : marketGeoTypeValues)),
     );
     const msaId = isEmptyArgument(option.get("msa_id"))
       ? undefined

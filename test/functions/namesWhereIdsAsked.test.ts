@@ -211,26 +211,42 @@ it("takes a property name in RENT.FORECAST", async () => {
   expect(byName).toEqual(byId);
 });
 
-it("RENT.MARKETS without a geo_type lets the service choose: MSAs, or the markets boundary_ids names of either type", async () => {
-  const submarket = (
-    await env.raw.post<{ data: { attributes: { id: number; name: string; geo_type: string } }[] }>(
-      "/geo_boundaries/search",
-      { account_id: env.accountId, query: "Austin", geo_type: ["BespokeSubmarket"], limit: 1 },
-    )
-  ).data[0]?.attributes;
-  expect(submarket?.geo_type).toBe("BespokeSubmarket");
-  const named = await markets(
-    [["rent_avg_t30"]],
-    [[`boundary_ids=${submarket?.name}`]],
-    undefined,
-    fakeInvocation(),
-  );
-  expect(named.slice(1).map((row) => row.slice(0, 3))).toEqual([
-    [submarket?.id, submarket?.name, "BespokeSubmarket"],
-  ]);
-  const unnamed = await markets([["rent_avg_t30"]], undefined, undefined, fakeInvocation());
-  const geoTypes = new Set(unnamed.slice(1).map((row) => row[2]));
-  expect([...geoTypes]).toEqual(["MSA"]);
+it("RENT.MARKETS without a geo_type asks for MSAs, but for the markets boundary_ids names whatever their type", async () => {
+  // What the add-in sends, not only what the sandbox answers: the live service's choice without a type is
+  // not specified, so the add-in must name the type itself unless it names the markets.
+  const sentFilters: unknown[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const request = input instanceof Request ? input.clone() : new Request(input, init);
+    if (request.url.endsWith("/explore_markets"))
+      sentFilters.push(((await request.json()) as { market_filters?: unknown }).market_filters);
+    return realFetch(input, init);
+  };
+  try {
+    const submarket = (
+      await env.raw.post<{ data: { attributes: { id: number; name: string; geo_type: string } }[] }>(
+        "/geo_boundaries/search",
+        { account_id: env.accountId, query: "Austin", geo_type: ["BespokeSubmarket"], limit: 1 },
+      )
+    ).data[0]?.attributes;
+    expect(submarket?.geo_type).toBe("BespokeSubmarket");
+    const named = await markets(
+      [["rent_avg_t30"]],
+      [[`boundary_ids=${submarket?.name}`]],
+      undefined,
+      fakeInvocation(),
+    );
+    expect(named.slice(1).map((row) => row.slice(0, 3))).toEqual([
+      [submarket?.id, submarket?.name, "BespokeSubmarket"],
+    ]);
+    expect(sentFilters).toEqual([{ geo_boundary_ids: [submarket?.id] }]);
+
+    const unnamed = await markets([["rent_avg_t30"]], undefined, undefined, fakeInvocation());
+    expect([...new Set(unnamed.slice(1).map((row) => row[2]))]).toEqual(["MSA"]);
+    expect(sentFilters[1]).toEqual({ geo_type: "MSA" });
+  } finally {
+    globalThis.fetch = realFetch;
+  }
 });
 
 it("takes a market by name in RENT.NARRATIVE, RENT.MARKETS (msa_id, boundary_ids) and RENT.BOUNDARIES", async () => {
