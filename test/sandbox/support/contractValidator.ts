@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
+import { madeFromContract } from "../../../sandbox/contract/openapiDocument";
 
 /**
  * Validates responses against src/api/openapi.yaml, read independently of the sandbox's own
@@ -21,26 +22,19 @@ interface ParsedContract {
 }
 
 /**
- * This module's parse of the contract and what ajv compiled from it, kept for the jest worker in the map its
- * test environment lends (test/support/workerScope.ts), so the worker's files parse and compile one version
- * of the file once instead of once each. Outside jest, once per process.
+ * This module's own parse of the contract and what ajv compiled from it. The sandbox keeps it beside its parse
+ * for as long as the file is unchanged (for the jest worker, whose files then parse and compile it once
+ * instead of once each); the content never comes from the sandbox's loader.
  */
 function parsedContract(): ParsedContract {
-  const kept = (globalThis as { sandboxContracts?: Map<string, unknown> }).sandboxContracts ?? new Map();
-  const key = `response validator ${CONTRACT_PATH} ${statSync(CONTRACT_PATH).mtimeMs}`;
-  let parsed = kept.get(key) as ParsedContract | undefined;
-  if (!parsed) {
-    const document = parse(readFileSync(CONTRACT_PATH, "utf8")) as Json;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema(document, DOCUMENT_ID, undefined, false);
-    parsed = { contract: document, ajv, validators: new Map() };
-    kept.set(key, parsed);
-  }
-  return parsed;
+  const document = parse(readFileSync(CONTRACT_PATH, "utf8")) as Json;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(document, DOCUMENT_ID, undefined, false);
+  return { contract: document, ajv, validators: new Map() };
 }
 
-const { contract: parsedDocument, ajv, validators } = parsedContract();
+const { contract: parsedDocument, ajv, validators } = madeFromContract("response validator", parsedContract);
 export const contract = parsedDocument;
 
 function resolve(node: unknown): Json {
