@@ -43,15 +43,13 @@ export type ForwardAggregation = (typeof FORWARD_AGGREGATIONS)[number];
 export type ForecastPeriod =
   { kind: "bucket"; interval: ForecastInterval } | { kind: "forward"; name: ForwardPeriod; months: number };
 
+const isForwardPeriod = (choice: string): choice is ForwardPeriod => choice in FORWARD_PERIOD_MONTHS;
+
 export function readForecastPeriod(value: unknown): ForecastPeriod {
   const choice = readChoice(value, "interval", [...forecastIntervalValues, ...FORWARD_PERIODS]);
-  return choice in FORWARD_PERIOD_MONTHS
-    ? {
-        kind: "forward",
-        name: choice as ForwardPeriod,
-        months: FORWARD_PERIOD_MONTHS[choice as ForwardPeriod],
-      }
-    : { kind: "bucket", interval: choice as ForecastInterval };
+  return isForwardPeriod(choice)
+    ? { kind: "forward", name: choice, months: FORWARD_PERIOD_MONTHS[choice] }
+    : { kind: "bucket", interval: choice };
 }
 
 /** A forward period's aggregation, or #VALUE! saying why a median cannot be made and what to ask instead. */
