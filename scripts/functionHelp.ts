@@ -23,6 +23,7 @@ import type { CatalogueRecord } from "../src/api/fieldCatalogue";
 import { catalogueFields, factsIn } from "../src/api/fieldFacts";
 import { requestMember } from "../src/functions/args/contractOptions";
 import { defaultAggregation, type ForecastRecord } from "../src/functions/args/forecastAggregation";
+import { FORWARD_AGGREGATIONS, FORWARD_PERIODS } from "../src/functions/args/forecastPeriods";
 import { DEFAULT_MARKETS_GEO_TYPE } from "../src/functions/args/geoTypes";
 import { DEFAULT_SECTION, SECTION_CHOICES } from "../src/functions/args/narrativeSections";
 import { PROPERTY_FILTER_OPTIONS } from "../src/functions/args/propertyFilters";
@@ -58,6 +59,8 @@ const OWN_FACTS: Readonly<Record<string, number | Choices>> = {
   HISTORY_AGGREGATIONS: { values: AGGREGATIONS, default: DEFAULT_AGGREGATION },
   NARRATIVE_SECTIONS: { values: SECTION_CHOICES, default: DEFAULT_SECTION },
   MARKETS_GEO_TYPES: { values: schema.marketGeoTypeValues, default: DEFAULT_MARKETS_GEO_TYPE },
+  FORWARD_PERIODS: { values: FORWARD_PERIODS },
+  FORWARD_AGGREGATIONS: { values: FORWARD_AGGREGATIONS },
 };
 
 /** The option lists the functions read: RENT.LOOKUP's, RENT.PROPERTIES', RENT.UNITS', and the property filters. */

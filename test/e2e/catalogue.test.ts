@@ -19,6 +19,7 @@ import {
   valuesOf,
   type PreviewBrowser,
 } from "./support/previewBrowser";
+import { monthsCovered } from "../support/forecastMonths";
 import { rawService, type RawService } from "../support/rawService";
 
 jest.setTimeout(60_000);
@@ -265,10 +266,17 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         field.startsWith("occupancy") && typeof value === "number"
           ? Math.round((value / 100) * 1e10) / 1e10
           : orEmpty(value);
-      const asRows = (rows: Series, fields: string[]) =>
+      // A quarter or a year also says which months of it the window holds, by the service's monthly answer.
+      const covers = ["covers_from", "covers_to", "months_covered"];
+      const asRows = (rows: Series, fields: string[], months: Series, bucketMonths: number) =>
         rows.map((row) => [
           isoToSerial(row.date),
           ...fields.map((field) => asCell(field, row.values[field])),
+          ...monthsCovered(
+            months.map((month) => month.date),
+            row.date,
+            bucketMonths,
+          ),
         ]);
 
       // A property with a forecast (the sandbox, like the service, has none for some).
@@ -287,13 +295,30 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
             `=RENT.FORECAST(${propertyId}, "${propertyFields.join(", ")}", "avg", "quarter")`,
           ),
         ),
-      ).toEqual([["date", ...propertyFields], ...asRows(propertySeries, propertyFields)]);
+      ).toEqual([
+        ["date", ...propertyFields, ...covers],
+        ...asRows(
+          propertySeries,
+          propertyFields,
+          await series(`/properties/${propertyId}/forecasts`, propertyFields, "avg", "month"),
+          3,
+        ),
+      ]);
 
-      const geoSeries = await series(`/geo_boundary/${msaId}/forecasts`, ["rent_growth_yoy"], "max", "year");
+      const geoPath = `/geo_boundary/${msaId}/forecasts`;
+      const geoSeries = await series(geoPath, ["rent_growth_yoy"], "max", "year");
       const geoTable = valuesOf(
         await calculate(world.page, `=RENT.GEOFORECAST(${msaId}, "rent_growth_yoy", "max", "year")`),
       );
-      expect(geoTable).toEqual([["date", "rent_growth_yoy"], ...asRows(geoSeries, ["rent_growth_yoy"])]);
+      expect(geoTable).toEqual([
+        ["date", "rent_growth_yoy", ...covers],
+        ...asRows(
+          geoSeries,
+          ["rent_growth_yoy"],
+          await series(geoPath, ["rent_growth_yoy"], "max", "month"),
+          12,
+        ),
+      ]);
       expect(geoTable.length).toBeGreaterThanOrEqual(6);
     });
   });

@@ -81,9 +81,11 @@ it("heads a forecast with readable names, a use_rent_value column as forecast re
       headers,
       fakeInvocation(),
     );
-  expect((await run(false, "names"))[0]).toEqual(["Date", "Rent growth YoY", "Occupancy"]);
-  expect((await run(true))[0]).toEqual(["date", "forecast rent (rent_growth_yoy)", "occupancy"]);
-  expect((await run(true, "names"))[0]).toEqual(["Date", "Forecast rent", "Occupancy"]);
+  // A year also says which months it covers (test/functions/forecastPeriods.test.ts), of its 12.
+  const covers = ["Covers from", "Covers to", "Months covered (of 12)"];
+  expect((await run(false, "names"))[0]).toEqual(["Date", "Rent growth YoY", "Occupancy", ...covers]);
+  expect((await run(true))[0]?.slice(0, 3)).toEqual(["date", "forecast rent (rent_growth_yoy)", "occupancy"]);
+  expect((await run(true, "names"))[0]).toEqual(["Date", "Forecast rent", "Occupancy", ...covers]);
 });
 
 it("heads a comp set's survey with readable names, keyed columns included, and refuses an unknown choice", async () => {

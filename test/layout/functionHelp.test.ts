@@ -10,6 +10,7 @@ import * as schema from "../../src/api/schema";
 import { CONTRACT_OPERATIONS, type ContractOperation } from "../../src/api/contractOperations";
 import { renderHelp } from "../../scripts/functionHelp";
 import { HEADER_CHOICES, readHeaders } from "../../src/functions/args/headers";
+import { FORWARD_AGGREGATIONS, FORWARD_PERIODS } from "../../src/functions/args/forecastPeriods";
 import { factsIn } from "../../src/api/fieldFacts";
 import { FORECAST_WINDOW_MONTHS } from "../../src/api/contractLimits";
 import { functionsMetadata, type FunctionMetadata } from "../../scripts/generateFunctionReference";
@@ -44,6 +45,11 @@ describe("the functions' help text", () => {
       const body = operation(id)?.body;
       const help = parameterHelp(fn, "interval");
       for (const value of schema.forecastIntervalValues) expect(names(help, value)).toBe(true);
+      // The add-in's forward periods beside the service's buckets, and what they combine months by.
+      for (const period of FORWARD_PERIODS) expect(names(help, period)).toBe(true);
+      expect(parameterHelp(fn, "aggregation")).toContain(
+        `A forward period takes ${FORWARD_AGGREGATIONS.slice(0, -1).join(", ")} or ${FORWARD_AGGREGATIONS.at(-1)}.`,
+      );
       expect(help).toContain(`${String(body?.defaults?.interval)} (default)`);
       expect(body?.types.interval?.enum).toEqual(schema.forecastIntervalValues);
       const aggregation = parameterHelp(fn, "aggregation");

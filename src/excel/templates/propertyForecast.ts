@@ -2,7 +2,7 @@
  * Property forecast: a property id, a start and an end date and an interval as inputs; the property's name,
  * rent and occupancy today, and its forecast spilled below, every formula referring to the inputs.
  */
-import { numberFormatForField } from "../../tables/columnKinds";
+import { NUMBER_FORMAT_BY_KIND, numberFormatForField } from "../../tables/columnKinds";
 import { isoDateToSerial } from "../../tables/excelDates";
 import type { SheetTemplate, TemplateCell } from "./sheetTemplate";
 
@@ -51,12 +51,16 @@ export function propertyForecast(inputs: PropertyForecastInputs): SheetTemplate 
     },
     { at: `A${FORECAST_ROW + 1}:A${spillEnd}`, numberFormat: dateFormat },
   ];
-  PROPERTY_FORECAST_FIELDS.forEach((field, index) => {
+  // After the fields, a quarter's or a year's spill says which months it covers: covers_from, covers_to, months_covered.
+  const columnFormats = [
+    ...PROPERTY_FORECAST_FIELDS.map(numberFormatForField),
+    dateFormat,
+    dateFormat,
+    NUMBER_FORMAT_BY_KIND.integer,
+  ];
+  columnFormats.forEach((numberFormat, index) => {
     const column = String.fromCharCode("B".charCodeAt(0) + index);
-    cells.push({
-      at: `${column}${FORECAST_ROW + 1}:${column}${spillEnd}`,
-      numberFormat: numberFormatForField(field),
-    });
+    cells.push({ at: `${column}${FORECAST_ROW + 1}:${column}${spillEnd}`, numberFormat });
   });
   return { sheetName: "Property forecast", cells };
 }
