@@ -15,7 +15,7 @@ import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
 import { QueryRunner } from "./queryRunner";
 import { RequestExecutor } from "./requestExecutor";
-import { RequestGate, type GateLimit } from "./requestGate";
+import { RequestGate, type GateLimit, type PacingProgress } from "./requestGate";
 import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
 import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
 import type { PacingOptions } from "./tokenBucket";
@@ -74,14 +74,16 @@ export interface DataLayerStats {
     attempts: number;
     retries: number;
     rateLimitWaits: number;
+    /** Times a request waited for its turn at the pacing (no 429 needed: the pacing kept under the limit). */
+    pacedWaits: number;
     gatePauses: number;
     coalesced: number;
     /** The pacing in force: the documented limit, or the one the service announced. */
     limit: GateLimit;
     /** Until when (epoch ms) every request fails at once because the service asked for a long wait. */
     rateLimitedUntilMs?: number;
-    /** The pull under way: requests sent since the gate was idle, still waiting, and the wait left for them. */
-    backlog?: { sent: number; waiting: number; expectedWaitMs: number };
+    /** The pull under way: what waits, done of total, the time left at the pacing (RequestGate.progress). */
+    pacing: PacingProgress;
   };
   /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
@@ -350,9 +352,22 @@ export class DataLayer {
     };
   }
 
-  /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
+  /** Tells `listener` when the service's limit makes every request wait. */
   onRateLimitPause(listener: () => void): () => void {
     return this.gate.onPause(listener);
+  }
+
+  /** The pull the pacing is working through: what waits, done of total, the time left and why. */
+  pacing(): PacingProgress {
+    return this.gate.progress;
+  }
+
+  /**
+   * Tells `listener` whenever the pacing's progress moves, a pause starts or the service announces its limit
+   * (the pane's progress strip and usage lines follow it); returns the function that stops it.
+   */
+  onPacingChange(listener: () => void): () => void {
+    return this.gate.onChange(listener);
   }
 
   /**
@@ -374,15 +389,12 @@ export class DataLayer {
       cache: await this.cache.stats(),
       requests: {
         ...this.executor.stats,
+        pacedWaits: this.gate.pacedWaits,
         gatePauses: this.gate.pauses,
         coalesced: this.runner.coalesced,
         limit: this.gate.limit,
         rateLimitedUntilMs: this.gate.refusingUntilMs,
-        backlog: {
-          sent: this.gate.backlog.sentSinceIdle,
-          waiting: this.gate.backlog.waiting,
-          expectedWaitMs: this.gate.backlog.expectedWaitMs,
-        },
+        pacing: this.gate.progress,
       },
       bulkExportUsage: this.quota.usage(),
     };
