@@ -18,6 +18,7 @@ import { RequestExecutor } from "./requestExecutor";
 import { RequestGate, type GateLimit, type PacingProgress } from "./requestGate";
 import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
 import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
+import { ExportJobsUnderWay, type ExportJobsState } from "./exportJobsUnderWay";
 import type { PacingOptions } from "./tokenBucket";
 
 export type {
@@ -89,6 +90,12 @@ export interface DataLayerStats {
   bulkExportUsage: Record<number, number>;
 }
 
+/** What the sign-in's cells and pane wait for: requests at the service's pace, and export jobs. */
+export interface WorkUnderWay {
+  requests: PacingProgress;
+  exportJobs: ExportJobsState;
+}
+
 /**
  * The IndexedDB database of cached answers. Its name changes when what is stored changes meaning: "-v2" since
  * percents are kept as fractions (answers stored before held some in points).
@@ -111,10 +118,13 @@ export class DataLayer {
   private readonly now: () => number;
   /** Holds pulls that would spend too much of the bulk export quota; counts what was spent. */
   readonly quota: BulkExportQuotaGuard;
+  /** The export jobs followed for cells (RENT.HISTORY), for the pane's progress. */
+  readonly exportJobs: ExportJobsUnderWay;
 
   constructor(options: DataLayerOptions) {
     this.now = options.now ?? Date.now;
     this.quota = new BulkExportQuotaGuard(options.quotaGuard);
+    this.exportJobs = new ExportJobsUnderWay(this.now);
     if (!options.cache && options.databaseName === undefined) removeDatabases(RETIRED_DATABASE_NAMES);
     this.cache =
       options.cache ??
@@ -357,17 +367,21 @@ export class DataLayer {
     return this.gate.onPause(listener);
   }
 
-  /** The pull the pacing is working through: what waits, done of total, the time left and why. */
-  pacing(): PacingProgress {
-    return this.gate.progress;
+  /**
+   * What waits: the pull the pacing is working through (what waits, done of total, the time left and why) and
+   * the export jobs followed for cells.
+   */
+  progress(): WorkUnderWay {
+    return { requests: this.gate.progress, exportJobs: this.exportJobs.state };
   }
 
   /**
-   * Tells `listener` whenever the pacing's progress moves, a pause starts or the service announces its limit
-   * (the pane's progress strip and usage lines follow it); returns the function that stops it.
+   * Tells `listener` whenever the progress moves, a pause starts, the service announces its limit or an export
+   * job starts or ends (the pane's progress strip and usage lines follow it); returns the function that stops it.
    */
-  onPacingChange(listener: () => void): () => void {
-    return this.gate.onChange(listener);
+  onProgressChange(listener: () => void): () => void {
+    const stops = [this.gate.onChange(listener), this.exportJobs.onChange(listener)];
+    return () => stops.forEach((stop) => stop());
   }
 
   /**

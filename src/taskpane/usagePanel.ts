@@ -60,7 +60,7 @@ export function wireUsagePanel(
   let stopWatching: () => void = () => undefined;
   const watch = () => {
     stopWatching();
-    stopWatching = session.current?.data.onPacingChange(showSoon) ?? (() => undefined);
+    stopWatching = session.current?.data.onProgressChange(showSoon) ?? (() => undefined);
   };
   const followGuard = () => {
     stopHeld();

@@ -1,7 +1,7 @@
 import { ApiError } from "../api/errors";
 import type { DataLayerStats } from "../data/dataLayer";
 import { rateLimitedUntil } from "../data/rateLimitedUntil";
-import { limitInWords } from "./pacingText";
+import { limitInWords } from "./progressText";
 
 interface RateLimitSeen {
   at: number;

@@ -34,8 +34,10 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+const requests = () => layer.progress().requests;
+
 /** Until nothing is on the wire: the sandbox's work takes real time, which the moving clock does not count. */
-const answered = () => until("the answers on the wire", () => layer.pacing().onTheWire === 0);
+const answered = () => until("the answers on the wire", () => requests().onTheWire === 0);
 
 /** Moves every clock one turn of the pacing, then lets the request it released be answered. */
 async function nextTurn(): Promise<void> {
@@ -53,15 +55,15 @@ function pull(count: number, firstPage = 1): Promise<unknown>[] {
 
 it("reports what waits, done of total and the time left at the live pace, and the time left is right", async () => {
   let changes = 0;
-  layer.onPacingChange(() => changes++);
+  layer.onProgressChange(() => changes++);
   const before = sandbox.counters.get(JOBS_ROUTE);
   const sent = pull(PULL);
-  await until("the burst to be answered", () => layer.pacing().done === LIVE_PACING.burst);
+  await until("the burst to be answered", () => requests().done === LIVE_PACING.burst);
   await answered();
 
   const started = clock.now();
   const waiting = PULL - LIVE_PACING.burst;
-  expect(layer.pacing()).toEqual({
+  expect(requests()).toEqual({
     waiting,
     onTheWire: 0,
     done: LIVE_PACING.burst,
@@ -76,27 +78,26 @@ it("reports what waits, done of total and the time left at the live pace, and th
   const changesBefore = changes;
   await nextTurn();
   expect(changes).toBeGreaterThan(changesBefore);
-  expect(layer.pacing()).toMatchObject({
+  expect(requests()).toMatchObject({
     waiting: waiting - 1,
     done: LIVE_PACING.burst + 1,
     total: PULL,
     timeLeftMs: (waiting - 1) * TURN_MS,
   });
 
-  while (layer.pacing().waiting > 0) await nextTurn();
+  while (requests().waiting > 0) await nextTurn();
   await Promise.all(sent);
   // The time the state gave at the start is the time the rest of the pull took.
   expect(clock.now() - started).toBe(waiting * TURN_MS);
-  expect(layer.pacing()).toMatchObject({ waiting: 0, onTheWire: 0, done: PULL, total: PULL, timeLeftMs: 0 });
-  const { requests } = await layer.stats();
-  expect(requests).toMatchObject({ pacedWaits: waiting, rateLimitWaits: 0 });
+  expect(requests()).toMatchObject({ waiting: 0, onTheWire: 0, done: PULL, total: PULL, timeLeftMs: 0 });
+  expect((await layer.stats()).requests).toMatchObject({ pacedWaits: waiting, rateLimitWaits: 0 });
   expect(sandbox.counters.get(JOBS_ROUTE) - before).toBe(PULL);
 
   // The next pull is counted on its own: the burst is spent, so its one request waits a turn.
   const next = pull(1, PULL + 1);
-  await until("the next pull to arrive", () => layer.pacing().total === 1);
-  expect(layer.pacing()).toMatchObject({ waiting: 1, done: 0, total: 1, timeLeftMs: TURN_MS });
+  await until("the next pull to arrive", () => requests().total === 1);
+  expect(requests()).toMatchObject({ waiting: 1, done: 0, total: 1, timeLeftMs: TURN_MS });
   await nextTurn();
   await Promise.all(next);
-  expect(layer.pacing()).toMatchObject({ waiting: 0, done: 1, total: 1 });
+  expect(requests()).toMatchObject({ waiting: 0, done: 1, total: 1 });
 });

@@ -136,3 +136,37 @@ it("shows the paced work on any tab without a click, with done of total and why,
   expect(document.activeElement).toBe(focused);
   session.signOut();
 });
+
+it("shows the export jobs cells wait for, with the time their size usually takes, and hides when they end", async () => {
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
+  element("pane-main").hidden = false;
+  const clock = heldClock(Date.parse("2026-11-02T09:00:00Z"));
+  const session = new Session(service, { databaseName: "progress-strip-jobs-test", now: clock.now });
+  wireProgressStrip(session);
+  await session.signIn(
+    { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+    { kind: "manual", accessToken: "t-1" },
+  );
+  openTab("exports");
+  const strip = element("progress-strip");
+
+  // As RENT.HISTORY's exports note a job: followed from its submission, then expected to end at a time.
+  const job = session.requireSignedIn().data.exportJobs.follow();
+  await flush();
+  expect(shown(strip)).toBe(true);
+  expect(text("progress-waiting")).toBe("Waiting: 1 export job.");
+  expect(text("progress-jobs")).toBe("Export job: being submitted.");
+  expect([element("progress-done").hidden, element("progress-bar").hidden]).toEqual([true, true]);
+  expect(text("progress-why")).toBe(
+    "Why: RENT.HISTORY's days come from export jobs, which the service builds in minutes.",
+  );
+
+  job.expectEndAt(clock.now() + 4 * 60_000);
+  await flush();
+  expect(text("progress-jobs")).toBe("Export job: about 4 min left, the service's usual time for the size.");
+
+  job.end();
+  await flush();
+  expect(shown(strip)).toBe(false);
+  session.signOut();
+});
