@@ -362,11 +362,6 @@ export class DataLayer {
     };
   }
 
-  /** Tells `listener` when the service's limit makes every request wait. */
-  onRateLimitPause(listener: () => void): () => void {
-    return this.gate.onPause(listener);
-  }
-
   /**
    * What waits: the pull the pacing is working through (what waits, done of total, the time left and why) and
    * the export jobs followed for cells.

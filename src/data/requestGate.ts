@@ -87,7 +87,6 @@ export class RequestGate {
   private readonly longestWaitMs: number;
   private readonly now: () => number;
   private readonly sleep: Sleep;
-  private readonly pauseListeners = new Set<() => void>();
   private readonly changeListeners = new Set<() => void>();
   private pacing: PacingOptions;
   private learned = false;
@@ -214,7 +213,6 @@ export class RequestGate {
     if (until <= this.pausedUntilMs + slack) return;
     this.pausedUntilMs = until;
     this.pauses += 1;
-    for (const listener of this.pauseListeners) listener();
     if (ms > this.longestWaitMs) {
       this.pause = undefined;
       const refusal = rateLimitedUntil(until, now);
@@ -248,12 +246,6 @@ export class RequestGate {
     }
     this.learned = true;
     this.changed();
-  }
-
-  /** Tells `listener` whenever a new pause starts (the pane shows it); returns the function that stops it. */
-  onPause(listener: () => void): () => void {
-    this.pauseListeners.add(listener);
-    return () => this.pauseListeners.delete(listener);
   }
 
   private refusesNow(): boolean {
