@@ -15,9 +15,10 @@ import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
 import { QueryRunner } from "./queryRunner";
 import { RequestExecutor } from "./requestExecutor";
-import { RequestGate, type GateLimit } from "./requestGate";
+import { RequestGate, type GateLimit, type PacingProgress } from "./requestGate";
 import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
 import { DEFAULT_RETRY, type RetryOptions } from "./retryPolicy";
+import { ExportJobsUnderWay, type ExportJobsState } from "./exportJobsUnderWay";
 import type { PacingOptions } from "./tokenBucket";
 
 export type {
@@ -74,17 +75,25 @@ export interface DataLayerStats {
     attempts: number;
     retries: number;
     rateLimitWaits: number;
+    /** Times a request waited for its turn at the pacing (no 429 needed: the pacing kept under the limit). */
+    pacedWaits: number;
     gatePauses: number;
     coalesced: number;
     /** The pacing in force: the documented limit, or the one the service announced. */
     limit: GateLimit;
     /** Until when (epoch ms) every request fails at once because the service asked for a long wait. */
     rateLimitedUntilMs?: number;
-    /** The pull under way: requests sent since the gate was idle, still waiting, and the wait left for them. */
-    backlog?: { sent: number; waiting: number; expectedWaitMs: number };
+    /** The pull under way: what waits, done of total, the time left at the pacing (RequestGate.progress). */
+    pacing: PacingProgress;
   };
   /** Properties returned by bulk details and property search per account, as the service counts them toward the quota. */
   bulkExportUsage: Record<number, number>;
+}
+
+/** What the sign-in's cells and pane wait for: requests at the service's pace, and export jobs. */
+export interface WorkUnderWay {
+  requests: PacingProgress;
+  exportJobs: ExportJobsState;
 }
 
 /**
@@ -109,10 +118,13 @@ export class DataLayer {
   private readonly now: () => number;
   /** Holds pulls that would spend too much of the bulk export quota; counts what was spent. */
   readonly quota: BulkExportQuotaGuard;
+  /** The export jobs followed for cells (RENT.HISTORY), for the pane's progress. */
+  readonly exportJobs: ExportJobsUnderWay;
 
   constructor(options: DataLayerOptions) {
     this.now = options.now ?? Date.now;
     this.quota = new BulkExportQuotaGuard(options.quotaGuard);
+    this.exportJobs = new ExportJobsUnderWay(this.now);
     if (!options.cache && options.databaseName === undefined) removeDatabases(RETIRED_DATABASE_NAMES);
     this.cache =
       options.cache ??
@@ -350,9 +362,21 @@ export class DataLayer {
     };
   }
 
-  /** Tells `listener` when the service's limit makes every request wait (the pane's usage line shows it). */
-  onRateLimitPause(listener: () => void): () => void {
-    return this.gate.onPause(listener);
+  /**
+   * What waits: the pull the pacing is working through (what waits, done of total, the time left and why) and
+   * the export jobs followed for cells.
+   */
+  progress(): WorkUnderWay {
+    return { requests: this.gate.progress, exportJobs: this.exportJobs.state };
+  }
+
+  /**
+   * Tells `listener` whenever the progress moves, a pause starts, the service announces its limit or an export
+   * job starts or ends (the pane's progress strip and usage lines follow it); returns the function that stops it.
+   */
+  onProgressChange(listener: () => void): () => void {
+    const stops = [this.gate.onChange(listener), this.exportJobs.onChange(listener)];
+    return () => stops.forEach((stop) => stop());
   }
 
   /**
@@ -374,15 +398,12 @@ export class DataLayer {
       cache: await this.cache.stats(),
       requests: {
         ...this.executor.stats,
+        pacedWaits: this.gate.pacedWaits,
         gatePauses: this.gate.pauses,
         coalesced: this.runner.coalesced,
         limit: this.gate.limit,
         rateLimitedUntilMs: this.gate.refusingUntilMs,
-        backlog: {
-          sent: this.gate.backlog.sentSinceIdle,
-          waiting: this.gate.backlog.waiting,
-          expectedWaitMs: this.gate.backlog.expectedWaitMs,
-        },
+        pacing: this.gate.progress,
       },
       bulkExportUsage: this.quota.usage(),
     };

@@ -25,17 +25,34 @@ export const DEFAULT_LONGEST_WAIT_MS = 30_000;
 
 const RETRY_AFTER_RESOLUTION_MS = 1000;
 
-/** What the gate is working through: the pane's "pending requests", and whether a waiting cell is in line. */
+/** What the gate is working through: whether a waiting cell is in line behind a backlog that moves. */
 export interface GateBacklog {
   /** Waiting for a turn or on the wire. */
   pending: number;
   waiting: number;
-  /** Let through since the gate was last idle: with `waiting`, "done of total" of the current pull. */
-  sentSinceIdle: number;
-  /** Until the last waiting request's turn at the pacing in force. */
-  expectedWaitMs: number;
   lastGrantAtMs: number;
   lastReleaseAtMs: number;
+}
+
+/**
+ * The pull the gate is working through, as the pane shows it: what waits, done of total, the time left at the
+ * pacing in force, and why (the pacing, or a pause the service asked for). A pull starts when a request
+ * arrives at an idle gate (nothing waiting, nothing on the wire); a request the service refused with a 429
+ * and that goes again counts once more, since it costs another request.
+ */
+export interface PacingProgress {
+  /** Requests waiting for their turn. */
+  waiting: number;
+  onTheWire: number;
+  /** Requests of the pull answered (or failed). */
+  done: number;
+  /** done + on the wire + waiting. */
+  total: number;
+  /** Until the last waiting request's turn at the pacing in force, after any pause the service asked for. */
+  timeLeftMs: number;
+  /** The rest of a wait the service asked for (after a 429) that the waiting requests sit out; 0 when none. */
+  pausedForMs: number;
+  limit: GateLimit;
 }
 
 /** Gives back the slot of a request once its answer (or failure) has arrived. */
@@ -70,7 +87,7 @@ export class RequestGate {
   private readonly longestWaitMs: number;
   private readonly now: () => number;
   private readonly sleep: Sleep;
-  private readonly pauseListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<() => void>();
   private pacing: PacingOptions;
   private learned = false;
   private inFlight = 0;
@@ -79,10 +96,12 @@ export class RequestGate {
   private pumping = false;
   private lastGrantAtMs = Number.NEGATIVE_INFINITY;
   private lastReleaseAtMs = Number.NEGATIVE_INFINITY;
-  /** Requests let through since the gate was last idle (nothing waiting, nothing on the wire). */
-  private sentSinceIdle = 0;
+  /** Requests of the current pull answered (or failed): the gate was last idle before its first arrived. */
+  private doneSinceIdle = 0;
   /** How many times the gate held everyone back after a 429 (for stats and tests). */
   pauses = 0;
+  /** How many times a request waited for its turn at the pacing (for the pane's usage lines). */
+  pacedWaits = 0;
 
   constructor(options: RequestGateOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -104,16 +123,42 @@ export class RequestGate {
    * stuck (src/functions/cellCall.ts). Each request on the wire has its own time bound (requestExecutor.ts).
    */
   get backlog(): GateBacklog {
-    const pausedForMs = Math.max(0, this.pausedUntilMs - this.now());
     return {
       pending: this.queue.length + this.inFlight,
       waiting: this.queue.length,
-      sentSinceIdle: this.sentSinceIdle,
-      // The waiting requests' turns at the pacing in force, after any pause the service asked for.
-      expectedWaitMs: this.queue.length === 0 ? 0 : pausedForMs + this.bucket.waitFor(this.queue.length),
       lastGrantAtMs: this.lastGrantAtMs,
       lastReleaseAtMs: this.lastReleaseAtMs,
     };
+  }
+
+  /** The current pull's progress (see PacingProgress); `onChange` tells when it moves. */
+  get progress(): PacingProgress {
+    const now = this.now();
+    const pausedForMs = Math.max(0, this.pausedUntilMs - now);
+    const waiting = this.queue.length;
+    return {
+      waiting,
+      onTheWire: this.inFlight,
+      done: this.doneSinceIdle,
+      total: this.doneSinceIdle + this.inFlight + waiting,
+      // The waiting requests' turns at the pacing in force, after any pause the service asked for.
+      timeLeftMs: waiting === 0 ? 0 : pausedForMs + this.bucket.waitFor(waiting),
+      pausedForMs: this.refusesNow() ? 0 : pausedForMs,
+      limit: this.limit,
+    };
+  }
+
+  /**
+   * Tells `listener` whenever the progress moves (a request arrives, goes out, is answered or cancelled; a pause
+   * starts; the service announces its limit); returns the function that stops it.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   /** Until when (epoch ms) requests are refused at once; undefined when they are not. */
@@ -143,13 +188,15 @@ export class RequestGate {
           if (index >= 0) {
             this.queue.splice(index, 1);
             fail(abortReason(signal));
+            this.changed();
           }
         });
       }
       // A request arriving at an idle gate starts a new pull to count.
-      if (this.queue.length === 0 && this.inFlight === 0) this.sentSinceIdle = 0;
+      if (this.queue.length === 0 && this.inFlight === 0) this.doneSinceIdle = 0;
       this.queue.push(waiter);
       void this.pump();
+      this.changed();
     });
   }
 
@@ -166,14 +213,12 @@ export class RequestGate {
     if (until <= this.pausedUntilMs + slack) return;
     this.pausedUntilMs = until;
     this.pauses += 1;
-    for (const listener of this.pauseListeners) listener();
     if (ms > this.longestWaitMs) {
       this.pause = undefined;
       const refusal = rateLimitedUntil(until, now);
       for (const waiter of this.queue.splice(0)) waiter.fail(refusal);
-      return;
-    }
-    this.sleepThrough(ms);
+    } else this.sleepThrough(ms);
+    this.changed();
   }
 
   /** Holds the queue for `ms`; when that sleep ends (and no later pause replaced it), the pause is over. */
@@ -193,19 +238,14 @@ export class RequestGate {
   adopt(announced: AnnouncedLimit): void {
     const windowMs =
       announced.windowSeconds === undefined ? this.pacing.windowMs : announced.windowSeconds * 1000;
-    if (announced.limit === this.pacing.limit && windowMs === this.pacing.windowMs) {
-      this.learned = true;
-      return;
+    const same = announced.limit === this.pacing.limit && windowMs === this.pacing.windowMs;
+    if (same && this.learned) return;
+    if (!same) {
+      this.pacing = pacingFor(announced.limit, windowMs);
+      this.bucket.reconfigure(this.pacing);
     }
-    this.pacing = pacingFor(announced.limit, windowMs);
-    this.bucket.reconfigure(this.pacing);
     this.learned = true;
-  }
-
-  /** Tells `listener` whenever a new pause starts (the pane shows it); returns the function that stops it. */
-  onPause(listener: () => void): () => void {
-    this.pauseListeners.add(listener);
-    return () => this.pauseListeners.delete(listener);
+    this.changed();
   }
 
   private refusesNow(): boolean {
@@ -229,11 +269,11 @@ export class RequestGate {
         }
         const waitMs = this.bucket.take();
         if (waitMs > 0) {
+          this.pacedWaits += 1;
           await this.sleep(waitMs);
           continue;
         }
         const waiter = this.queue.shift() as Waiter;
-        this.sentSinceIdle += 1;
         this.inFlight += 1;
         this.lastGrantAtMs = this.now();
         let released = false;
@@ -241,9 +281,12 @@ export class RequestGate {
           if (released) return;
           released = true;
           this.inFlight -= 1;
+          this.doneSinceIdle += 1;
           this.lastReleaseAtMs = this.now();
           void this.pump();
+          this.changed();
         });
+        this.changed();
       }
     } finally {
       this.pumping = false;

@@ -83,3 +83,19 @@ export function fillList(list: HTMLElement, lines: readonly string[]): void {
     }),
   );
 }
+
+/**
+ * `show` run once after the events of this moment: a burst of changes (fifty requests let through at once)
+ * redraws once, and a live region is not rewritten fifty times.
+ */
+export function coalesced(show: () => void): () => void {
+  let scheduled = false;
+  return () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      show();
+    }, 0);
+  };
+}

@@ -10,6 +10,7 @@ import "./fluent";
 import { outsideExcel, runInExcel } from "./excelRunner";
 import { FreezeController } from "./freezeController";
 import { openTabOnDemand } from "./paneTabs";
+import { wireProgressStrip } from "./progressStrip";
 import { JobsController } from "./jobsController";
 import { wireJobsPanel } from "./jobsPanel";
 import { RefreshController } from "./refreshController";
@@ -65,6 +66,7 @@ function start(inExcel: boolean): void {
   wireAsOfPanel(runExcel, status, inExcel);
   wireFreezePanel(new FreezeController(runExcel), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
+  wireProgressStrip(session);
   wireUsagePanel(session, usage, status, {
     settings,
     // An allowed pull's cells show #N/A (held): entering them again sends it.

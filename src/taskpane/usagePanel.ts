@@ -1,11 +1,12 @@
 import type { Session } from "../session/session";
-import { element, fillList, whileBusy, type StatusLine } from "./dom";
+import { coalesced, element, fillList, whileBusy, type StatusLine } from "./dom";
 import type { SettingsStore } from "./settingsStore";
 import type { UsageTracker } from "./usageTracker";
 
-const PENDING_REFRESH_MS = 5_000;
-
-/** The quota and rate-limit figures, updated on demand, after each sign-in change, and while requests wait. */
+/**
+ * The quota and rate-limit figures, updated on demand, after each sign-in change, and whenever the pacing
+ * moves (requests waiting or let through, a pause the service asked for, the limit it announced).
+ */
 export function wireUsagePanel(
   session: Session,
   tracker: UsageTracker,
@@ -15,7 +16,6 @@ export function wireUsagePanel(
     afterAllow: () => Promise<void>;
   },
 ): void {
-  let followUp: ReturnType<typeof setTimeout> | undefined;
   const shareInput = element<HTMLInputElement>("quota-share");
   const allowButton = element<HTMLButtonElement>("quota-allow-button");
   // The bulk export quota guard: the pull it holds, and the share a pull may spend without asking.
@@ -50,19 +50,17 @@ export function wireUsagePanel(
     if (!state) return;
     const stats = await state.data.stats();
     fillList(element("usage-lines"), tracker.lines(stats, state.accountId));
-    // While a pull is working through the pacing, its "done of total" moves: show it again shortly.
-    clearTimeout(followUp);
-    if ((stats.requests.backlog?.waiting ?? 0) > 0) followUp = setTimeout(showOrSay, PENDING_REFRESH_MS);
   };
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);
   });
   const showOrSay = () => void show().catch((error: unknown) => status.error(error));
-  // A long wait for the service's limit starts in a cell as often as in the pane: show it when it starts.
+  // Waits for the service's limit start in cells as often as in the pane: show them as they come and go.
+  const showSoon = coalesced(showOrSay);
   let stopWatching: () => void = () => undefined;
   const watch = () => {
     stopWatching();
-    stopWatching = session.current?.data.onRateLimitPause(showOrSay) ?? (() => undefined);
+    stopWatching = session.current?.data.onProgressChange(showSoon) ?? (() => undefined);
   };
   const followGuard = () => {
     stopHeld();

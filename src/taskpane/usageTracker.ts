@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import type { DataLayerStats } from "../data/dataLayer";
 import { rateLimitedUntil } from "../data/rateLimitedUntil";
+import { limitInWords } from "./progressText";
 
 interface RateLimitSeen {
   at: number;
@@ -31,25 +32,15 @@ export class UsageTracker {
       this.quota = { at: this.now(), limit: error.details.quotaLimit, usage: error.details.quotaUsage };
   }
 
-  /** Lines for the Usage section: quota use of the account, rate-limit waits and the last limit met. */
+  /** Lines for the Usage section: quota use of the account, the limit in force, rate-limit waits, the last limit met. */
   lines(stats: DataLayerStats, accountId: number): string[] {
     const used = stats.bulkExportUsage[accountId] ?? 0;
     const { limit, rateLimitedUntilMs } = stats.requests;
     const lines = [
       `Bulk export quota: ${used} properties counted for account ${accountId} since sign-in.`,
-      `Requests are paced at ${limit.limit} per ${Math.round(limit.windowMs / 1000)} s (${limit.learned ? "the limit the service announced" : "the documented limit; the service has not announced one"}).`,
-      stats.requests.rateLimitWaits === 0
-        ? "Rate limit: no waits so far."
-        : `Rate limit: requests waited ${stats.requests.rateLimitWaits} times for the service's limit.`,
+      `Requests are paced at ${limitInWords(limit)} (${limit.learned ? "the limit the service announced" : "the documented limit; the service has not announced one"}).`,
+      rateLimitLine(stats.requests),
     ];
-    const backlog = stats.requests.backlog;
-    if (backlog && backlog.waiting > 0) {
-      const minutes = Math.ceil(backlog.expectedWaitMs / 60_000);
-      const wait = backlog.expectedWaitMs < 60_000 ? "under a minute" : `about ${minutes} min`;
-      lines.push(
-        `Pending requests: ${backlog.sent} of ${backlog.sent + backlog.waiting} sent; ${wait} left at the current limit.`,
-      );
-    }
     // The same words as the cells' #N/A: every request fails at once until then.
     if (rateLimitedUntilMs !== undefined)
       lines.push(rateLimitedUntil(rateLimitedUntilMs, this.now()).message);
@@ -73,4 +64,21 @@ export class UsageTracker {
     if (seconds < 60) return `${seconds} s ago`;
     return `${Math.round(seconds / 60)} min ago`;
   }
+}
+
+/**
+ * Whether requests wait or have waited for the service's limit: for their turn at the pacing (which keeps
+ * under the limit) or after the service refused one. Never "no waits" while requests wait.
+ */
+function rateLimitLine(requests: DataLayerStats["requests"]): string {
+  const { pacing, pacedWaits, rateLimitWaits } = requests;
+  if (pacing.waiting > 0)
+    return `Rate limit: ${pacing.waiting} ${pacing.waiting === 1 ? "request is" : "requests are"} waiting for their turn at the service's pace (progress above).`;
+  if (pacedWaits === 0 && rateLimitWaits === 0) return "Rate limit: no waits so far.";
+  const times = (count: number) => `${count} ${count === 1 ? "time" : "times"}`;
+  const waits = [
+    ...(pacedWaits > 0 ? [`${times(pacedWaits)} for their turn at the service's pace`] : []),
+    ...(rateLimitWaits > 0 ? [`${times(rateLimitWaits)} after the service refused one`] : []),
+  ];
+  return `Rate limit: requests waited ${waits.join(" and ")}.`;
 }

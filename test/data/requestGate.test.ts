@@ -126,8 +126,8 @@ describe("RequestGate", () => {
   });
 });
 
-describe("the gate's backlog (the pane's pending requests)", () => {
-  it("counts what was sent of the pull and what waits, and the wait left at the pacing in force", async () => {
+describe("the gate's progress (the pane's progress strip)", () => {
+  it("counts what is out of the pull and what waits, and the wait left at the pacing in force", async () => {
     const now = 0;
     // A sleep that never ends: the pacing holds the rest in line, as it would for the next 6 s.
     const gate = new RequestGate({
@@ -136,14 +136,33 @@ describe("the gate's backlog (the pane's pending requests)", () => {
       now: () => now,
       sleep: () => new Promise<void>(() => undefined),
     });
-    expect(gate.backlog).toMatchObject({ pending: 0, waiting: 0, expectedWaitMs: 0 });
+    expect(gate.progress).toMatchObject({ total: 0, waiting: 0, timeLeftMs: 0 });
     const granted: number[] = [];
     for (let index = 0; index < 5; index++) void gate.acquire().then(() => granted.push(index));
     await Promise.resolve();
     await Promise.resolve();
     expect(granted).toEqual([0, 1]);
-    // Two of five sent; three wait for refills of one token per 1,250 ms ((10 - 2) per 10 s).
-    expect(gate.backlog).toMatchObject({ pending: 5, waiting: 3, sentSinceIdle: 2, expectedWaitMs: 3_750 });
+    // Two of five on the wire; three wait for refills of one token per 1,250 ms ((10 - 2) per 10 s).
+    expect(gate.progress).toMatchObject({ total: 5, waiting: 3, onTheWire: 2, done: 0, timeLeftMs: 3_750 });
+  });
+
+  it("adds a pause the service asked for to the time left, and says so, but not one it refuses through", () => {
+    const now = 0;
+    const gate = new RequestGate({
+      pacing: { limit: 10, windowMs: 10_000, burst: 2 },
+      now: () => now,
+      sleep: () => new Promise<void>(() => undefined),
+    });
+    let changes = 0;
+    gate.onChange(() => changes++);
+    for (let index = 0; index < 3; index++) void gate.acquire().catch(() => undefined);
+    gate.pauseFor(20_000);
+    expect(changes).toBeGreaterThan(3);
+    // Two went before the pause; the third waits it out, then one refill.
+    expect(gate.progress).toMatchObject({ waiting: 1, pausedForMs: 20_000, timeLeftMs: 21_250 });
+    // A wait longer than a caller may sit out fails the waiting request: nothing waits, no pause to sit out.
+    gate.pauseFor(60_000);
+    expect(gate.progress).toMatchObject({ waiting: 0, pausedForMs: 0, timeLeftMs: 0 });
   });
 });
 

@@ -7,6 +7,8 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { cellAsOf } from "../../src/functions/cellAsOf";
+import { expectedJobMs } from "../../src/data/history/exportJobWait";
+import type { ExportJobsState } from "../../src/data/exportJobsUnderWay";
 import { session } from "../../src/session/session";
 import { UNPACED } from "../support/signedInSandbox";
 
@@ -228,6 +230,35 @@ describe("RENT.HISTORY", () => {
         lastDataDate: "2025-03-31",
       }),
     ]);
+  });
+
+  it("tells the pane the export job its cell waits for: being submitted, the time its size usually takes, gone once it ended", async () => {
+    useHistoryOptions({ now: () => sandbox.clock.now(), sleep: movingSleep, batchWindowMs: 20 });
+    // The data layer on the same clock as the jobs, as both are on the person's clock in Excel.
+    session.useDataOptions({
+      ...UNPACED,
+      databaseName: `history-${++databaseCounter}`,
+      now: () => sandbox.clock.now(),
+    });
+    await session.signIn(
+      { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+      { kind: "client", clientId: PRO.clientId, clientSecret: PRO.clientSecret },
+    );
+    const { data } = session.requireSignedIn();
+    const seen: ExportJobsState[] = [];
+    data.onProgressChange(() => seen.push(data.progress().exportJobs));
+
+    const cell = streamingCell([[100031, 100032]], "avg_rent", "2025-02-01", "2025-02-28");
+    expect(await cell.final).toEqual(expect.arrayContaining([["date", "id", "avg_rent"]]));
+    // Before its id is known it is being submitted; from the submission on, the time its size usually takes
+    // runs down as the polls move the clock; once its days are in, nothing is under way.
+    expect(seen[0]).toEqual({ running: 1, timeLeftMs: 0 });
+    const submitted = seen.filter((state) => state.timeLeftMs > 0);
+    expect(submitted[0]).toEqual({ running: 1, timeLeftMs: expectedJobMs(2, 28) });
+    for (const [index, state] of submitted.entries())
+      expect(state.timeLeftMs).toBeLessThanOrEqual(submitted[index - 1]?.timeLeftMs ?? state.timeLeftMs);
+    expect(seen[seen.length - 1]).toEqual({ running: 0, timeLeftMs: 0 });
+    expect(data.progress().exportJobs).toEqual({ running: 0, timeLeftMs: 0 });
   });
 
   it("a pane reload during the job follows the same job instead of submitting it again", async () => {

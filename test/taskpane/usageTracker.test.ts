@@ -8,12 +8,13 @@ interface StatsOverrides {
   usage?: Record<number, number>;
   limit?: DataLayerStats["requests"]["limit"];
   rateLimitedUntilMs?: number;
-  backlog?: DataLayerStats["requests"]["backlog"];
+  pacedWaits?: number;
+  waiting?: number;
 }
 
 const DOCUMENTED = { limit: 100, windowMs: 300_000, burst: 50, learned: false };
 const DOCUMENTED_LINE =
-  "Requests are paced at 100 per 300 s (the documented limit; the service has not announced one).";
+  "Requests are paced at 100 requests per 5 minutes (the documented limit; the service has not announced one).";
 
 function stats(overrides: StatsOverrides = {}): DataLayerStats {
   return {
@@ -33,11 +34,20 @@ function stats(overrides: StatsOverrides = {}): DataLayerStats {
       attempts: 3,
       retries: 0,
       rateLimitWaits: overrides.rateLimitWaits ?? 0,
+      pacedWaits: overrides.pacedWaits ?? 0,
       gatePauses: 0,
       coalesced: 0,
       limit: overrides.limit ?? DOCUMENTED,
       rateLimitedUntilMs: overrides.rateLimitedUntilMs,
-      backlog: overrides.backlog,
+      pacing: {
+        waiting: overrides.waiting ?? 0,
+        onTheWire: 0,
+        done: 0,
+        total: overrides.waiting ?? 0,
+        timeLeftMs: 0,
+        pausedForMs: 0,
+        limit: overrides.limit ?? DOCUMENTED,
+      },
     },
     bulkExportUsage: overrides.usage ?? {},
   };
@@ -53,12 +63,19 @@ describe("the Usage section", () => {
     ]);
   });
 
-  it("shows a pull's pending requests, done of total, and the wait left at the current limit", () => {
+  it("never says 'no waits' while requests wait for their turn, nor after they did", () => {
     const tracker = new UsageTracker(() => 0);
-    const lines = tracker.lines(stats({ backlog: { sent: 50, waiting: 25, expectedWaitMs: 150_000 } }), 100);
-    expect(lines).toContain("Pending requests: 50 of 75 sent; about 3 min left at the current limit.");
-    const none = tracker.lines(stats({ backlog: { sent: 3, waiting: 0, expectedWaitMs: 0 } }), 100);
-    expect(none.some((line) => line.startsWith("Pending requests"))).toBe(false);
+    const line = (overrides: StatsOverrides) =>
+      tracker.lines(stats(overrides), 100).find((text) => text.startsWith("Rate limit:"));
+    expect(line({ waiting: 25, pacedWaits: 3 })).toBe(
+      "Rate limit: 25 requests are waiting for their turn at the service's pace (progress above).",
+    );
+    expect(line({ pacedWaits: 30 })).toBe(
+      "Rate limit: requests waited 30 times for their turn at the service's pace.",
+    );
+    expect(line({ pacedWaits: 30, rateLimitWaits: 1 })).toBe(
+      "Rate limit: requests waited 30 times for their turn at the service's pace and 1 time after the service refused one.",
+    );
   });
 
   it("shows the last rate limit and quota answers the pane met, and how long ago", () => {
@@ -72,7 +89,7 @@ describe("the Usage section", () => {
     expect(tracker.lines(stats({ rateLimitWaits: 2 }), 100)).toEqual([
       "Bulk export quota: 0 properties counted for account 100 since sign-in.",
       DOCUMENTED_LINE,
-      "Rate limit: requests waited 2 times for the service's limit.",
+      "Rate limit: requests waited 2 times after the service refused one.",
       "The quota was used up (500 of 500) 2 min ago.",
       "The request limit was last reached 2 min ago; the service asked to wait 42 s.",
     ]);
@@ -89,7 +106,9 @@ describe("the Usage section", () => {
       }),
       100,
     );
-    expect(lines).toContain("Requests are paced at 50 per 300 s (the limit the service announced).");
+    expect(lines).toContain(
+      "Requests are paced at 50 requests per 5 minutes (the limit the service announced).",
+    );
     // Rounded up to the minute: trying again at the time shown is never too early.
     expect(lines).toContain("Rate limited until 09:21: the service refuses requests until then.");
   });

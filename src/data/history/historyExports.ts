@@ -8,6 +8,7 @@ import { abortableSleep, untilAborted, type Sleep } from "../abortableSleep";
 import type { AnswerTrail } from "../answerTrail";
 import { requestKey } from "../cacheKey";
 import type { DataLayer } from "../dataLayer";
+import type { FollowedExportJob } from "../exportJobsUnderWay";
 import type { AnswerSource } from "../fetched";
 import { pollUntil } from "../pollUntil";
 import type { CachedValue } from "../responseCache";
@@ -80,6 +81,8 @@ interface FollowedJob {
   piece: HistoryNeed;
   done: Promise<void>;
   listeners: Set<() => void>;
+  /** The data layer's note of it, for the pane's progress. */
+  underWay: FollowedExportJob;
 }
 
 /** The needs that arrived within one batch window, each with the way to hand it its jobs. */
@@ -347,10 +350,14 @@ export class HistoryExports {
       piece: left ? { ids: left.ids, first: left.first, last: left.last } : piece,
       listeners: new Set(),
       done: Promise.resolve(),
+      underWay: this.data.exportJobs.follow(),
     };
     const key = left?.jobId ?? `new:${piece.first}:${piece.last}:${piece.ids.join(",")}`;
     this.followed.set(key, followed);
-    followed.done = this.run(followed).finally(() => this.followed.delete(key));
+    followed.done = this.run(followed).finally(() => {
+      this.followed.delete(key);
+      followed.underWay.end();
+    });
     // Every cell waiting on it hears the failure; nobody waiting is no unhandled rejection.
     followed.done.catch(() => undefined);
     return followed;
@@ -396,6 +403,7 @@ export class HistoryExports {
       this.notify(job);
     }
     const pending = job.pending;
+    job.underWay.expectEndAt(pending.submittedAt + this.expectedMs(pending));
     const deadline = pending.submittedAt + this.boundMs(pending);
     let looks = 0;
     const state = await pollUntil(
