@@ -120,7 +120,7 @@ describe.each(VARIANTS)("the vendor's documented forms against the %s variant", 
     expect(found.data.map((entry) => entry.attributes.geo_type)).toEqual(["MSA", "CensusPlace"]);
     const serviceName = found.data[0]?.attributes.name ?? "";
     for (const name of ["Raleigh", "Raleigh, NC", "Raleigh-Cary, NC", serviceName]) {
-      await expect(market(name, "id", undefined, fakeInvocation())).resolves.toEqual([[raleigh?.id]]);
+      await expect(market([[name]], [["id"]], undefined, fakeInvocation())).resolves.toEqual([[raleigh?.id]]);
     }
     await expect(boundary(serviceName, "MSA", fakeInvocation())).resolves.toBe(raleigh?.id);
   });

@@ -63,13 +63,14 @@ describe.each<SandboxVariant>(["examples", "documented"])("the %s variant", (var
 
   it("shapes each bucket's floor_plan_summary like a plan: its property, every figure, its own history", async () => {
     const [bucket] = await buckets("?filter[collected_at_gte]=2026-03-13");
-    const plan = bucket?.floor_plans[0] ?? {};
+    const plan = bucket?.floor_plans[0];
+    if (!plan) throw new Error("no plan in the first bucket");
     expect(Object.keys(bucket?.floor_plan_summary ?? {}).sort()).toEqual(Object.keys(plan).sort());
     expect(bucket?.floor_plan_summary).toMatchObject({
       property_id: plan.property_id,
       property_name: plan.property_name,
       subject_property: plan.subject_property,
-      asking_rent_over_time: (plan.asking_rent_over_time as Plan["asking_rent_over_time"]).map((point) => ({
+      asking_rent_over_time: plan.asking_rent_over_time.map((point) => ({
         collected_at: point.collected_at,
         value: expect.any(Number),
       })),
