@@ -1035,7 +1035,7 @@ export interface components {
                 rent: string;
                 occupancy: string;
                 construction: string;
-                /** @description Decision: below its `x-tier` the text is cut after its first sentence and ends with its `x-truncation-marker`. */
+                /** @description Below its `x-tier` the text is cut and ends in its `x-truncation-marker`, "..." (api-notes third pass, the vendor's example). Decision (sandbox): cut at the end of its first sentence, the marker in place of its period; the add-in adds that the rest is not in the caller's plan. */
                 sales: string;
                 demographics: string;
             };
