@@ -90,6 +90,26 @@ describe.each<SandboxVariant>(["examples", "documented"])("the %s variant", (var
   });
 });
 
+describe("a property by id, which the contract does not offer", () => {
+  let sandbox: Awaited<ReturnType<typeof started>>;
+
+  beforeAll(async () => {
+    sandbox = await started("documented");
+  });
+
+  afterAll(() => sandbox.t.sandbox.close());
+
+  it("answers 403 to a signed-in caller without access to it, as live, and 401 without a token", async () => {
+    const asked = (path: string) =>
+      sandbox.t.client.as("demo-proplus", "GET", path, { outsideContract: true });
+    await expect(asked("/v1/properties/100001")).resolves.toMatchObject({ status: 403 });
+    await expect(asked("/v1/properties")).resolves.toMatchObject({ status: 404 });
+    await expect(
+      sandbox.t.client.request("GET", "/v1/properties/100001", { outsideContract: true }),
+    ).resolves.toMatchObject({ status: 401 });
+  });
+});
+
 describe("the examples variant writes the vendor's forms", () => {
   let sandbox: Awaited<ReturnType<typeof started>>;
 
