@@ -109,6 +109,23 @@ describe.each(VARIANTS)("the vendor's documented forms against the %s variant", 
     expect(column(table, "last_rent_change")).toEqual(sent.map(amount));
   });
 
+  it("shows when a concession changed as its timestamp, and leaves the service's words for it out", async () => {
+    const raw = await env.raw.get<{ data: { attributes: Record<string, unknown> }[] }>(
+      `/comp_sets/${compSetId}/units`,
+    );
+    const concessions = raw.data.map(
+      (unit) => unit.attributes.concessions as { updated_at: string; updated_at_formatted: string } | null,
+    );
+    expect(concessions.some((concession) => concession !== null)).toBe(true);
+    const table = await units(compSetId, ...noOptions, undefined, fakeInvocation());
+    // "8 hours ago" (the vendor's example) is wrong once kept in a cell; the timestamp it words stays right.
+    expect(column(table, "concessions_updated_at")).toEqual(
+      concessions.map((concession) => (concession ? isoToSerial(concession.updated_at) : "")),
+    );
+    const words = new Set(concessions.flatMap((concession) => concession?.updated_at_formatted ?? []));
+    expect(table.flat().filter((cell) => words.has(cell as string))).toEqual([]);
+  });
+
   it("resolves an MSA by its city, its short name or the whole name the service gives it", async () => {
     const raleigh = env.sandbox
       .dataset()
