@@ -60,6 +60,17 @@ const LIMITS: [name: string, doc: string, pointer: string][] = [
   ],
 ];
 
+const SALES_POINTER = "#/components/schemas/Narrative/properties/attributes/properties/sales";
+
+/** What a caller below the narrative sales section's tier gets of it: the text cut, ending in the marker. */
+function salesCut(): { tier: string; marker: string } {
+  const sales = at(SALES_POINTER) as JsonObject;
+  const [tier, marker] = [sales["x-tier"], sales["x-truncation-marker"]];
+  if (typeof tier !== "string" || typeof marker !== "string" || marker === "")
+    throw new Error(`${SALES_POINTER} needs an x-tier and an x-truncation-marker in the contract`);
+  return { tier, marker };
+}
+
 export function contractLimitsSource(): string {
   const boundaryAggregations = numberAt(
     "#/components/schemas/BoundaryForecastRequest/properties/aggregations/maxItems",
@@ -90,6 +101,12 @@ ${lines.join("\n")}
  * createBulkJob): what the add-in expects a job to take, and the sandbox makes its jobs take.
  */
 export const OBSERVED_JOB_DURATIONS = ${JSON.stringify(observed)} as const;
+
+/**
+ * A narrative's sales section below its tier: cut, ending in the marker (\`x-tier\` and \`x-truncation-marker\` of
+ * Narrative's sales).
+ */
+export const NARRATIVE_SALES_CUT = ${JSON.stringify(salesCut())} as const;
 `;
 }
 

@@ -25,7 +25,8 @@ Data
   --properties <n>        number of synthetic properties (default 20000)
   --now <iso>             freeze the clock at this instant (default: real time)
   --variant <name>        answer form where the live service allows two: documented (floor_plans_by_bed_bath,
-                          percents as fractions; default) or alternate (floor_plans_by_bed, percents as points)
+                          percents as fractions; default), alternate (floor_plans_by_bed, percents as points) or
+                          examples (as the vendor's API examples: timestamped history, "$10", "... Metro Area")
 Limits
   --token-lifetime <s>    client-credentials token lifetime in seconds (default 7200)
   --rate-limit <n>        requests per token per window (default 100)

@@ -8,9 +8,13 @@ export function schemaProperties(schemaName: string): Record<string, JsonObject>
   return schema.properties as Record<string, JsonObject>;
 }
 
-/** Names of a schema's number or integer properties (nullable or not). */
+/**
+ * Names of a schema's number or integer properties (nullable or not), without the amounts the service writes as
+ * text (`x-sent-as: text`, "$10"), which a number check would refuse and the readers read as amounts.
+ */
 export function numericFields(schemaName: string): string[] {
   return Object.entries(schemaProperties(schemaName))
+    .filter(([, schema]) => schema["x-sent-as"] !== "text")
     .filter(([, schema]) => {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       return types.includes("number") || types.includes("integer");

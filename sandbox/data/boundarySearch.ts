@@ -1,5 +1,7 @@
 import booleanIntersects from "@turf/boolean-intersects";
 import type { Dataset } from "./dataset";
+import type { ShapeVariant } from "../variant";
+import { boundaryWords } from "./boundaryNames";
 import type { Boundary, GeoType } from "./geography";
 
 /** Geo type relevance in the result order: bigger, more commonly searched areas first. */
@@ -57,6 +59,8 @@ export interface BoundarySearch {
   geoTypes: GeoType[] | undefined;
   limit: number;
   intersecting: Set<number> | undefined;
+  /** How the variant names boundaries: the search matches the names it answers with. */
+  names: ShapeVariant["boundaryNames"];
 }
 
 /** Matching boundaries, best first: match quality, then property count weighted by geo type. */
@@ -67,7 +71,10 @@ export function searchBoundaries(dataset: Dataset, search: BoundarySearch): Boun
   return dataset.geography.boundaries
     .filter((boundary) => !types || types.has(boundary.geoType))
     .filter((boundary) => !search.intersecting || search.intersecting.has(boundary.id))
-    .map((boundary) => ({ boundary, quality: matchAll ? 1 : matchQuality(boundary.name, search.query) }))
+    .map((boundary) => ({
+      boundary,
+      quality: matchAll ? 1 : matchQuality(boundaryWords(boundary, search.names).name, search.query),
+    }))
     .filter((entry) => entry.quality > 0)
     .map((entry) => ({
       ...entry,

@@ -5,11 +5,13 @@ import type { PropertyCore } from "./properties";
 import { isoDate, rentFactorOn } from "./propertyRecord";
 import { round } from "./random";
 import { listedUnits, unitsOfProperty, type FloorPlanSpec, type ListedUnit } from "./units";
-import { percentIn, type ShapeVariant } from "../variant";
+import { inSentScale } from "../contract/sentScale";
+import type { ShapeVariant } from "../variant";
 
 /**
  * One floor plan on one collection day: the contract's floor plan without its over-time series (the report adds
  * them over a range of these rows), with the day it describes; the sandbox always knows a plan's size and mix.
+ * Its percents are fractions (the sandbox's truth); the report writes them as the contract's `x-sent-as` says.
  */
 export type FloorPlanRow = Omit<
   components["schemas"]["FloorPlan"],
@@ -78,11 +80,11 @@ export function floorPlanRows(
       bathroom_count: plan.bathrooms,
       asking_rent: round(rent, 2),
       asking_rent_change: round(rent - previous, 2),
-      asking_rent_change_percent: round(((rent - previous) / previous) * 100, 2),
+      asking_rent_change_percent: round((rent - previous) / previous, 4),
       asking_rent_per_sq_ft: round(rent / plan.sqFt, 4),
       net_effective_rent: round(ner, 2),
       net_effective_rent_change: round(ner - previousNer, 2),
-      net_effective_rent_change_percent: round(((ner - previousNer) / previousNer) * 100, 2),
+      net_effective_rent_change_percent: round((ner - previousNer) / previousNer, 4),
       net_effective_rent_per_sq_ft: round(ner / plan.sqFt, 4),
       all_in_rent: round(rent + fees, 2),
       all_in_rent_per_sqft: round((rent + fees) / plan.sqFt, 4),
@@ -94,13 +96,11 @@ export function floorPlanRows(
       unit_count: plan.unitCount,
       available_unit_count: units.length,
       unit_mix_est: plan.unitCount,
-      unit_mix_percent: round((plan.unitCount / totalUnits) * 100, 2),
+      unit_mix_percent: round(plan.unitCount / totalUnits, 4),
     });
   }
   return rows;
 }
-
-type PercentScale = ShapeVariant["percentScale"];
 
 /** One `{collected_at, value}` point of a plan's history. */
 interface HistoryPoint {
@@ -109,44 +109,37 @@ interface HistoryPoint {
 }
 
 /** A plan as the live service lists it: its latest day's figures plus its rent history (api-notes). */
-export type FloorPlanEntry = Omit<FloorPlanRow, "collected_at" | "available_unit_count"> & {
-  available_unit_count: number;
+export type FloorPlanEntry = Omit<FloorPlanRow, "collected_at"> & {
   asking_rent_over_time: HistoryPoint[];
   net_effective_rent_over_time: HistoryPoint[];
 };
 
-function inScale<T extends FloorPlanRow | Omit<FloorPlanRow, "collected_at">>(
-  row: T,
-  scale: PercentScale,
-): T {
-  const scaled = (points: number | null) => (points === null ? null : percentIn(scale, points));
-  return {
-    ...row,
-    asking_rent_change_percent: scaled(row.asking_rent_change_percent),
-    net_effective_rent_change_percent: scaled(row.net_effective_rent_change_percent),
-    unit_mix_percent: percentIn(scale, row.unit_mix_percent),
-  };
+/** A history point's date: the day, or the end of that day in UTC as the vendor's example writes it. */
+function pointDate(day: string, dates: ShapeVariant["historyPointDates"]): string {
+  return dates === "day" ? day : `${day}T23:59:59.999Z`;
 }
 
-/** Rows of every collection day (oldest first) to one entry per plan: the latest row plus the history arrays. */
-export function planEntries(rows: FloorPlanRow[], scale: PercentScale): FloorPlanEntry[] {
+/**
+ * Rows of every collection day (oldest first) to one entry per plan: the latest row plus the history arrays, its
+ * percents written as the contract says (`*_change_percent` in points, `unit_mix_percent` a fraction).
+ */
+export function planEntries(rows: FloorPlanRow[], shape: ShapeVariant): FloorPlanEntry[] {
   const byPlan = new Map<string, FloorPlanRow[]>();
   for (const row of rows) {
     const key = `${row.property_id}|${row.name}`;
     byPlan.set(key, [...(byPlan.get(key) ?? []), row]);
   }
+  const seriesOf = (history: FloorPlanRow[], pick: (row: FloorPlanRow) => number | null) =>
+    history.map((row) => ({
+      collected_at: pointDate(row.collected_at, shape.historyPointDates),
+      value: pick(row),
+    }));
   return [...byPlan.values()].map((history) => {
     const { collected_at: _day, ...latest } = history[history.length - 1] as FloorPlanRow;
     return {
-      ...inScale(latest, scale),
-      asking_rent_over_time: history.map((row) => ({
-        collected_at: row.collected_at,
-        value: row.asking_rent,
-      })),
-      net_effective_rent_over_time: history.map((row) => ({
-        collected_at: row.collected_at,
-        value: row.net_effective_rent,
-      })),
+      ...inSentScale("FloorPlan", latest, shape.percentScale),
+      asking_rent_over_time: seriesOf(history, (row) => row.asking_rent),
+      net_effective_rent_over_time: seriesOf(history, (row) => row.net_effective_rent),
     };
   });
 }
@@ -158,26 +151,58 @@ function meanOf<T>(rows: T[], pick: (row: T) => number | null, decimals = 2): nu
     : round(values.reduce((sum, value) => sum + value, 0) / values.length, decimals);
 }
 
-/** A bucket's `floor_plan_summary`: shaped like a floor plan, its figures averaged (counts summed) over the bucket. */
-function summarize(plans: FloorPlanEntry[], label: string) {
-  const sum = (pick: (plan: FloorPlanEntry) => number | null) =>
-    plans.reduce((total, plan) => total + (pick(plan) ?? 0), 0);
+/** The bucket's history: on each collection day, the mean of its plans' values. */
+function meanSeries(plans: FloorPlanEntry[], pick: (plan: FloorPlanEntry) => HistoryPoint[]): HistoryPoint[] {
+  const byDate = new Map<string, (number | null)[]>();
+  for (const plan of plans) {
+    for (const point of pick(plan)) {
+      const values = byDate.get(point.collected_at);
+      if (values) values.push(point.value);
+      else byDate.set(point.collected_at, [point.value]);
+    }
+  }
+  return [...byDate].map(([collectedAt, values]) => ({
+    collected_at: collectedAt,
+    value: meanOf(values, (value) => value),
+  }));
+}
+
+/**
+ * A bucket's `floor_plan_summary`, shaped like a plan (api-notes third pass): the same fields, its own `*_over_time`
+ * arrays and the property of its first plan; its figures averaged (counts summed) over the bucket's plans.
+ */
+function summarize(plans: FloorPlanEntry[], label: string): FloorPlanEntry {
+  const first = plans[0] as FloorPlanEntry;
+  const sum = (pick: (plan: FloorPlanEntry) => number) =>
+    plans.reduce((total, plan) => total + pick(plan), 0);
+  const mean = (pick: (plan: FloorPlanEntry) => number | null, decimals = 2) => meanOf(plans, pick, decimals);
   return {
+    property_id: first.property_id,
+    property_name: first.property_name,
+    subject_property: first.subject_property,
     name: label,
-    bedroom_count: plans[0]?.bedroom_count ?? 0,
-    bathroom_count: meanOf(plans, (plan) => plan.bathroom_count, 1),
-    asking_rent: meanOf(plans, (plan) => plan.asking_rent),
-    asking_rent_change: meanOf(plans, (plan) => plan.asking_rent_change),
-    asking_rent_change_percent: meanOf(plans, (plan) => plan.asking_rent_change_percent, 4),
-    asking_rent_per_sq_ft: meanOf(plans, (plan) => plan.asking_rent_per_sq_ft, 4),
-    net_effective_rent: meanOf(plans, (plan) => plan.net_effective_rent),
-    net_effective_rent_change: meanOf(plans, (plan) => plan.net_effective_rent_change),
-    net_effective_rent_change_percent: meanOf(plans, (plan) => plan.net_effective_rent_change_percent, 4),
-    net_effective_rent_per_sq_ft: meanOf(plans, (plan) => plan.net_effective_rent_per_sq_ft, 4),
-    sqft: meanOf(plans, (plan) => plan.sqft, 0),
-    days_on_market: meanOf(plans, (plan) => plan.days_on_market, 1),
+    bedroom_count: first.bedroom_count,
+    bathroom_count: mean((plan) => plan.bathroom_count, 1) ?? first.bathroom_count,
+    asking_rent: mean((plan) => plan.asking_rent),
+    asking_rent_change: mean((plan) => plan.asking_rent_change),
+    asking_rent_change_percent: mean((plan) => plan.asking_rent_change_percent, 4),
+    asking_rent_per_sq_ft: mean((plan) => plan.asking_rent_per_sq_ft, 4),
+    net_effective_rent: mean((plan) => plan.net_effective_rent),
+    net_effective_rent_change: mean((plan) => plan.net_effective_rent_change),
+    net_effective_rent_change_percent: mean((plan) => plan.net_effective_rent_change_percent, 4),
+    net_effective_rent_per_sq_ft: mean((plan) => plan.net_effective_rent_per_sq_ft, 4),
+    all_in_rent: mean((plan) => plan.all_in_rent),
+    all_in_rent_per_sqft: mean((plan) => plan.all_in_rent_per_sqft, 4),
+    all_in_ner: mean((plan) => plan.all_in_ner),
+    all_in_ner_per_sqft: mean((plan) => plan.all_in_ner_per_sqft, 4),
+    sqft: mean((plan) => plan.sqft, 0) ?? first.sqft,
+    days_on_market: mean((plan) => plan.days_on_market, 1),
     unit_count: sum((plan) => plan.unit_count),
+    available_unit_count: sum((plan) => plan.available_unit_count),
     unit_mix_est: sum((plan) => plan.unit_mix_est),
+    unit_mix_percent: mean((plan) => plan.unit_mix_percent, 4) ?? first.unit_mix_percent,
+    asking_rent_over_time: meanSeries(plans, (plan) => plan.asking_rent_over_time),
+    net_effective_rent_over_time: meanSeries(plans, (plan) => plan.net_effective_rent_over_time),
   };
 }
 

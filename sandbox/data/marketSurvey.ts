@@ -5,7 +5,7 @@ import { distanceMiles } from "./propertyFilters";
 import type { PropertyCore } from "./properties";
 import { rentFactorOn } from "./propertyRecord";
 import { Random, round, SALT } from "./random";
-import { concessionsOf } from "./unitRecord";
+import { concessionsOf, type UnitTexts } from "./unitRecord";
 import { listedUnits, unitsOfProperty, type ListedUnit } from "./units";
 import type { ShapeVariant } from "../variant";
 import { percentIn } from "../variant";
@@ -115,7 +115,15 @@ const AMENITY_NAMES = [
   "Stainless Steel Appliances",
 ];
 
-const PROPERTY_TYPES = ["Garden", "Mid-Rise", "High-Rise", "Townhome"];
+/**
+ * `apartmentiq_property_type` is a property-type word (api-notes third pass): the support glossary's (Conventional,
+ * Student, Senior, Affordable, Built to Rent) or the API example's spelling, "standard" for a conventional property
+ * (the sandbox writes the other words of that form in lower case).
+ */
+function apartmentIqPropertyType(glossaryWord: string, words: ShapeVariant["propertyTypeWords"]): string {
+  if (words === "glossary") return glossaryWord;
+  return glossaryWord === "Conventional" ? "standard" : glossaryWord.toLowerCase().replace(/ /g, "_");
+}
 
 const UNIT_TYPE_LABELS = ["studio", "1_bed", "2_bed", "3_bed"];
 
@@ -232,9 +240,11 @@ function surveyItem(
   origin: PropertyCore,
   day: number,
   today: number,
-  scale: PercentScale,
+  shape: ShapeVariant,
+  texts: UnitTexts,
   bedrooms: ReadonlySet<number> | undefined,
 ) {
+  const scale = shape.percentScale;
   const random = Random.of(dataset.seed, SALT.record, property.id, 42);
   const factor = rentFactorOn(dataset, property, day, today);
   const fees = feesOf(dataset, property);
@@ -268,7 +278,7 @@ function surveyItem(
   const listed = listedUnits(dataset, property, day, today).filter(
     (unit) => !bedrooms || bedrooms.has(unit.spec.plan.bedrooms),
   );
-  const concessions = listed[0] ? concessionsOf(listed[0]) : null;
+  const concessions = listed[0] ? concessionsOf(listed[0], texts) : null;
   const planUnits = new Map<string, number>();
   for (const plan of plans) {
     const type = unitTypeOf(plan.bedrooms);
@@ -291,8 +301,7 @@ function surveyItem(
     year_built: property.yearBuilt,
     total_units: property.unitCount,
     number_of_stories: property.stories,
-    apartmentiq_property_type:
-      PROPERTY_TYPES[property.stories > 8 ? 2 : property.stories > 3 ? 1 : 0] ?? null,
+    apartmentiq_property_type: apartmentIqPropertyType(property.propertyType, shape.propertyTypeWords),
     image_url: `https://images.example.invalid/properties/${property.id}.jpg`,
     avg_rent: round(rent, 2),
     avg_sq_ft: size,
@@ -340,7 +349,8 @@ export function marketSurvey(
   compSet: CompSet,
   day: number,
   today: number,
-  scale: PercentScale,
+  shape: ShapeVariant,
+  texts: UnitTexts,
   bedrooms?: ReadonlySet<number>,
 ) {
   const properties = compSet.propertyIds
@@ -356,7 +366,8 @@ export function marketSurvey(
       origin,
       day,
       today,
-      scale,
+      shape,
+      texts,
       bedrooms,
     ),
   );

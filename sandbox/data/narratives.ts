@@ -68,8 +68,8 @@ export function narrativeFor(dataset: Dataset, boundary: Boundary, today: string
   };
 }
 
-/** The sales section as seen below SALES_TIER: its first sentence, then the marker. */
+/** The sales section as seen below SALES_TIER: its first sentence, the marker ("...") in place of its period. */
 export function truncateSales(text: string): string {
   const end = text.indexOf(". ");
-  return `${end >= 0 ? text.slice(0, end + 1) : text} ${TRUNCATION_MARKER}`;
+  return `${end >= 0 ? text.slice(0, end) : text}${TRUNCATION_MARKER}`;
 }

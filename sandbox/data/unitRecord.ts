@@ -3,9 +3,12 @@ import type { Dataset } from "./dataset";
 import { isoDate, MS_PER_DAY } from "./propertyRecord";
 import { hashSeed, round, SALT } from "./random";
 import { amenityNamesOf, type ListedUnit } from "./units";
+import type { ShapeVariant } from "../variant";
 
-function signedDollars(value: number): string {
-  return `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(2)}`;
+/** How a sandbox variant writes a unit's texts: its rent changes and its concessions' `updated_at_formatted`. */
+export interface UnitTexts {
+  rentChange(dollars: number): string;
+  updatedAt(at: Date): string;
 }
 
 /** "Mar 14, 2026"; one formatter for all calls, since building one per call dominated unit exports. */
@@ -16,20 +19,55 @@ const US_SHORT_DATE = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
+/** "8 hours ago": how long before `now` an instant was, in its largest whole unit, as the vendor's example. */
+function timeAgo(at: Date, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - at.getTime()) / 60_000));
+  const [count, unit] =
+    minutes < 60
+      ? [minutes, "minute"]
+      : minutes < 1440
+        ? [Math.floor(minutes / 60), "hour"]
+        : [Math.floor(minutes / 1440), "day"];
+  return `${count} ${unit}${count === 1 ? "" : "s"} ago`;
+}
+
+/**
+ * The variant's unit texts: signed amounts ("+40.00") or dollars ("$10", "-$10"); dates ("Mar 14, 2026") or phrases
+ * relative to the sandbox clock's `now` ("8 hours ago"), both as api-notes record them.
+ */
+export function unitTextsOf(shape: ShapeVariant, now: number): UnitTexts {
+  return {
+    rentChange: (dollars) =>
+      shape.rentChangeText === "dollars"
+        ? `${dollars < 0 ? "-" : ""}$${Math.abs(Math.round(dollars))}`
+        : `${dollars >= 0 ? "+" : "-"}${Math.abs(dollars).toFixed(2)}`,
+    updatedAt: (at) =>
+      shape.updatedAtFormatted === "relative" ? timeAgo(at, now) : US_SHORT_DATE.format(at),
+  };
+}
+
+/** The display text of a property's current concession, or null without one. */
+export function concessionText(unit: ListedUnit): string | null {
+  const { concessionPercent } = unit.property;
+  if (concessionPercent === 0) return null;
+  const weeksFree = Math.max(1, Math.round(concessionPercent * 52));
+  return `Up to ${weeksFree} week${weeksFree === 1 ? "" : "s"} free on select units`;
+}
+
 /** The concession object of the spec for a property's current offer, or null without one. */
-export function concessionsOf(unit: ListedUnit) {
+export function concessionsOf(unit: ListedUnit, texts: UnitTexts) {
   const { property } = unit;
-  if (property.concessionPercent === 0) return null;
+  const displayText = concessionText(unit);
+  if (displayText === null) return null;
   const weeksFree = Math.max(1, Math.round(property.concessionPercent * 52));
   const expiresOn = isoDate(unit.day + 30 - (property.id % 20));
   const updatedAt = new Date((unit.day - (property.id % 5)) * MS_PER_DAY + 15 * 3_600_000);
-  const displayText = `Up to ${weeksFree} week${weeksFree === 1 ? "" : "s"} free on select units`;
   return {
     id: property.id * 10 + 1,
     property_id: property.id,
     expires_at: `${expiresOn}T23:59:59.000Z`,
     updated_at: updatedAt.toISOString(),
-    updated_at_formatted: US_SHORT_DATE.format(updatedAt),
+    updated_at_formatted: texts.updatedAt(updatedAt),
     display_text: displayText,
     rent_concessions: [
       {
@@ -63,6 +101,7 @@ export function unitEnvelope(
   unit: ListedUnit,
   subject: boolean,
   subjectAverages: Map<number, { rent: number; sqFt: number }>,
+  texts: UnitTexts,
 ) {
   const { property, spec } = unit;
   const changeRoll = hashSeed(dataset.seed, SALT.units, property.id, Number(spec.key), unit.day) % 100;
@@ -100,8 +139,8 @@ export function unitEnvelope(
       min_rent: unit.rent,
       sq_ft: spec.sqFt,
       avg_rent_per_sq_ft: rentPsf,
-      last_rent_change: lastChange === null ? null : signedDollars(lastChange),
-      total_30_day_rent_change: lastChange === null ? null : signedDollars(lastChange * changes),
+      last_rent_change: lastChange === null ? null : texts.rentChange(lastChange),
+      total_30_day_rent_change: lastChange === null ? null : texts.rentChange(lastChange * changes),
       rent_changes_last_30_days: changes,
       net_effective_rent: unit.netEffectiveRent,
       net_effective_rent_per_sq_ft: round(unit.netEffectiveRent / spec.sqFt, 4),
@@ -115,7 +154,7 @@ export function unitEnvelope(
       trucomp_rent_per_sq_ft_differential: reference
         ? round(rentPsf - reference.rent / reference.sqFt, 4)
         : null,
-      concessions: concessionsOf(unit),
+      concessions: concessionsOf(unit, texts),
       amenity_names: amenityNamesOf(dataset, property, spec),
     },
   };

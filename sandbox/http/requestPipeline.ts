@@ -118,6 +118,13 @@ function validateOperation(
 }
 
 /**
+ * One property by id, which the contract does not offer: the live service answered a token lacking access to it
+ * with 403, not 404 (api-notes third pass). No sandbox client has that access, so a signed-in caller gets 403 (and
+ * one without a valid token 401, as on every data path), while `/v1/properties` itself stays 404 as live.
+ */
+const SINGLE_PROPERTY = /^\/v1\/properties\/\d+\/?$/;
+
+/**
  * The order every API request goes through: count, authenticate, rate-limit, check the tier, check access to
  * the account, comp set or job named, validate against the contract (and check access again on the validated
  * values); then the operation's handler.
@@ -150,9 +157,14 @@ export function installRequestPipeline(app: FastifyInstance, context: SandboxCon
     return "";
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, "Not Found", `No route for ${request.method} ${request.url.split("?")[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? request.url;
+    if (request.method === "GET" && SINGLE_PROPERTY.test(path)) {
+      if (!identifyCaller(request, context.tokens)) return sendUnauthorized(reply);
+      return sendForbidden(reply, "You do not have access to this property");
+    }
+    return sendError(reply, 404, "Not Found", `No route for ${request.method} ${path}`);
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -6,7 +6,7 @@ import { MSAS } from "../data/msas";
 import type { PropertyCore } from "../data/properties";
 import { isoDate, rentFactorOn } from "../data/propertyRecord";
 import { Random, round, SALT } from "../data/random";
-import { concessionsOf } from "../data/unitRecord";
+import { concessionText } from "../data/unitRecord";
 import { listedUnits } from "../data/units";
 import { percentIn, type ShapeVariant } from "../variant";
 import type { ReportType } from "./jobStore";
@@ -139,6 +139,6 @@ export function exportRowsFor(
     all_in_rent_psf: round(unit.allInRent / unit.spec.sqFt, 4),
     all_in_ner: unit.allInNer,
     all_in_ner_psf: round(unit.allInNer / unit.spec.sqFt, 4),
-    concession_text: concessionsOf(unit)?.display_text ?? null,
+    concession_text: concessionText(unit),
   }));
 }

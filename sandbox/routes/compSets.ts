@@ -4,7 +4,7 @@ import { compSetsOf, type CompSet } from "../data/compSets";
 import { bucketPlans, floorPlanRows, planEntries, type FloorPlanRow } from "../data/floorPlanReport";
 import { marketSurvey } from "../data/marketSurvey";
 import { dayNumber, isoDate } from "../data/propertyRecord";
-import { unitEnvelope } from "../data/unitRecord";
+import { unitEnvelope, unitTextsOf } from "../data/unitRecord";
 import { listedUnits, type ListedUnit } from "../data/units";
 import { sendBadRequest, sendNotFound } from "../http/errors";
 import { shapeOf } from "../variant";
@@ -121,7 +121,8 @@ export function compSetHandlers(
         found.compSet,
         today,
         today,
-        shape.percentScale,
+        shape,
+        unitTextsOf(shape, context.clock.now()),
         bedrooms,
       );
       return {
@@ -147,6 +148,7 @@ export function compSetHandlers(
       const dataset = context.dataset();
       const units = propertiesOf(compSet).flatMap((property) => listedUnits(dataset, property, today, today));
       const averages = subjectAverages(units, compSet.subjectIds);
+      const texts = unitTextsOf(shape, context.clock.now());
       const bedrooms = numberList(query["filter[bedroom_count]"]);
       const bathrooms = numberList(query["filter[bathroom_count]"]);
       const propertyIds = numberList(query["filter[property_ids]"]);
@@ -171,7 +173,7 @@ export function compSetHandlers(
       );
       return {
         data: matching.map((unit) =>
-          unitEnvelope(dataset, unit, compSet.subjectIds.includes(unit.property.id), averages),
+          unitEnvelope(dataset, unit, compSet.subjectIds.includes(unit.property.id), averages, texts),
         ),
       };
     },
@@ -219,10 +221,7 @@ export function compSetHandlers(
           attributes: {
             comp_set_id: compSet.id,
             collected_at_dates: days.map(isoDate),
-            [shape.floorPlanBuckets]: bucketPlans(
-              planEntries(rows, shape.percentScale),
-              shape.floorPlanBuckets,
-            ),
+            [shape.floorPlanBuckets]: bucketPlans(planEntries(rows, shape), shape.floorPlanBuckets),
           },
         },
       };

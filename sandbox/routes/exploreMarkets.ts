@@ -5,6 +5,7 @@ import { tierAtLeast, type Tier } from "../../src/api/tiers";
 import { numericFields } from "../contract/schemaFields";
 import { inSentScale, tieredFields } from "../contract/sentScale";
 import type { Boundary } from "../data/geography";
+import { boundaryWords } from "../data/boundaryNames";
 import { boundaryMarket, marketAttributes, type MarketAttributes } from "../data/marketMetrics";
 import { propertyPredicate } from "../data/propertyFilters";
 import { sendBadRequest } from "../http/errors";
@@ -109,18 +110,19 @@ export function exploreMarketHandlers(context: SandboxContext): Pick<OperationHa
       const matches = propertyPredicate(propertyFilters);
       const bounds = metricBounds(marketFilters);
       const direction = body.sort_direction === "asc" ? 1 : -1;
-      const percentScale = shapeOf(context.options.variant).percentScale;
+      const { percentScale, boundaryNames } = shapeOf(context.options.variant);
       const rows = markets
-        .map((boundary) =>
-          filtered
+        .map((boundary) => ({
+          ...(filtered
             ? marketAttributes(
                 dataset,
                 boundary,
                 (dataset.propertiesByBoundary.get(boundary.id) ?? []).filter(matches),
                 today,
               )
-            : boundaryMarket(dataset, boundary, today),
-        )
+            : boundaryMarket(dataset, boundary, today)),
+          ...boundaryWords(boundary, boundaryNames),
+        }))
         .map((attributes) => inSentScale("CompareMarketAttributes", marketRecord(attributes), percentScale))
         .filter((attributes) => passesBounds(attributes, bounds))
         .sort((a, b) => {

@@ -1,7 +1,9 @@
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
+import { boundaryWords } from "../data/boundaryNames";
 import { intersectingBoundaries, searchBoundaries } from "../data/boundarySearch";
 import type { GeoType } from "../data/geography";
 import { sendBadRequest } from "../http/errors";
+import { shapeOf } from "../variant";
 
 interface GeoSearchBody {
   account_id: number;
@@ -13,6 +15,7 @@ interface GeoSearchBody {
 
 /** POST /geo_boundaries/search. */
 export function geoBoundaryHandlers(context: SandboxContext): Pick<OperationHandlers, "searchGeoBoundaries"> {
+  const names = shapeOf(context.options.variant).boundaryNames;
   return {
     searchGeoBoundaries: (request, reply) => {
       const body = inputOf(request).body as GeoSearchBody;
@@ -39,6 +42,7 @@ export function geoBoundaryHandlers(context: SandboxContext): Pick<OperationHand
         geoTypes,
         limit: body.limit,
         intersecting,
+        names,
       });
       return {
         data: results.map((boundary) => ({
@@ -46,8 +50,7 @@ export function geoBoundaryHandlers(context: SandboxContext): Pick<OperationHand
           type: "geo_boundary_search_result",
           attributes: {
             id: boundary.id,
-            name: boundary.name,
-            description: boundary.description,
+            ...boundaryWords(boundary, names),
             geo_type: boundary.geoType,
             centroid: boundary.centroid,
             property_count: dataset.propertiesByBoundary.get(boundary.id)?.length ?? 0,

@@ -152,6 +152,28 @@ function surveyVariants(json: unknown): string[] {
   ];
 }
 
+/** How history points are dated: days, or the end of each day as a UTC timestamp (the vendor's examples). */
+function historyDates(point: unknown): string[] {
+  const date = field(point, "collected_at");
+  if (typeof date !== "string") return [];
+  return [/^\d{4}-\d{2}-\d{2}$/.test(date) ? "history dates: days" : `history dates: timestamps (${date})`];
+}
+
+/** How a unit's rent change is written: a number, a signed amount ("+40.00") or dollars ("$10", the examples). */
+function unitVariants(json: unknown): string[] {
+  const units = field(json, "data");
+  const change = Array.isArray(units)
+    ? units
+        .map((unit) => field(unit, "attributes", "last_rent_change"))
+        .find((value) => value !== null && value !== undefined)
+    : undefined;
+  const form =
+    change === undefined
+      ? []
+      : [`rent change: ${typeof change === "string" ? `text (${change})` : typeof change}`];
+  return [...dataListVariants(json), paginationVariant(json), ...form];
+}
+
 function floorPlanVariants(json: unknown): string[] {
   const attributes = field(json, "data", "attributes");
   const bucketKey = FLOOR_PLAN_BUCKET_KEYS.find((key) => isRecord(attributes) && key in attributes);
@@ -168,6 +190,7 @@ function floorPlanVariants(json: unknown): string[] {
     isRecord(plan) && "asking_rent_over_time" in plan
       ? "history: _over_time arrays per plan"
       : "history: one entry per plan per day",
+    ...historyDates(firstOf(field(plan, "asking_rent_over_time"))),
     ...percentScale(
       "unit_mix_percent",
       Array.isArray(plans) ? plans.map((entry) => field(entry, "unit_mix_percent")) : [],
@@ -434,7 +457,7 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
       operationId: "listCompSetUnits",
       values: { comp_set_id: compSetId },
       query: propertyId ? { "filter[property_ids]": propertyId } : {},
-      variants: (json) => [...dataListVariants(json), paginationVariant(json)],
+      variants: unitVariants,
     });
     await prober.send({
       family: "Floor plans",
@@ -494,7 +517,7 @@ export async function checkConnection(options: ConnectionCheckOptions): Promise<
       family: "Property lookup",
       operationId: "lookupProperties",
       query: { account_id: accountId, per_page: 1 },
-      variants: (json) => [...dataListVariants(json), paginationVariant(json)],
+      variants: unitVariants,
     });
     propertyId ??= integerOf(firstOf(field(lookup, "data")));
     if (propertyId) {

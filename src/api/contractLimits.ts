@@ -29,3 +29,9 @@ export const OBSERVED_JOB_DURATIONS = [
   { property_days: 31, seconds: 30 },
   { property_days: 3950, seconds: 450 },
 ] as const;
+
+/**
+ * A narrative's sales section below its tier: cut, ending in the marker (`x-tier` and `x-truncation-marker` of
+ * Narrative's sales).
+ */
+export const NARRATIVE_SALES_CUT = { tier: "pro-plus", marker: "..." } as const;

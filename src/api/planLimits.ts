@@ -1,3 +1,4 @@
+import { NARRATIVE_SALES_CUT } from "./contractLimits";
 import { ApiError, type ApiErrorDetails } from "./errors";
 import { OPERATION_TIERS } from "./fieldCatalogue";
 import { catalogueFields } from "./fieldFacts";
@@ -8,7 +9,21 @@ import { catalogueFields } from "./fieldFacts";
  * field, `x-required-tier` of an operation).
  */
 export function notInPlan(tier: string, what: string, details?: ApiErrorDetails): ApiError {
-  return new ApiError("forbidden", `Not in your plan (${tier}): ${what}.`, details);
+  return new ApiError("forbidden", notInPlanText(tier, what), details);
+}
+
+function notInPlanText(tier: string, what: string): string {
+  return `Not in your plan (${tier}): ${what}.`;
+}
+
+/**
+ * A narrative's sales section as a cell shows it. Below its tier the service cuts it, ending in "..." (the contract's
+ * `x-truncation-marker`, api-notes third pass), which alone reads as the whole text: the cell adds that the rest is
+ * not in the plan.
+ */
+export function salesSectionText(text: string): string {
+  const { tier, marker } = NARRATIVE_SALES_CUT;
+  return text.endsWith(marker) ? `${text} (${notInPlanText(tier, "the rest of this section")})` : text;
 }
 
 const templates = Object.entries(OPERATION_TIERS).map(([operation, tier]) => {

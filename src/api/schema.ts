@@ -697,6 +697,7 @@ export interface components {
             expires_at: string | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description The service's own words for `updated_at`: a date ("Mar 14, 2026") or a phrase relative to when it answered ("8 hours ago", api-notes third pass). Decision: the add-in shows `updated_at` and leaves this text out, since a relative phrase is wrong once the answer is kept in a cell or the cache. */
             updated_at_formatted: string;
             display_text: string;
             rent_concessions: components["schemas"]["ConcessionItem"][];
@@ -725,10 +726,10 @@ export interface components {
             min_rent: number | null;
             sq_ft: number | null;
             avg_rent_per_sq_ft: number | null;
-            /** @description Signed dollar change, e.g. "-25.00". */
-            last_rent_change: string | null;
-            /** @description Signed dollar change over 30 days, e.g. "+40.00". */
-            total_30_day_rent_change: string | null;
+            /** @description Dollar change as text: signed ("-25.00", live code) or in dollars ("$10", api-notes third pass, the vendor's example); a number is read as it is. */
+            last_rent_change: string | number | null;
+            /** @description Dollar change over 30 days, as `last_rent_change`: "+40.00" or "$55". */
+            total_30_day_rent_change: string | number | null;
             rent_changes_last_30_days: number;
             net_effective_rent: number | null;
             net_effective_rent_per_sq_ft: number | null;
@@ -852,6 +853,7 @@ export interface components {
                     fees_and_deposits: {
                         [key: string]: components["schemas"]["SurveyFee"] | number;
                     };
+                    /** @description A property-type word, not a building type (api-notes third pass): "standard" in the vendor's example; the support glossary lists Built to Rent, Conventional, Senior, Student, Affordable. */
                     apartmentiq_property_type: string | null;
                     image_url: string | null;
                     /** @description Keyed by unit type: `studio`, `1_bed`, `2_bed`, `3_bed`. */
@@ -959,7 +961,7 @@ export interface components {
                 };
             };
         };
-        /** @description Decision (live, api-notes "Observed on the live service", floor plans): one entry per plan, its figures those of the latest collection day in the range, its history in the `_over_time` arrays. `*_change_percent` and `unit_mix_percent` follow the variant's percent scale. */
+        /** @description Decision (live, api-notes "Observed on the live service", floor plans): one entry per plan, its figures those of the latest collection day in the range, its history in the `_over_time` arrays. Percent scales differ per field inside the record (api-notes third pass): `*_change_percent` in points, `unit_mix_percent` a fraction. */
         FloorPlan: {
             property_id: number;
             property_name: string;
@@ -969,10 +971,12 @@ export interface components {
             bathroom_count: number;
             asking_rent: number | null;
             asking_rent_change: number | null;
+            /** @description Points: -1.5 for a change of -1.5 % (api-notes third pass, the vendor's floor plan example). */
             asking_rent_change_percent: number | null;
             asking_rent_per_sq_ft: number | null;
             net_effective_rent: number | null;
             net_effective_rent_change: number | null;
+            /** @description Points, as `asking_rent_change_percent` (api-notes third pass). */
             net_effective_rent_change_percent: number | null;
             net_effective_rent_per_sq_ft: number | null;
             all_in_rent: number | null;
@@ -985,7 +989,7 @@ export interface components {
             /** @description Decision: available units of this plan on that day (after the date_available filter). */
             available_unit_count: number;
             unit_mix_est: number;
-            /** @description Share of the property's units on this plan: a fraction (live); points in the `alternate` variant. */
+            /** @description Share of the property's units on this plan: a fraction, 0.1 for 10 % (live code, api-notes first pass; the vendor's example, third pass). */
             unit_mix_percent: number | null;
             /** @description The plan's asking rent on each collection day of the range, oldest first (live). */
             asking_rent_over_time: components["schemas"]["HistoryPoint"][];
@@ -993,24 +997,17 @@ export interface components {
             net_effective_rent_over_time: components["schemas"]["HistoryPoint"][];
         };
         HistoryPoint: {
-            /** Format: date */
-            collected_at: string;
+            /** @description The collection day: a date (live code) or the end of that day as a UTC timestamp, "2024-09-10T23:59:59.999Z" (api-notes third pass, the vendor's example); the add-in reads either as its UTC day. */
+            collected_at: string | unknown | unknown;
             value: number | null;
-        };
-        /** @description A bucket's summary, shaped like a floor plan: figures averaged over its plans, counts summed (live). */
-        FloorPlanSummary: {
-            name: string;
-            bedroom_count: number;
-            unit_count: number;
-        } & {
-            [key: string]: number | null;
         };
         FloorPlanBucket: {
             bedroom_count: number;
             /** @description Present when buckets are by bed and bath. */
             bathroom_count?: number;
             floor_plans: components["schemas"]["FloorPlan"][];
-            floor_plan_summary: components["schemas"]["FloorPlanSummary"];
+            /** @description The bucket's summary, shaped like a plan (api-notes third pass, the vendor's example): the same fields, its own `_over_time` arrays, `property_id`, `property_name` and `subject_property`. Decision (sandbox): figures averaged over the bucket's plans, counts summed, the property that of its first plan. */
+            floor_plan_summary: components["schemas"]["FloorPlan"];
         };
         /** @description Decision (live, api-notes "Observed on the live service"): `data.type` is `floorplan` and `data.id` an integer; buckets come as `floor_plans_by_bed_bath` (the sandbox's `documented` variant) or `floor_plans_by_bed` (its `alternate` variant), each with its own `floor_plan_summary`. */
         FloorPlans: {
@@ -1038,7 +1035,7 @@ export interface components {
                 rent: string;
                 occupancy: string;
                 construction: string;
-                /** @description Decision: below its `x-tier` the text is cut after its first sentence and ends with its `x-truncation-marker`. */
+                /** @description Below its `x-tier` the text is cut and ends in its `x-truncation-marker`, "..." (api-notes third pass, the vendor's example). Decision (sandbox): cut at the end of its first sentence, the marker in place of its period; the add-in adds that the rest is not in the caller's plan. */
                 sales: string;
                 demographics: string;
             };

@@ -8,7 +8,7 @@ import {
 import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
-import { isLimitedMarket, notInPlan } from "../api/planLimits";
+import { isLimitedMarket, notInPlan, salesSectionText } from "../api/planLimits";
 import { bodyDefaults, bodyRange } from "../api/requestFacts";
 import { marketGeoTypeValues, sortDirectionValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
@@ -332,7 +332,11 @@ export async function narrative(
         `No narrative for boundary ${id}: narratives exist for MSAs and submarkets.`,
       );
     }
-    const text = (name: NarrativeSection) => found.attributes[name].slice(0, CELL_TEXT_LIMIT);
+    const text = (name: NarrativeSection) =>
+      (name === "sales" ? salesSectionText(found.attributes.sales) : found.attributes[name]).slice(
+        0,
+        CELL_TEXT_LIMIT,
+      );
     if (wanted !== "all") return [[text(wanted)]];
     return [["section", "text"], ...NARRATIVE_SECTIONS.map((name) => [name, text(name)])];
   });

@@ -16,36 +16,25 @@ function percentSentAs(name: string): string | undefined {
     : undefined;
 }
 
-/** Occupancy-like percents, which tell a file's scale: a fraction never exceeds 1. */
-function isLevelColumn(name: string): boolean {
-  const parts = words(name);
-  return percentSentAs(name) === "either" && (parts.includes("occupancy") || parts.includes("leased"));
-}
-
 function numbersOf(rows: readonly unknown[][], index: number): number[] {
   return rows.map((row) => row[index]).filter((value): value is number => typeof value === "number");
 }
 
 /**
  * An export file's rows with every percent column as a fraction (0.9715 for 97.15 %), the add-in's one percent
- * convention, whether the file wrote decimals (the live jsonl) or points. A file's open-scale columns take the
- * scale judged on its occupancy-like columns; a file without one is judged column by column.
+ * convention, whether the file wrote decimals (the live jsonl) or points. Each open-scale column is judged on its own
+ * values, never on the file's other columns: the vendor writes scales per field (api-notes, third pass).
  */
 export function percentsAsFractions(columns: readonly string[], rows: readonly unknown[][]): unknown[][] {
-  const percentColumns = columns.flatMap((name, index) => {
-    const sentAs = percentSentAs(name);
-    return sentAs === undefined || sentAs === "fraction" ? [] : [{ index, sentAs }];
-  });
-  if (percentColumns.length === 0) return rows as unknown[][];
-  const levels = columns.flatMap((name, index) => (isLevelColumn(name) ? numbersOf(rows, index) : []));
-  const fileScale: PercentScale | undefined = levels.length > 0 ? scaleOf(levels) : undefined;
   const scales = new Map(
-    percentColumns.map(({ index, sentAs }) => {
-      const scale: PercentScale =
-        sentAs === "points" ? "points" : (fileScale ?? scaleOf(numbersOf(rows, index)));
-      return [index, scale] as const;
+    columns.flatMap((name, index) => {
+      const sentAs = percentSentAs(name);
+      if (sentAs === undefined || sentAs === "fraction") return [];
+      const scale: PercentScale = sentAs === "points" ? "points" : scaleOf(numbersOf(rows, index));
+      return [[index, scale] as const];
     }),
   );
+  if (scales.size === 0) return rows as unknown[][];
   return rows.map((row) => {
     const converted = [...row];
     for (const [index, scale] of scales) {

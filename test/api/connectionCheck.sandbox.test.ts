@@ -149,6 +149,23 @@ describe("the connection check against the sandbox", () => {
     expect(probe(report, "Units").request).toMatch(/filter\[property_ids\]=\d+/);
   });
 
+  it("names how history points are dated and how rent changes are written, as live code saw and as the vendor's examples show", async () => {
+    const seen = await check(await sandboxWith());
+    expect(probe(seen, "Floor plans").variants).toContain("history dates: days");
+    expect(probe(seen, "Units").variants).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^rent change: text \([+-]\d+\.\d{2}\)$/)]),
+    );
+    const documented = await check(await sandboxWith({ variant: "examples" }));
+    expect(probe(documented, "Floor plans").variants).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^history dates: timestamps \(\d{4}-\d{2}-\d{2}T23:59:59\.999Z\)$/),
+      ]),
+    );
+    expect(probe(documented, "Units").variants).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^rent change: text \(-?\$\d+\)$/)]),
+    );
+  });
+
   it("against a service whose body field changed, names the failing endpoint and gives the service's message", async () => {
     const sandbox = await sandboxWith({
       renamedBodyFields: [{ operationId: "searchGeoBoundaries", from: "query", to: "q" }],

@@ -158,14 +158,36 @@ describe("the floor plans reader", () => {
     ]);
   });
 
-  it("reads floor_plans_by_bed_bath entries of one day each, keyed by id, percents in points as fractions", () => {
+  it("reads floor_plans_by_bed_bath entries of one day each, keyed by id", () => {
+    const rows = read(floorPlansReader, {
+      data: {
+        attributes: {
+          floor_plans_by_bed_bath: [
+            { floor_plans: [plan({ property_id: undefined, id: 9, collected_at: "2026-03-01" })] },
+          ],
+        },
+      },
+    });
+    expect(rows).toEqual([expect.objectContaining({ property_id: 9, collected_at: "2026-03-01" })]);
+  });
+
+  it("reads each percent of a plan in its field's scale: change percents in points beside a unit mix fraction", () => {
+    // The vendor's example (api-notes third pass): a change of -28.5 on 1,869.83 is -1.5 (points) while the unit
+    // mix is 0.1 (a fraction), in one record. Judged once for the record, one of them would be off 100 times.
     const rows = read(floorPlansReader, {
       data: {
         attributes: {
           floor_plans_by_bed_bath: [
             {
               floor_plans: [
-                plan({ property_id: undefined, id: 9, collected_at: "2026-03-01", unit_mix_percent: 40 }),
+                plan({
+                  collected_at: "2024-09-10",
+                  asking_rent: 1869.83,
+                  asking_rent_change: -28.5,
+                  asking_rent_change_percent: -1.5,
+                  net_effective_rent_change_percent: 0.4,
+                  unit_mix_percent: 0.1,
+                }),
               ],
             },
           ],
@@ -173,8 +195,43 @@ describe("the floor plans reader", () => {
       },
     });
     expect(rows).toEqual([
-      expect.objectContaining({ property_id: 9, collected_at: "2026-03-01", unit_mix_percent: 0.4 }),
+      expect.objectContaining({
+        asking_rent_change_percent: -0.015,
+        net_effective_rent_change_percent: 0.004,
+        unit_mix_percent: 0.1,
+      }),
     ]);
+  });
+
+  it("dates history points by their UTC day, whether sent as a date or as the end of the day in UTC", () => {
+    const rows = read(floorPlansReader, {
+      data: {
+        attributes: {
+          floor_plans_by_bed_bath: [
+            {
+              floor_plans: [
+                plan({
+                  asking_rent_over_time: [
+                    { collected_at: "2024-09-09T23:59:59.999Z", value: 1880 },
+                    { collected_at: "2024-09-10T23:59:59.999Z", value: 1869.83 },
+                  ],
+                  net_effective_rent_over_time: [{ collected_at: "2024-09-10", value: 1850 }],
+                }),
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(rows).toEqual([
+      expect.objectContaining({ collected_at: "2024-09-09", asking_rent: 1880, net_effective_rent: null }),
+      expect.objectContaining({ collected_at: "2024-09-10", asking_rent: 1869.83, net_effective_rent: 1850 }),
+    ]);
+    const bad = plan({ asking_rent_over_time: [{ collected_at: "Sept 10", value: 1 }] });
+    const body = { data: { attributes: { floor_plans_by_bed: [{ floor_plans: [bad] }] } } };
+    expect(failure(() => read(floorPlansReader, body)).message).toContain(
+      'asking_rent_over_time[0].collected_at should be a date but is the text "Sept 10"',
+    );
   });
 
   it("says which bucket keys it looked for", () => {
@@ -226,23 +283,27 @@ describe("percents leave the readers as fractions, whatever scale the service wr
   const attributesOf = (body: { data: { attributes: unknown }[] }) =>
     body.data.map((entry) => entry.attributes);
 
-  it("reads open-scale percents written as points as fractions, judged on the answer's occupancy", () => {
-    const [austin] = attributesOf(
+  it("judges each open-scale percent on its own values, never on the answer's other fields", () => {
+    const [austin, dallas] = attributesOf(
       read(
         exploreMarketsReader,
-        markets({
-          leased_percent_avg_t30: 91.87,
-          exposure_percent_avg_t30: 0.9,
-          concession_percent_avg_t30: 0.0242,
-        }),
+        markets(
+          {
+            leased_percent_avg_t30: 91.87,
+            exposure_percent_avg_t30: 0.062,
+            concession_percent_avg_t30: 0.0242,
+          },
+          { leased_percent_avg_t30: 95.1, exposure_percent_avg_t30: 0.05 },
+        ),
       ),
     );
-    // Exposure 0.9 alone would read as a fraction: the answer's occupancy (91.87) says the answer is in points.
+    // Leased is in points; exposure, sent beside it in the same records, is a fraction.
     expect(austin).toMatchObject({
       leased_percent_avg_t30: 0.9187,
-      exposure_percent_avg_t30: 0.009,
+      exposure_percent_avg_t30: 0.062,
       concession_percent_avg_t30: 0.0242,
     });
+    expect(dallas).toMatchObject({ leased_percent_avg_t30: 0.951, exposure_percent_avg_t30: 0.05 });
   });
 
   it("keeps fractions as fractions; a 100 % occupancy written as 1 does not flip the answer to points", () => {

@@ -177,6 +177,19 @@ it("says which metric needs which plan, in its own cell", async () => {
   });
 });
 
+it("says a narrative's sales section cut below pro-plus is cut, and shows pro-plus the whole text", async () => {
+  // The service cuts it and ends it in "..." (api-notes third pass), which alone reads as the whole section.
+  await env.signInAs("demo-pro");
+  const [[cut]] = (await narrative(msaId, "sales", fakeInvocation())) as [[string]];
+  expect(cut).toMatch(/\.\.\. \(Not in your plan \(pro-plus\): the rest of this section\.\)$/);
+  await env.signInAs("demo-proplus");
+  const [[whole]] = (await narrative(msaId, "sales", fakeInvocation())) as [[string]];
+  expect(whole).not.toContain("Not in your plan");
+  expect(whole.startsWith(cut.slice(0, cut.indexOf("...")))).toBe(true);
+  expect(whole.length).toBeGreaterThan(cut.indexOf("..."));
+  await env.signInAs("demo-pro");
+});
+
 describe("entity cards on a host with data types", () => {
   type Card = { type: string; properties: Record<string, { type: string; basicValue: unknown }> };
   beforeEach(() => {

@@ -100,3 +100,17 @@ export function textAt(value: unknown, at: FieldPath): string {
   if (typeof value === "number") return String(value);
   return at.fail("text", value);
 }
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A day the service writes as a date ("2024-09-10") or as an instant within it: the vendor's examples date
+ * history points at the end of their day in UTC ("2024-09-10T23:59:59.999Z"), which is that UTC day.
+ */
+export function dayAt(value: unknown, at: FieldPath): string {
+  const text = textAt(value, at);
+  if (ISO_DAY.test(text)) return text;
+  const ms = ISO_INSTANT.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(ms) ? at.fail("a date", value) : new Date(ms).toISOString().slice(0, 10);
+}

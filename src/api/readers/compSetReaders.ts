@@ -1,5 +1,6 @@
 import { operationById } from "../operations";
 import {
+  dayAt,
   FieldPath,
   idAt,
   isRecord,
@@ -143,7 +144,7 @@ export const marketSurveyReader: AnswerReader<MarketSurveyTable> = {
     const averageRecord = average === null || average === undefined ? null : objectAt(average, averageAt);
     const read = items.map((item, index) => surveyRecord(item, itemsAt.member(index), true));
     const compAverage = averageRecord ? surveyRecord(averageRecord, averageAt, false) : null;
-    // The items and the comps' average are one answer: one scale, judged on all of them.
+    // The items and the comps' average are one answer: each open field's scale is judged on all of them.
     percentsAsFractions([...read, ...(compAverage ? [compAverage] : [])], "survey");
     return { items: read, compAverage };
   },
@@ -177,13 +178,13 @@ const HISTORIES = {
 /** The figures a floor plan history holds per collection day (the live `_over_time` arrays). */
 export const FLOOR_PLAN_HISTORY_FIGURES = Object.values(HISTORIES);
 
-/** `[{collected_at, value}]` as a map from day to value. */
+/** `[{collected_at, value}]` as a map from day to value; a point dated by a timestamp counts for its UTC day. */
 function history(value: unknown, at: FieldPath): Map<string, number | null> {
   const points = new Map<string, number | null>();
   recordsAt(value, at).forEach((point, index) => {
     const here = at.member(index);
     points.set(
-      textAt(point.collected_at, here.member("collected_at")),
+      dayAt(point.collected_at, here.member("collected_at")),
       numberAt(point.value, here.member("value")),
     );
   });

@@ -5,14 +5,13 @@ import { factsIn } from "../fieldFacts";
  * The add-in's one percent convention: a percent leaves the readers as a fraction (0.9187 for 91.87 %), shown
  * through Excel's `%` format, so `=B6*C6` is right whichever column holds the percent. The service writes each
  * percent field as the contract's `x-sent-as` says: a fraction, points (91.87), or either, which is judged per
- * answer here.
+ * field here, since one record may mix scales (api-notes, third pass).
  */
 export type PercentScale = "fraction" | "points";
 
 /**
- * The scale of one answer, judged on its level percents (occupancy, leased, unit mix): a fraction never
- * exceeds 1, while points of such a figure do in any real answer. A 100 % level written as a fraction (1) does
- * not exceed 1, so it does not flip the guess.
+ * The scale of one field's values: a fraction never exceeds 1, while points of such a figure do in any real
+ * answer. A 100 % level written as a fraction (1) does not exceed 1, so it does not flip the guess.
  */
 export function scaleOf(levels: Iterable<number | null>): PercentScale {
   for (const level of levels) if (level !== null && Math.abs(level) > 1) return "points";
@@ -24,8 +23,6 @@ export function asFraction(value: number | null, scale: PercentScale): number | 
   if (value === null || scale === "fraction") return value;
   return Math.round((value / 100) * 1e10) / 1e10;
 }
-
-const LEVEL_WORDS = /(^|_)(occupancy|leased|unit_mix)(_|$)/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -50,30 +47,31 @@ function eachPercent(
 
 /**
  * Every percent of an answer's records as a fraction, in place. Fields the contract says come as fractions stay;
- * points are divided by 100; fields whose scale the evidence leaves open (`either`) take the scale judged on the
- * answer's occupancy-like values, or on all of them when the answer has none.
+ * points are divided by 100; a field whose scale the evidence leaves open (`either`) takes the scale judged on its
+ * own values across the answer's records, never on other fields: the vendor's floor plan example writes a change
+ * percent in points beside a unit mix as a fraction in one record.
  */
 export function percentsAsFractions(
   records: readonly Record<string, unknown>[],
   kind: CatalogueRecord,
 ): void {
-  const levels: number[] = [];
-  const open: number[] = [];
+  const openValues = new Map<string, number[]>();
   for (const record of records) {
     eachPercent(record, kind, (holder, key, field, sentAs) => {
       const value = holder[key];
       if (sentAs !== "either" || typeof value !== "number") return;
-      open.push(value);
-      if (LEVEL_WORDS.test(field)) levels.push(value);
+      const values = openValues.get(field);
+      if (values) values.push(value);
+      else openValues.set(field, [value]);
     });
   }
-  const judged = scaleOf(levels.length > 0 ? levels : open);
+  const judged = new Map([...openValues].map(([field, values]) => [field, scaleOf(values)]));
   for (const record of records) {
-    eachPercent(record, kind, (holder, key, _field, sentAs) => {
+    eachPercent(record, kind, (holder, key, field, sentAs) => {
       const value = holder[key];
       if (typeof value !== "number") return;
-      const scale = sentAs === "points" ? "points" : sentAs === "either" ? judged : "fraction";
-      holder[key] = asFraction(value, scale);
+      const scale = sentAs === "points" ? "points" : sentAs === "either" ? judged.get(field) : "fraction";
+      holder[key] = asFraction(value, scale ?? "fraction");
     });
   }
 }
