@@ -11,10 +11,10 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { FreshnessSchedule } from "../../src/data/freshnessSchedule";
 import type { RefreshReport } from "../../src/data/refreshPass";
 import { cellAsOf } from "../../src/functions/cellAsOf";
-import { setCellClock, type CellClock } from "../../src/functions/cellCall";
+import { setCellClock } from "../../src/functions/cellCall";
 import { endRefresh, startRefresh } from "../../src/functions/freshness";
 import { session } from "../../src/session/session";
-import { MovingClock } from "../relay/support/movingClock";
+import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
 import { WORKBOOK_CLIENT, type Workbook } from "./referenceWorkbook";
 import { dataRequests, difference, TOKEN_PATH, watchTraffic } from "./sandboxTraffic";
 import { evaluateWorkbook } from "./workbookRunner";
@@ -37,10 +37,6 @@ const LIVE_LIMIT = { requests: 100, windowSeconds: 300 };
 const OPENED = Date.parse("2026-11-24T11:30:00Z");
 const AFTER_POSTING = Date.parse("2026-11-24T12:05:00Z");
 const SAME_MORNING = Date.parse("2026-11-24T12:40:00Z");
-
-async function realTurns(): Promise<void> {
-  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 
 /** The cell addresses the runner gives the workbook's cells (workbookRunner: `Model!R<n>`). */
 const cellsOf = (workbook: Workbook) =>
@@ -66,14 +62,6 @@ export async function measureRefresh(
     now: OPENED,
   });
   const traffic = watchTraffic(sandbox);
-  const cellClock: CellClock = {
-    now: clock.now,
-    after: (ms, then) => {
-      const cancel = new AbortController();
-      clock.sleep(ms, cancel.signal).then(then, () => undefined);
-      return () => cancel.abort();
-    },
-  };
   const moveTo = async (instant: number) => {
     await clock.advance(instant - clock.now());
     sandbox.clock.set(clock.now());
@@ -112,7 +100,7 @@ export async function measureRefresh(
       sleep: clock.sleep,
       databaseName: `refresh-bench-${process.pid}`,
     });
-    setCellClock(cellClock);
+    setCellClock(cellClockOn(clock));
     await session.signIn(
       { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}${TOKEN_PATH}` },
       { kind: "client", ...WORKBOOK_CLIENT },

@@ -14,14 +14,14 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import type { RefreshReport } from "../../src/data/refreshPass";
 import { cellAddress } from "../../src/excel/a1";
 import { cellAsOf } from "../../src/functions/cellAsOf";
-import { setCellClock, type CellClock } from "../../src/functions/cellCall";
+import { setCellClock } from "../../src/functions/cellCall";
 import { property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { refreshedText } from "../../src/taskpane/asOfText";
 import { RefreshController, type RefreshOutcome } from "../../src/taskpane/refreshController";
 import { MockExcel, type MockCellValue } from "../excel/support/mockExcel";
 import { fakeInvocation } from "../support/invocation";
-import { MovingClock } from "../relay/support/movingClock";
+import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
 
 const ROWS = 60;
 const IDS = Array.from({ length: ROWS }, (_, index) => 100_101 + index);
@@ -41,19 +41,6 @@ const clock = new MovingClock(OPENED);
 let sandbox: RunningSandbox;
 let excel: MockExcel;
 let controller: RefreshController;
-
-const movingCellClock: CellClock = {
-  now: clock.now,
-  after: (ms, then) => {
-    const cancel = new AbortController();
-    clock.sleep(ms, cancel.signal).then(then, () => undefined);
-    return () => cancel.abort();
-  },
-};
-
-async function realTurns(): Promise<void> {
-  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 
 /** Until no request is on the wire (real time: the sandbox's work, which the moving clock does not count). */
 async function untilAnswered(): Promise<void> {
@@ -175,7 +162,7 @@ beforeAll(async () => {
     sleep: clock.sleep,
     databaseName: `refresh-truth-${process.pid}`,
   });
-  setCellClock(movingCellClock);
+  setCellClock(cellClockOn(clock));
   await session.signIn(
     { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
     { kind: "client", clientId: "demo-pro", clientSecret: "sandbox-secret-pro" },
