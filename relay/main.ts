@@ -62,6 +62,7 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
     distDirectory: command.dist,
     pacing: LIVE_PACING,
     batchWindowMs: 25,
+    postingTime: command.postingTime,
     log: process.stdout,
     logLevel: "info",
   });
@@ -75,7 +76,11 @@ async function main(): Promise<void> {
   let command: RelayCommand;
   try {
     // RELAY_STORE names the store once for the server and the `users` commands (the container sets it).
-    command = parseRelayArguments(process.argv.slice(2), process.env.RELAY_STORE || DEFAULT_STORE_FILE);
+    command = parseRelayArguments(
+      process.argv.slice(2),
+      process.env.RELAY_STORE || DEFAULT_STORE_FILE,
+      process.env.RELAY_POSTING_TIME || undefined,
+    );
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);

@@ -18,6 +18,11 @@ export interface RelayOptions {
   pacing: PacingOptions;
   /** How long a batch of bulk details, markets or forecasts waits for more people's requests. */
   batchWindowMs: number;
+  /**
+   * When the service posts each day's data, "HH:MM" US Eastern: cached answers are served until the next posting
+   * (07:00 by default, `--posting-time` or RELAY_POSTING_TIME when the vendor moves it).
+   */
+  postingTime?: string;
   /** Where the structured log goes (stdout by default); `false` for no log. */
   log: false | NodeJS.WritableStream;
   logLevel: string;

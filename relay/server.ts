@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { API_BASE_PATH } from "../src/api/client";
+import { FreshnessSchedule } from "../src/data/freshnessSchedule";
 import { ResponseCache } from "../src/data/responseCache";
 import { registerJsonBodyParser } from "./jsonBody";
 import type { RelayOptions } from "./options";
@@ -100,7 +101,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     clock,
     deadlineMs: options.upstreamDeadlineMs,
   });
-  const cache = new ResponseCache({ store: store.cache, now: clock.now });
+  const cache = new ResponseCache({
+    store: store.cache,
+    now: clock.now,
+    schedule: new FreshnessSchedule(options.postingTime),
+  });
   const upstream = new Upstream(
     options.upstream,
     options.credentials,

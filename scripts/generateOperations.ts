@@ -102,6 +102,31 @@ function answerOf(document: JsonObject, operation: JsonObject): JsonObject | und
   return { required: (schema.required as string[] | undefined) ?? [] };
 }
 
+const FRESHNESS_EVENTS = ["daily_posting", "month_start", "any_time", "never"];
+
+/**
+ * When an operation's answer can change (`x-freshness`): its events, how long an `any_time` answer is served, and
+ * whether the contract assumes it (no source says). The texts stay in the contract, where they are read.
+ */
+function freshnessOf(operation: JsonObject): JsonObject | undefined {
+  const freshness = operation["x-freshness"] as JsonObject | undefined;
+  if (!freshness) return undefined;
+  const changes = freshness.changes as string[];
+  const unknown = changes.filter((event) => !FRESHNESS_EVENTS.includes(event));
+  if (unknown.length > 0)
+    throw new Error(`${String(operation.operationId)}: x-freshness names ${unknown.join(", ")}`);
+  if (changes.includes("any_time") !== (freshness.max_age_minutes !== undefined))
+    throw new Error(
+      `${String(operation.operationId)}: x-freshness any_time needs max_age_minutes, and only it`,
+    );
+  if (freshness.source === undefined && freshness.assumption === undefined)
+    throw new Error(`${String(operation.operationId)}: x-freshness needs a source or an assumption`);
+  const described: JsonObject = { changes };
+  if (freshness.max_age_minutes !== undefined) described.maxAgeMinutes = freshness.max_age_minutes;
+  if (freshness.assumption !== undefined) described.assumed = true;
+  return described;
+}
+
 /** Every operation served under the API base, in contract order. */
 export function contractOperations(): JsonObject[] {
   const document = loadOpenApiDocument();
@@ -132,6 +157,8 @@ export function contractOperations(): JsonObject[] {
         if (operation[extension] !== undefined) row[key] = operation[extension];
       const duration = operation["x-expected-duration"] as JsonObject | undefined;
       if (duration?.observed !== undefined) row.observedDurations = duration.observed;
+      const freshness = freshnessOf(operation);
+      if (freshness) row.freshness = freshness;
       operations.push(row);
     }
   }
@@ -195,6 +222,17 @@ export interface ContractAnswer {
   readonly required: readonly string[];
 }
 
+/** An event after which an answer may differ (x-freshness). */
+export type FreshnessEvent = "daily_posting" | "month_start" | "any_time" | "never";
+
+/** When an operation's answer can change: its events, and how long an \`any_time\` answer is served. */
+export interface ContractFreshness {
+  readonly changes: readonly FreshnessEvent[];
+  readonly maxAgeMinutes?: number;
+  /** No source says so: the contract's assumption. */
+  readonly assumed?: boolean;
+}
+
 /** One operation of the contract under the API base (paths relative to it, as the contract writes them). */
 export interface ContractOperation {
   readonly operationId: string;
@@ -209,6 +247,8 @@ export interface ContractOperation {
   readonly maxRangeDays?: number;
   /** Recorded sizes and end-to-end times (x-expected-duration.observed). */
   readonly observedDurations?: readonly { readonly property_days: number; readonly seconds: number }[];
+  /** When its answer can change (x-freshness). */
+  readonly freshness?: ContractFreshness;
 }
 
 export const CONTRACT_OPERATIONS = [

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parsePostingTime } from "../../src/data/freshnessSchedule";
 
 export const USAGE = `Usage:
   npm run relay -- --service-url URL [options]    start the relay in front of the service
@@ -16,6 +17,8 @@ Options:
   --dist DIR                       the built add-in to serve (default dist)
   --service-url URL                the service's {base_url}, e.g. https://data.apartmentiq.io/apartmentiq/api
   --token-url URL                  its token endpoint (default {origin of service-url}/oauth/token)
+  --posting-time HH:MM             when the service posts each day's data, US Eastern (default
+                                   $RELAY_POSTING_TIME, else 07:00): cached answers serve until the next one
 
 With --service-url the relay reads its client id from RELAY_CLIENT_ID and its secret from RELAY_CLIENT_SECRET
 or from the file named by RELAY_CLIENT_SECRET_FILE.`;
@@ -30,6 +33,7 @@ export type RelayCommand =
       dist: string;
       serviceUrl?: string;
       tokenUrl?: string;
+      postingTime?: string;
     }
   | { kind: "users-add"; store: string; name: string; accounts: number[]; admin: boolean }
   | { kind: "users-revoke"; store: string; name: string }
@@ -43,7 +47,11 @@ function accountList(text: string | undefined): number[] {
   return ids.map(Number);
 }
 
-export function parseRelayArguments(argv: string[], defaultStore: string): RelayCommand {
+export function parseRelayArguments(
+  argv: string[],
+  defaultStore: string,
+  defaultPostingTime?: string,
+): RelayCommand {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -55,6 +63,7 @@ export function parseRelayArguments(argv: string[], defaultStore: string): Relay
       dist: { type: "string" },
       "service-url": { type: "string" },
       "token-url": { type: "string" },
+      "posting-time": { type: "string" },
       accounts: { type: "string" },
       admin: { type: "boolean" },
     },
@@ -66,6 +75,8 @@ export function parseRelayArguments(argv: string[], defaultStore: string): Relay
     const port = Number(values.port ?? 8080);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new Error(`--port must be a port number, got "${values.port}"`);
+    const postingTime = values["posting-time"] ?? defaultPostingTime;
+    if (postingTime !== undefined) parsePostingTime(postingTime);
     return {
       kind: "start",
       store,
@@ -74,6 +85,7 @@ export function parseRelayArguments(argv: string[], defaultStore: string): Relay
       dist: values.dist ?? "dist",
       serviceUrl: values["service-url"],
       tokenUrl: values["token-url"],
+      ...(postingTime === undefined ? {} : { postingTime }),
     };
   }
   if (first !== "users" || rest.length > 0) throw new Error(`Unknown command "${positionals.join(" ")}"`);

@@ -50,6 +50,17 @@ export interface ContractAnswer {
   readonly required: readonly string[];
 }
 
+/** An event after which an answer may differ (x-freshness). */
+export type FreshnessEvent = "daily_posting" | "month_start" | "any_time" | "never";
+
+/** When an operation's answer can change: its events, and how long an `any_time` answer is served. */
+export interface ContractFreshness {
+  readonly changes: readonly FreshnessEvent[];
+  readonly maxAgeMinutes?: number;
+  /** No source says so: the contract's assumption. */
+  readonly assumed?: boolean;
+}
+
 /** One operation of the contract under the API base (paths relative to it, as the contract writes them). */
 export interface ContractOperation {
   readonly operationId: string;
@@ -64,6 +75,8 @@ export interface ContractOperation {
   readonly maxRangeDays?: number;
   /** Recorded sizes and end-to-end times (x-expected-duration.observed). */
   readonly observedDurations?: readonly { readonly property_days: number; readonly seconds: number }[];
+  /** When its answer can change (x-freshness). */
+  readonly freshness?: ContractFreshness;
 }
 
 export const CONTRACT_OPERATIONS = [
@@ -85,6 +98,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data", "pagination"] },
     tier: "base",
+    freshness: { changes: ["any_time"], maxAgeMinutes: 60, assumed: true },
   },
   {
     operationId: "listCompSets",
@@ -93,6 +107,7 @@ export const CONTRACT_OPERATIONS = [
     parameters: [{ name: "account_id", in: "path", type: "integer", required: true }],
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["any_time"], maxAgeMinutes: 60, assumed: true },
   },
   {
     operationId: "getMarketSurvey",
@@ -110,6 +125,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"] },
   },
   {
     operationId: "listCompSetUnits",
@@ -156,6 +172,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"] },
   },
   {
     operationId: "listCompSetFloorPlans",
@@ -170,6 +187,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"] },
   },
   {
     operationId: "searchGeoBoundaries",
@@ -192,6 +210,7 @@ export const CONTRACT_OPERATIONS = [
     },
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"], assumed: true },
   },
   {
     operationId: "searchProperties",
@@ -266,6 +285,7 @@ export const CONTRACT_OPERATIONS = [
     },
     answer: { required: ["data", "pagination"] },
     tier: "pro",
+    freshness: { changes: ["daily_posting"], assumed: true },
   },
   {
     operationId: "lookupProperties",
@@ -316,6 +336,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data", "pagination"] },
     tier: "pro",
+    freshness: { changes: ["daily_posting"], assumed: true },
   },
   {
     operationId: "getBulkPropertyDetails",
@@ -336,6 +357,7 @@ export const CONTRACT_OPERATIONS = [
     answer: { required: ["data"] },
     tier: "pro",
     maxIds: 200,
+    freshness: { changes: ["daily_posting"] },
   },
   {
     operationId: "exploreMarkets",
@@ -359,6 +381,7 @@ export const CONTRACT_OPERATIONS = [
     },
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"] },
   },
   {
     operationId: "getMarketNarratives",
@@ -370,6 +393,7 @@ export const CONTRACT_OPERATIONS = [
     ],
     answer: { required: ["data"] },
     tier: "base",
+    freshness: { changes: ["daily_posting"], assumed: true },
   },
   {
     operationId: "getPropertyForecasts",
@@ -402,6 +426,7 @@ export const CONTRACT_OPERATIONS = [
     },
     answer: { required: ["data"] },
     tier: "pro",
+    freshness: { changes: ["daily_posting", "month_start"], assumed: true },
   },
   {
     operationId: "getGeoBoundaryForecasts",
@@ -434,6 +459,7 @@ export const CONTRACT_OPERATIONS = [
     },
     answer: { required: ["data"] },
     tier: "pro",
+    freshness: { changes: ["daily_posting", "month_start"], assumed: true },
   },
   {
     operationId: "listBulkJobs",
@@ -530,6 +556,7 @@ export const CONTRACT_OPERATIONS = [
     path: "/bulk_api/jobs/{job_id}/results",
     parameters: [{ name: "job_id", in: "path", type: "string", required: true, format: "uuid" }],
     tier: "pro",
+    freshness: { changes: ["never"], assumed: true },
   },
 ] as const satisfies readonly ContractOperation[];
 

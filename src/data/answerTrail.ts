@@ -43,9 +43,11 @@ export interface AnswerNote {
   dataDate?: string;
   /** The last day, when the answer describes several (a month of a property's history): `dataDate` is the first. */
   lastDataDate?: string;
+  /** Why a new answer could not be had, for a stale or kept one. */
+  reason?: string;
 }
 
-/** The answers of one kind from one source, summed: a block of 10,000 ids is one line, not 10,000. */
+/** The answers of one kind from one source (and reason), summed: a block of 10,000 ids is one line, not 10,000. */
 export interface TrailLine {
   kind: CacheKind;
   source: AnswerSource;
@@ -56,6 +58,7 @@ export interface TrailLine {
   freshUntil: number;
   firstDataDate?: string;
   lastDataDate?: string;
+  reason?: string;
 }
 
 /**
@@ -72,7 +75,7 @@ export class AnswerTrail {
   note(requestKey: string, answer: AnswerNote): void {
     if (this.noted.has(requestKey)) return;
     this.noted.add(requestKey);
-    const lineKey = `${answer.kind}|${answer.source}`;
+    const lineKey = `${answer.kind}|${answer.source}|${answer.reason ?? ""}`;
     const line = this.byLine.get(lineKey);
     if (!line) {
       this.byLine.set(lineKey, {
@@ -84,6 +87,7 @@ export class AnswerTrail {
         freshUntil: answer.freshUntil,
         firstDataDate: answer.dataDate,
         lastDataDate: answer.lastDataDate ?? answer.dataDate,
+        ...(answer.reason === undefined ? {} : { reason: answer.reason }),
       });
       return;
     }

@@ -2,6 +2,7 @@ import { ApiError } from "../api/errors";
 import { asApiError, isUnreachable, oldestAccepted, type CallOptions, type Fetched } from "./fetched";
 import { KeyedBatcher, type BatchAnswer, type BatchSchedule } from "./keyedBatcher";
 import type { QueryRunner } from "./queryRunner";
+import { keepsEarlierAnswer, type RefreshPass } from "./refreshPass";
 
 /** How one batched endpoint asks for many items of one group (same account, same options) at once. */
 export interface BatchSpec<G, I, V> {
@@ -39,6 +40,8 @@ interface Dispatch<G> {
   group: G;
   /** The oldest cached answer this batch's callers accept. */
   since: number;
+  /** The refresh its callers belong to: an item it cannot get anew keeps its earlier answer. */
+  refresh?: RefreshPass;
 }
 
 const unclaimable = () => false;
@@ -92,13 +95,19 @@ export class BatchedQuery<G, I, V> {
     const since = oldestAccepted(options);
     const loading = this.batcher.load(
       `${since}|${groupKey}`,
-      { groupKey, group, since },
+      { groupKey, group, since, refresh: options.refresh },
       item,
       options.signal,
     );
-    if (!options.trail) return loading;
+    if (!options.trail && !options.refresh) return loading;
     const key = this.cacheKey(groupKey, group, item);
-    return loading.then((answer) => this.runner.noted(key, answer, options));
+    return loading.then(
+      (answer) => this.runner.noted(key, answer, options),
+      (error: unknown) => {
+        options.refresh?.noteFailure(key, error, false);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -115,7 +124,8 @@ export class BatchedQuery<G, I, V> {
     const hot = this.runner.cache.peekFresh<V | null>(key, oldestAccepted(options));
     if (!hot) return undefined;
     const known = this.fromCache(group, item, hot, "cache");
-    return known instanceof ApiError || !options.trail ? known : this.runner.noted(key, known, options);
+    if (known instanceof ApiError || (!options.trail && !options.refresh)) return known;
+    return this.runner.noted(key, known, options);
   }
 
   /**
@@ -160,10 +170,32 @@ export class BatchedQuery<G, I, V> {
     group: G,
     item: I,
     entry: { value: V | null; storedAt: number },
-    source: "cache" | "stale",
+    source: "cache" | "stale" | "kept",
+    reason?: string,
   ): BatchedValue<V> | ApiError {
     if (entry.value === null) return this.spec.notFound(group, item);
-    return { value: entry.value, source, storedAt: entry.storedAt, claim: unclaimable };
+    const answer = { value: entry.value, source, storedAt: entry.storedAt, claim: unclaimable };
+    return reason === undefined ? answer : { ...answer, reason };
+  }
+
+  /**
+   * An item whose request failed with `error`: its last known value when the service could not be reached
+   * (stale), its earlier answer when a refresh could not get a new one (kept), else the error.
+   */
+  private failedItem(
+    dispatch: Dispatch<G>,
+    item: I,
+    error: ApiError,
+    last: { value: V | null; storedAt: number } | undefined,
+  ): BatchedValue<V> | ApiError {
+    if (!last) return error;
+    if (isUnreachable(error)) {
+      this.runner.cache.noteStaleServed();
+      return this.fromCache(dispatch.group, item, last, "stale", error.message);
+    }
+    if (dispatch.refresh && keepsEarlierAnswer(error))
+      return this.fromCache(dispatch.group, item, last, "kept", error.message);
+    return error;
   }
 
   private async load(
@@ -181,7 +213,7 @@ export class BatchedQuery<G, I, V> {
       const key = this.keyIn(dispatch, item);
       const hit = cached.get(key);
       const flight = this.inFlight.get(key);
-      if (hit?.fresh && hit.storedAt >= since) {
+      if (hit && this.runner.cache.serves(key, hit, since)) {
         answer.set(this.spec.itemId(item), this.fromCache(group, item, hit, "cache"));
       } else if (flight) {
         borrowed.push({ item, flight });
@@ -193,7 +225,11 @@ export class BatchedQuery<G, I, V> {
       if (toFetch.length > 0) this.spec.beforeFetch?.(group, toFetch);
     } catch (caught) {
       const held = asApiError(caught);
-      for (const item of toFetch) answer.set(this.spec.itemId(item), held);
+      for (const item of toFetch)
+        answer.set(
+          this.spec.itemId(item),
+          this.failedItem(dispatch, item, held, cached.get(this.keyIn(dispatch, item))),
+        );
       toFetch = [];
     }
     // An earlier batch's call for an item is awaited, not repeated; if all of that batch's callers
@@ -270,15 +306,11 @@ export class BatchedQuery<G, I, V> {
     } catch (caught) {
       const error = asApiError(caught);
       this.spec.onFailed?.(group, error);
-      for (const item of chunk) {
-        const last = cached.get(this.keyIn(dispatch, item));
-        if (last && isUnreachable(error)) {
-          this.runner.cache.noteStaleServed();
-          byId.set(this.spec.itemId(item), this.fromCache(group, item, last, "stale"));
-        } else {
-          byId.set(this.spec.itemId(item), error);
-        }
-      }
+      for (const item of chunk)
+        byId.set(
+          this.spec.itemId(item),
+          this.failedItem(dispatch, item, error, cached.get(this.keyIn(dispatch, item))),
+        );
     }
     return byId;
   }

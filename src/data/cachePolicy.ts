@@ -1,34 +1,38 @@
-import type { CacheKind } from "../api/operations";
+import type { ContractFreshness } from "../api/contractOperations";
+import { operationById, OPERATIONS, type CacheKind } from "../api/operations";
 
 export type { CacheKind } from "../api/operations";
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-/**
- * How long each kind stays fresh. Property and market figures are collected daily; comp set listings move
- * within a day; boundaries and narratives change rarely. Forecast keys also carry the current month (the
- * forecast window starts there), so a new month is a new key whatever the TTL says.
- */
-export const DEFAULT_TTL_MS: Record<CacheKind, number> = {
-  accounts: HOUR,
-  property: DAY,
-  market: DAY,
-  forecast: DAY,
-  geo_search: 7 * DAY,
-  property_search: DAY,
-  lookup: DAY,
-  comp_sets: HOUR,
-  market_survey: 6 * HOUR,
-  units: 6 * HOUR,
-  floor_plans: 6 * HOUR,
-  narrative: 7 * DAY,
-  // A finished day's figures do not change: kept for good (until cleared or evicted for space).
-  history: Number.POSITIVE_INFINITY,
-  // A job older than this is past any bound RENT.HISTORY waits for one.
-  history_job: DAY,
+/** Kinds of the add-in's own, which no operation answers: they change as this project decides. */
+const OWN_KINDS = {
+  // A finished day's figures: as the export file they came from (getBulkJobResults).
+  history: operationById("getBulkJobResults").freshness as ContractFreshness,
+  // A job older than a day is past any bound RENT.HISTORY waits for one.
+  history_job: { changes: ["any_time"], maxAgeMinutes: 24 * 60 },
   // True of its cell until the cell is calculated again, which writes a new one.
-  cell_as_of: Number.POSITIVE_INFINITY,
+  cell_as_of: { changes: ["never"] },
   // Until the service says otherwise (its next quota error) or the person signs out; the pane says when it was learnt.
-  quota_standing: Number.POSITIVE_INFINITY,
+  quota_standing: { changes: ["never"] },
+} as const satisfies Partial<Record<CacheKind, ContractFreshness>>;
+
+type ServiceKind = Exclude<CacheKind, keyof typeof OWN_KINDS>;
+
+/** Each service kind's freshness as the contract's operations state it (x-freshness); one kind, one schedule. */
+function freshnessOfServiceKinds(): Record<ServiceKind, ContractFreshness> {
+  const byKind: Partial<Record<CacheKind, ContractFreshness>> = {};
+  for (const operation of OPERATIONS) {
+    if (!operation.cacheKind) continue;
+    if (!operation.freshness) throw new Error(`${operation.operationId} is cached but has no x-freshness`);
+    const known = byKind[operation.cacheKind];
+    if (known && JSON.stringify(known) !== JSON.stringify(operation.freshness))
+      throw new Error(`Operations cached as ${operation.cacheKind} disagree on their x-freshness`);
+    byKind[operation.cacheKind] = operation.freshness;
+  }
+  return byKind as Record<ServiceKind, ContractFreshness>;
+}
+
+/** When each kind's answers can change: the contract's schedule per operation, and the add-in's own kinds. */
+export const FRESHNESS_BY_KIND: Readonly<Record<CacheKind, ContractFreshness>> = {
+  ...freshnessOfServiceKinds(),
+  ...OWN_KINDS,
 };

@@ -6,6 +6,7 @@ import { readAnswer } from "../api/readers/answerForm";
 import type { Sleep } from "./abortableSleep";
 import type { BatchedEndpoint } from "./batchedEndpoints";
 import { BatchedReads, type BatchedAnswers } from "./batchedReads";
+import { FreshnessSchedule } from "./freshnessSchedule";
 import type { CacheKind } from "./cachePolicy";
 import { isKeyOf } from "./cacheKey";
 import { ACCOUNTS, sendOperation, type Account, type Endpoint } from "./endpoints";
@@ -64,6 +65,8 @@ export interface DataLayerOptions {
   batchSchedule?: BatchSchedule;
   /** The bulk export quota guard's settings (share one pull may spend, the account's quota if known). */
   quotaGuard?: Partial<QuotaGuardSettings>;
+  /** When the service posts each day's data, "HH:MM" US Eastern (07:00 unless the vendor moves it). */
+  postingTime?: string;
   now?: () => number;
   sleep?: Sleep;
   random?: () => number;
@@ -131,6 +134,7 @@ export class DataLayer {
       new ResponseCache({
         ...options.cacheOptions,
         now: options.cacheOptions?.now ?? this.now,
+        schedule: options.cacheOptions?.schedule ?? new FreshnessSchedule(options.postingTime),
         store: openPersistentStore(options.databaseName ?? DEFAULT_DATABASE_NAME),
         preload: true,
         owns: (key) => isKeyOf(key, options.caller),

@@ -1,17 +1,21 @@
 import { ApiError } from "../api/errors";
 import type { AnswerTrail } from "./answerTrail";
+import type { RefreshPass } from "./refreshPass";
 
 /**
- * Where an answer came from: the cache (fresh), the network, or the cache past its freshness because the
- * service could not be reached ("stale": show it, and say that it is the last known value).
+ * Where an answer came from: the cache (fresh), the network, the cache past its freshness because the service
+ * could not be reached ("stale": show it, and say that it is the last known value), or the earlier answer a
+ * refresh kept because asking again failed ("kept": show it, and say why).
  */
-export type AnswerSource = "cache" | "network" | "stale";
+export type AnswerSource = "cache" | "network" | "stale" | "kept";
 
 export interface Fetched<T> {
   value: T;
   source: AnswerSource;
   /** Epoch ms when the value arrived from the service. */
   storedAt: number;
+  /** Why a new answer could not be had, for a "stale" or "kept" one. */
+  reason?: string;
 }
 
 /** Per call: the caller's signal (cancels only this caller's wait) and how fresh the answer must be. */
@@ -20,18 +24,21 @@ export interface CallOptions {
   /** Skip the cache: ask the service (identical requests in flight still share one call). */
   fresh?: boolean;
   /**
-   * Accept only answers stored at or after this instant (epoch ms). A refresh that started at T passes T: the
-   * first cell asks the service, and every later cell of the same refresh is served what that call stored.
+   * The pane's refresh this call belongs to: a cached answer serves it only when fetched since the refresh
+   * started or when nothing could have changed since it was fetched; the refresh learns what each answer was.
    */
-  freshSince?: number;
+  refresh?: RefreshPass;
   /** Told of every answer the call is given (its as-of), for the pane to show what a cell's value rests on. */
   trail?: AnswerTrail;
 }
 
-/** The oldest storedAt a call accepts from the cache: everything, a refresh's start, or nothing. */
+/**
+ * From when a call takes cached answers without asking whether they could have changed: every fresh one, a
+ * refresh's start, or never. Calls that agree on it share flights and batches.
+ */
 export function oldestAccepted(options: CallOptions): number {
   if (options.fresh) return Number.POSITIVE_INFINITY;
-  return options.freshSince ?? Number.NEGATIVE_INFINITY;
+  return options.refresh?.startedAt ?? Number.NEGATIVE_INFINITY;
 }
 
 /** Options of calls made on behalf of an account. */

@@ -30,17 +30,22 @@ export type ForecastSeries = { date: string; values: Record<string, number | nul
 
 const ROWS = { property: PROPERTY_FORECAST, geo_boundary: BOUNDARY_FORECAST } as const;
 
-const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2 };
+const SOURCE_RANK: Record<AnswerSource, number> = { cache: 0, network: 1, stale: 2, kept: 3 };
 
-/** The answer of a call assembled from parts: stale if any part was, else network if any part was. */
-function combineSources(parts: Fetched<unknown>[]): { source: AnswerSource; storedAt: number } {
+/** The answer of a call assembled from parts: kept or stale if any part was (with why), else network if any part was. */
+function combineSources(parts: Fetched<unknown>[]): {
+  source: AnswerSource;
+  storedAt: number;
+  reason?: string;
+} {
   let source: AnswerSource = "cache";
   let storedAt = Number.POSITIVE_INFINITY;
+  let reason: string | undefined;
   for (const part of parts) {
-    if (SOURCE_RANK[part.source] > SOURCE_RANK[source]) source = part.source;
+    if (SOURCE_RANK[part.source] > SOURCE_RANK[source]) ({ source, reason } = part);
     storedAt = Math.min(storedAt, part.storedAt);
   }
-  return { source, storedAt };
+  return reason === undefined ? { source, storedAt } : { source, storedAt, reason };
 }
 
 /**

@@ -2,9 +2,17 @@ import type { ServiceClient, TypedSend } from "../api/client";
 import { ApiError } from "../api/errors";
 import { dataDateOf } from "./answerTrail";
 import { kindOfKey, requestKey, type RequestIdentity } from "./cacheKey";
-import { isUnreachable, oldestAccepted, type AnswerSource, type CallOptions, type Fetched } from "./fetched";
+import {
+  asApiError,
+  isUnreachable,
+  oldestAccepted,
+  type AnswerSource,
+  type CallOptions,
+  type Fetched,
+} from "./fetched";
 import { RequestCoalescer } from "./requestCoalescer";
 import type { RequestExecutor } from "./requestExecutor";
+import { keepsEarlierAnswer } from "./refreshPass";
 import type { CachedValue, ResponseCache } from "./responseCache";
 
 /** A request described by everything but the caller, who is the runner's. */
@@ -12,7 +20,8 @@ export type QueryIdentity = Omit<RequestIdentity, "caller">;
 
 /**
  * The path of every read: fresh cache entry, else one coalesced network call (paced, retried) whose answer is
- * cached (a "not found" too), else, when the service cannot be reached, the last known value flagged as stale.
+ * cached (a "not found" too), else, when the service cannot be reached, the last known value flagged as stale,
+ * and during a refresh, whatever kept it from a new answer, the earlier one flagged as kept.
  */
 export class QueryRunner {
   private readonly coalescer = new RequestCoalescer();
@@ -72,28 +81,37 @@ export class QueryRunner {
     const hot = this.cache.peekFresh<T | NotFoundRecord>(key, since);
     if (hot) return this.noted(key, answerFrom(hot, "cache"), options);
     const flightKey = `${since}|${key}`;
-    const answer = await this.coalescer.run<Fetched<T>>(flightKey, options.signal, async (signal) => {
-      const cached = await this.cache.get<T | NotFoundRecord>(key);
-      if (cached?.fresh && cached.storedAt >= since) return answerFrom(cached, "cache");
-      try {
-        const value = await load(signal);
-        const storedAt = await this.cache.setMany([{ key, value }]);
-        return { value, source: "network", storedAt };
-      } catch (error) {
-        if (error instanceof ApiError && error.kind === "not_found") {
-          await this.cache.setMany([{ key, value: { [NOT_FOUND]: error.message } satisfies NotFoundRecord }]);
-        } else if (cached && isUnreachable(error)) {
-          this.cache.noteStaleServed();
-          return answerFrom(cached, "stale");
+    const answer = await this.coalescer
+      .run<Fetched<T>>(flightKey, options.signal, async (signal) => {
+        const cached = await this.cache.get<T | NotFoundRecord>(key);
+        if (cached && this.cache.serves(key, cached, since)) return answerFrom(cached, "cache");
+        try {
+          const value = await load(signal);
+          const storedAt = await this.cache.setMany([{ key, value }]);
+          return { value, source: "network", storedAt };
+        } catch (error) {
+          if (error instanceof ApiError && error.kind === "not_found") {
+            await this.cache.setMany([
+              { key, value: { [NOT_FOUND]: error.message } satisfies NotFoundRecord },
+            ]);
+          } else if (cached && isUnreachable(error)) {
+            this.cache.noteStaleServed();
+            return { ...answerFrom(cached, "stale"), reason: asApiError(error).message };
+          } else if (cached && options.refresh && keepsEarlierAnswer(error)) {
+            return { ...answerFrom(cached, "kept"), reason: asApiError(error).message };
+          }
+          throw error;
         }
+      })
+      .catch((error: unknown) => {
+        options.refresh?.noteFailure(key, error, false);
         throw error;
-      }
-    });
+      });
     return this.noted(key, answer, options);
   }
 
-  /** Tells the call's trail (if it keeps one) of an answer under `key`. */
-  noted<A extends { value: unknown; source: AnswerSource; storedAt: number }>(
+  /** Tells the call's trail (if it keeps one) and its refresh (if it belongs to one) of an answer under `key`. */
+  noted<A extends { value: unknown; source: AnswerSource; storedAt: number; reason?: string }>(
     key: string,
     answer: A,
     options: CallOptions,
@@ -104,7 +122,12 @@ export class QueryRunner {
       storedAt: answer.storedAt,
       freshUntil: this.cache.freshUntil(key, answer.storedAt),
       dataDate: dataDateOf(answer.value),
+      reason: answer.reason,
     });
+    const refresh = options.refresh;
+    if (!refresh) return answer;
+    if (answer.source === "stale" || answer.source === "kept") refresh.note(key, "held", answer.reason);
+    else refresh.note(key, answer.storedAt >= refresh.startedAt ? "fresh" : "current");
     return answer;
   }
 }
@@ -123,7 +146,10 @@ function isNotFoundRecord(value: unknown): value is NotFoundRecord {
 }
 
 /** A cached entry as the caller's answer, or the not-found error it records. */
-function answerFrom<T>(entry: CachedValue<T | NotFoundRecord>, source: "cache" | "stale"): Fetched<T> {
+function answerFrom<T>(
+  entry: CachedValue<T | NotFoundRecord>,
+  source: "cache" | "stale" | "kept",
+): Fetched<T> {
   if (isNotFoundRecord(entry.value)) throw new ApiError("not_found", entry.value[NOT_FOUND]);
   return { value: entry.value, source, storedAt: entry.storedAt };
 }

@@ -1,8 +1,9 @@
-import { DEFAULT_TTL_MS, type CacheKind } from "./cachePolicy";
+import type { CacheKind } from "./cachePolicy";
 import { kindOfKey } from "./cacheKey";
+import { FreshnessSchedule } from "./freshnessSchedule";
 import type { EntryMeta, PersistentStore, StoredEntry } from "./persistentStore";
 
-/** A cached answer and whether it is still within its kind's TTL. */
+/** A cached answer and whether it is still what the service has (no posting since it was fetched, per its kind). */
 export interface CachedValue<T> {
   value: T;
   storedAt: number;
@@ -12,7 +13,8 @@ export interface CachedValue<T> {
 export interface ResponseCacheOptions {
   /** The durable tier; absent where IndexedDB is missing, and the cache is then memory only. */
   store?: PersistentStore;
-  ttlMs?: Partial<Record<CacheKind, number>>;
+  /** When each kind's answers can change (the contract's x-freshness, at the posting time set). */
+  schedule?: FreshnessSchedule;
   maxMemoryBytes?: number;
   maxStorageBytes?: number;
   /**
@@ -79,14 +81,14 @@ export class ResponseCache {
   private closed = false;
   /** Settles when the durable tier's entries have been read into memory (at once without a durable tier). */
   readonly loaded: Promise<void>;
-  private readonly ttlMs: Record<CacheKind, number>;
+  readonly schedule: FreshnessSchedule;
   private readonly maxMemoryBytes: number;
   private readonly maxStorageBytes: number;
   private readonly now: () => number;
   private readonly counts = { hits: 0, misses: 0, staleServed: 0, evictions: 0, storageFailures: 0 };
 
   constructor(private readonly options: ResponseCacheOptions = {}) {
-    this.ttlMs = { ...DEFAULT_TTL_MS, ...options.ttlMs };
+    this.schedule = options.schedule ?? new FreshnessSchedule();
     this.maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
     this.maxStorageBytes = options.maxStorageBytes ?? DEFAULT_MAX_STORAGE_BYTES;
     this.now = options.now ?? Date.now;
@@ -95,23 +97,34 @@ export class ResponseCache {
 
   /** Until when an answer stored at `storedAt` under `key` is served without asking again (Infinity: for good). */
   freshUntil(key: string, storedAt: number): number {
-    return storedAt + this.ttlMs[kindOfKey(key)];
+    return this.schedule.freshUntil(kindOfKey(key), storedAt);
+  }
+
+  /** Whether the service may now answer the request under `key` differently than it did at `storedAt`. */
+  couldHaveChanged(key: string, storedAt: number): boolean {
+    return this.schedule.couldHaveChanged(kindOfKey(key), storedAt, this.now());
   }
 
   private view<T>(entry: StoredEntry): CachedValue<T> {
-    const fresh = this.now() - entry.meta.storedAt < this.ttlMs[entry.meta.kind];
+    const fresh = this.now() < this.schedule.freshUntil(entry.meta.kind, entry.meta.storedAt);
     return { value: entry.value as T, storedAt: entry.meta.storedAt, fresh };
   }
 
   /**
-   * A fresh entry held in memory, stored at or after `notBefore`, without touching IndexedDB (the fast path
-   * of a recalculation).
+   * Whether a cached entry answers a call without a request: fresh, and stored at or after `notBefore` (a
+   * refresh's start) unless nothing could have changed since it was stored. `notBefore` Infinity takes none.
    */
+  serves(key: string, entry: CachedValue<unknown>, notBefore = Number.NEGATIVE_INFINITY): boolean {
+    if (!entry.fresh || notBefore === Number.POSITIVE_INFINITY) return false;
+    return entry.storedAt >= notBefore || !this.couldHaveChanged(key, entry.storedAt);
+  }
+
+  /** An entry held in memory that `serves` the call, without touching IndexedDB (the fast path of a recalculation). */
   peekFresh<T>(key: string, notBefore = Number.NEGATIVE_INFINITY): CachedValue<T> | undefined {
     const entry = this.memory.get(key);
     if (!entry) return undefined;
     const view = this.view<T>(entry);
-    if (!view.fresh || view.storedAt < notBefore) return undefined;
+    if (!this.serves(key, view, notBefore)) return undefined;
     this.touchMemory(key, entry);
     this.counts.hits += 1;
     return view;

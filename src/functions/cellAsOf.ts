@@ -108,7 +108,7 @@ export function onCellAsOf(listener: CellAsOfListener): () => void {
 }
 
 /** One spelling for a cell: Excel may quote a sheet name ('My sheet'!A1) and writes no `$` in a call's address. */
-function cellKey(sheetName: string, a1: string): string {
+export function cellKey(sheetName: string, a1: string): string {
   return `${sheetName.toUpperCase()}!${a1.replace(/\$/g, "").toUpperCase()}`;
 }
 
@@ -122,6 +122,12 @@ export function splitAddress(address: string): { sheetName: string; a1: string }
     sheetName: quoted ? sheet.slice(1, -1).replace(/''/g, "'") : sheet,
     a1: address.slice(bang + 1),
   };
+}
+
+/** One spelling for the cell at an address Excel gives a call ("Sheet1!B2", "'My sheet'!B2"). */
+export function cellKeyOf(address: string): string {
+  const parts = splitAddress(address);
+  return parts ? cellKey(parts.sheetName, parts.a1) : address.toUpperCase();
 }
 
 /** Called as a cell's call ends with the address Excel gave it (functions tagged @requiresAddress). */

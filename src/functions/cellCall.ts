@@ -3,6 +3,7 @@ import { AnswerTrail } from "../data/answerTrail";
 import { session } from "../session/session";
 import { rememberCellAsOf } from "./cellAsOf";
 import { toCellError } from "./cellErrors";
+import { currentCellRefresh } from "./freshness";
 
 /** Longest a cell may wait for the service before it shows #N/A instead of #BUSY!. */
 export const DEFAULT_CELL_TIMEOUT_MS = 60_000;
@@ -136,6 +137,11 @@ class CellWait implements CellSignal {
 /** Cells whose work is still under way: what a sign-out lets go of. */
 const pendingCells = new Set<CellWait>();
 
+/** Calls still waiting for their answer (the pane's refresh waits while any is). */
+export function cellsWaiting(): number {
+  return pendingCells.size;
+}
+
 /** At sign-out: every cell still waiting stops waiting and keeps showing that it is calculating. */
 export function letGoOfPendingCells(): void {
   for (const wait of pendingCells) wait.letGoOf();
@@ -157,8 +163,12 @@ export function runCell<T>(
 ): Promise<T> {
   const address = invocation?.address;
   const wait = new CellWait(address === undefined ? undefined : new AnswerTrail());
+  // A call Excel makes during the pane's refresh tells that refresh when it has settled.
+  const refresh = currentCellRefresh();
   const remember = () => {
-    if (address !== undefined && wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
+    if (address === undefined) return;
+    if (wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
+    refresh?.settled(address, cellClock.now());
   };
   if (invocation) invocation.onCanceled = () => wait.cancel();
   let working: T | Promise<T>;

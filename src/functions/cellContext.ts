@@ -1,9 +1,10 @@
 import { ApiError } from "../api/errors";
 import type { AnswerTrail } from "../data/answerTrail";
 import type { DataLayer } from "../data/dataLayer";
+import type { RefreshPass } from "../data/refreshPass";
 import { session } from "../session/session";
 import { letGoOfPendingCells, type CellSignal } from "./cellCall";
-import { freshSince } from "./freshness";
+import { currentRefresh } from "./freshness";
 import { readOptionalId } from "./args/scalars";
 
 /** What every data function needs: the sign-in's data layer, the account it acts for, and call options. */
@@ -11,10 +12,10 @@ export interface CellContext {
   data: DataLayer;
   accountId: number;
   /**
-   * The call options to hand to the data layer: this cell's signal, and `freshSince` during a pane refresh. The
+   * The call options to hand to the data layer: this cell's signal, and the pane's refresh it belongs to. The
    * signal is made when the data layer first reads it, which it does only when the answer is not in memory.
    */
-  call: { accountId: number; readonly signal: AbortSignal; freshSince?: number; trail?: AnswerTrail };
+  call: { accountId: number; readonly signal: AbortSignal; refresh?: RefreshPass; trail?: AnswerTrail };
 }
 
 // A sign-out must not turn the cells it interrupts into errors: they are let go of, still calculating.
@@ -27,7 +28,7 @@ class CellCallOptions {
   constructor(
     readonly accountId: number,
     private readonly cellSignal: CellSignal,
-    readonly freshSince: number | undefined,
+    readonly refresh: RefreshPass | undefined,
   ) {}
 
   get signal(): AbortSignal {
@@ -50,5 +51,5 @@ export function cellContext(cellSignal: CellSignal, account?: unknown): CellCont
     );
   }
   const accountId = named ?? state.accountId;
-  return { data: state.data, accountId, call: new CellCallOptions(accountId, cellSignal, freshSince()) };
+  return { data: state.data, accountId, call: new CellCallOptions(accountId, cellSignal, currentRefresh()) };
 }

@@ -63,7 +63,12 @@ export class Session {
    * refused credentials leave the current sign-in standing. The pane offers sign-in only when nobody is
    * signed in; the same person signing in again keeps their cache.
    */
-  async signIn(config: ServiceConfig, credentials: Credentials): Promise<SignedIn> {
+  async signIn(
+    config: ServiceConfig,
+    credentials: Credentials,
+    /** When the service posts each day's data ("HH:MM" US Eastern), when the person moved it. */
+    postingTime?: string,
+  ): Promise<SignedIn> {
     const checked = normaliseConfig(config);
     const tokens = new TokenManager({ tokenUrl: checked.tokenUrl, credentials, fetch: this.fetchImpl });
     const client = new ServiceClient(checked, tokens, this.fetchImpl);
@@ -74,7 +79,12 @@ export class Session {
       await this.signOut();
     }
     // One data layer per sign-in: its gate, token, cache keys and in-flight requests belong to this person.
-    const data = new DataLayer({ ...this.dataOptions, client, caller: owner });
+    const data = new DataLayer({
+      ...this.dataOptions,
+      ...(postingTime === undefined ? {} : { postingTime }),
+      client,
+      caller: owner,
+    });
     await tokens.token();
     const accounts = (await data.accounts({ fresh: true })).value;
     // Cells recalculated from here on find the stored answers in memory, without a read each.

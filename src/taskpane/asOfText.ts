@@ -1,5 +1,6 @@
 import { OPERATIONS } from "../api/operations";
 import type { TrailLine } from "../data/answerTrail";
+import type { RefreshReport } from "../data/refreshPass";
 import type { SelectedFormula } from "../excel/selectedFormula";
 import type { CellAsOf } from "../functions/cellAsOf";
 import type { LastRefresh } from "../excel/workbookMemory";
@@ -7,13 +8,28 @@ import { dateTime, minuteTime } from "../formats/localTime";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
+/**
+ * What a refresh made of the answers its formulas needed: fetched anew, already current (nothing posted since
+ * they were fetched, so not asked again), held (the earlier answer kept, and why) and failed (and why).
+ */
+export function refreshReportText(report: RefreshReport): string {
+  const { counts } = report;
+  const why = (outcome: "held" | "failed") => {
+    const reasons = report.reasons.filter((line) => line.outcome === outcome);
+    if (reasons.length === 0) return "";
+    return ` (${reasons.map((line) => `${line.answers}: ${line.reason.replace(/\.$/, "")}`).join("; ")})`;
+  };
+  return `${plural(counts.fresh, "answer", "answers")} fresh, ${counts.current} already current, ${counts.held} held${why("held")}, ${counts.failed} failed${why("failed")}.`;
+}
+
 export function refreshedText(
   formulas: number,
   atMs: number,
   stillCalculating: number,
   nowMs: number,
+  report?: RefreshReport,
 ): string {
-  const done = `Refreshed ${plural(formulas, "formula", "formulas")} at ${minuteTime(atMs, nowMs)}.`;
+  const done = `Refreshed ${plural(formulas, "formula", "formulas")} at ${minuteTime(atMs, nowMs)}${report ? `: ${refreshReportText(report)}` : "."}`;
   return stillCalculating === 0
     ? done
     : `${done} ${plural(stillCalculating, "formula was", "formulas were")} still calculating then.`;
@@ -34,7 +50,13 @@ const SOURCE_WORDS: Record<TrailLine["source"], string> = {
   cache: "from the cache",
   network: "from the service",
   stale: "the last known answer (the service could not be reached)",
+  kept: "the answer fetched before, kept: the refresh could not get a new one",
 };
+
+/** Why a stale or kept answer is shown instead of a new one, in the service's or the add-in's words. */
+function reasonText(line: TrailLine): string {
+  return line.reason === undefined ? "" : ` (${line.reason.replace(/\.$/, "")})`;
+}
 
 function fetchedWhen(line: TrailLine, nowMs: number): string {
   const first = minuteTime(line.firstStoredAt, nowMs);
@@ -57,7 +79,7 @@ function freshness(line: TrailLine, nowMs: number): string {
 
 /** One line per kind of request and source: what it was, where it came from, when, of which day, how long fresh. */
 export function trailLineText(line: TrailLine, nowMs: number): string {
-  return `${requestName(line.kind)}: ${plural(line.answers, "answer", "answers")} ${SOURCE_WORDS[line.source]}, ${fetchedWhen(line, nowMs)}; ${dataDate(line)}; ${freshness(line, nowMs)}.`;
+  return `${requestName(line.kind)}: ${plural(line.answers, "answer", "answers")} ${SOURCE_WORDS[line.source]}${reasonText(line)}, ${fetchedWhen(line, nowMs)}; ${dataDate(line)}; ${freshness(line, nowMs)}.`;
 }
 
 /** What the pane says of the selected cell: its formula, and the requests its last calculation rested on. */
@@ -92,7 +114,7 @@ export function frozenAsOfText(asOf: CellAsOf | undefined, frozenAtMs: number): 
       line.firstStoredAt === line.lastStoredAt
         ? dateTime(line.firstStoredAt)
         : `${dateTime(line.firstStoredAt)} to ${dateTime(line.lastStoredAt)}`;
-    return `${requestName(line.kind)}: ${dataDate(line)}, fetched ${fetched} (${SOURCE_WORDS[line.source]})`;
+    return `${requestName(line.kind)}: ${dataDate(line)}, fetched ${fetched} (${SOURCE_WORDS[line.source]}${reasonText(line)})`;
   });
   return `${frozen} As of: ${parts.join("; ")}.`;
 }

@@ -1,10 +1,13 @@
 import type { DataLayerStats } from "../data/dataLayer";
 import { abortableSleep, type Sleep } from "../data/abortableSleep";
+import type { RefreshReport } from "../data/refreshPass";
+import { cellAddress } from "../excel/a1";
 import { countStillCalculating } from "../excel/calculating";
 import type { FormulaScope } from "../excel/formulaScope";
 import { refreshRentFormulas } from "../excel/refresh";
 import { readLastRefresh, rememberLastRefresh, type LastRefresh } from "../excel/workbookMemory";
-import { requestFreshData } from "../functions/freshness";
+import { cellsWaiting } from "../functions/cellCall";
+import { endRefresh, startRefresh, type CellRefresh } from "../functions/freshness";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
 import { pollUntil, type PollOptions } from "./jobPoller";
@@ -25,6 +28,8 @@ export interface RefreshOutcome {
   at?: number;
   /** Formulas still calculating when the wait ended. */
   stillCalculating: number;
+  /** What the refresh made of each answer its formulas needed: fresh, already current, held, failed. */
+  report?: RefreshReport;
 }
 
 /**
@@ -34,11 +39,17 @@ export interface RefreshOutcome {
 const LOOKS = { initialDelayMs: 100, factor: 2, maxDelayMs: 1_000 } as const;
 /** As long as a cell may wait while its requests move through the pacing (cellCall's longest wait). */
 const LONGEST_WAIT_MS = 30 * 60_000;
+/**
+ * A refreshed formula Excel never calls (its RENT call sits in a branch not taken) would hold the refresh open:
+ * once no cell has calculated or waited for this long, the refresh ends without it.
+ */
+const QUIET_MS = 5_000;
 
 /**
- * "Refresh": recalculates the RENT formulas of the workbook, the sheet or the selection with fresh data (the
- * cells recalculated accept only answers fetched since the refresh began), waits until they have answered,
- * and has the workbook remember when; also the cache's figures and reset.
+ * "Refresh": recalculates the RENT formulas of the workbook, the sheet or the selection with fresh data (a cell
+ * is served a cached answer only when it was fetched since the refresh began or nothing could have changed
+ * since), waits until the last of them has settled, and only then has the workbook remember when; also the
+ * cache's figures and reset.
  */
 export class RefreshController {
   private readonly now: () => number;
@@ -57,22 +68,55 @@ export class RefreshController {
     this.longestWaitMs = timing.longestWaitMs ?? LONGEST_WAIT_MS;
   }
 
-  /** Re-enters the formulas, tells `onStarted` how many, and ends once none of them shows #BUSY!. */
+  /**
+   * Re-enters the formulas, tells `onStarted` how many, and ends once every one of them has settled (or the
+   * longest wait passed); the stamp and the report are made then.
+   */
   async refresh(scope: FormulaScope, onStarted?: (formulas: number) => void): Promise<RefreshOutcome> {
+    let refresh: CellRefresh | undefined;
     const { cells } = await this.runExcel((context) =>
-      refreshRentFormulas(context, scope, { beforeRecalculate: () => requestFreshData() }),
+      refreshRentFormulas(context, scope, {
+        beforeRecalculate: (found) => {
+          const refreshed = found.map((cell) => ({
+            sheetName: cell.sheetName,
+            a1: cellAddress(cell.row, cell.column),
+          }));
+          refresh = startRefresh(refreshed, this.now());
+        },
+      }),
     );
-    if (cells.length === 0) return { formulas: 0, stillCalculating: 0 };
+    if (cells.length === 0 || !refresh) return { formulas: 0, stillCalculating: 0 };
+    const running = refresh;
     onStarted?.(cells.length);
-    const started = this.now();
-    const stillCalculating = await pollUntil(
-      () => this.runExcel((context) => countStillCalculating(context, cells)),
-      (count) => count === 0 || this.now() - started >= this.longestWaitMs,
-      { ...this.looks, sleep: this.sleep },
-    );
-    const at = this.now();
-    await this.runExcel((context) => rememberLastRefresh(context, { at, formulas: cells.length }));
-    return { formulas: cells.length, at, stillCalculating };
+    try {
+      const stillCalculating = await pollUntil(
+        () => this.runExcel((context) => countStillCalculating(context, cells)),
+        this.endOf(running),
+        { ...this.looks, sleep: this.sleep },
+      );
+      const at = this.now();
+      await this.runExcel((context) => rememberLastRefresh(context, { at, formulas: cells.length }));
+      return { formulas: cells.length, at, stillCalculating, report: running.pass.report() };
+    } finally {
+      endRefresh(running);
+    }
+  }
+
+  /**
+   * Whether a refresh is over, at each look: every refreshed formula has settled, or the longest wait passed, or
+   * nothing has calculated for a while (formulas Excel does not call).
+   */
+  private endOf(refresh: CellRefresh): (busy: number) => boolean {
+    let quiet: { since: number; waiting: number } | undefined;
+    return (busy) => {
+      if (refresh.waiting === 0) return true;
+      const now = this.now();
+      if (now - refresh.startedAt >= this.longestWaitMs) return true;
+      if (busy > 0 || cellsWaiting() > 0) quiet = undefined;
+      else if (quiet?.waiting !== refresh.waiting) quiet = { since: now, waiting: refresh.waiting };
+      else return now - quiet.since >= QUIET_MS;
+      return false;
+    };
   }
 
   /** The last refresh this workbook remembers (saved in it, so it survives a reload). */

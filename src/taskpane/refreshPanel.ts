@@ -35,7 +35,9 @@ export function wireRefreshPanel(
         status.show("No RENT formulas there to refresh.");
         return;
       }
-      status.show(refreshedText(outcome.formulas, outcome.at, outcome.stillCalculating, Date.now()));
+      status.show(
+        refreshedText(outcome.formulas, outcome.at, outcome.stillCalculating, Date.now(), outcome.report),
+      );
       await showLastRefresh();
     });
   });

@@ -1,4 +1,5 @@
 import { RELAY_CONFIG, SANDBOX_CONFIG } from "../api/config";
+import { DEFAULT_POSTING_TIME } from "../data/freshnessSchedule";
 
 /** The part of `localStorage` the store uses, so tests can pass a Map-backed stand-in. */
 export interface KeyValueStorage {
@@ -17,6 +18,8 @@ export interface PaneSettings {
   tokenUrl: string;
   clientId: string;
   method: SignInMethod;
+  /** When the service posts each day's data, "HH:MM" US Eastern: what a cached answer is fresh until. */
+  postingTime: string;
 }
 
 const PREFIX = "rent-market.";
@@ -26,8 +29,8 @@ const QUOTA_SHARE_KEY = `${PREFIX}quota-share`;
 
 /** A build served by the team relay signs in there by default; other builds go to the local sandbox. */
 const DEFAULTS: PaneSettings = RELAY_CONFIG
-  ? { ...RELAY_CONFIG, clientId: "", method: "relay" }
-  : { ...SANDBOX_CONFIG, clientId: "", method: "client" };
+  ? { ...RELAY_CONFIG, clientId: "", method: "relay", postingTime: DEFAULT_POSTING_TIME }
+  : { ...SANDBOX_CONFIG, clientId: "", method: "client", postingTime: DEFAULT_POSTING_TIME };
 
 function isSettings(value: unknown): value is Partial<PaneSettings> {
   return typeof value === "object" && value !== null;
@@ -54,12 +57,16 @@ export class SettingsStore {
       tokenUrl: text(stored.tokenUrl, DEFAULTS.tokenUrl),
       clientId: text(stored.clientId, DEFAULTS.clientId),
       method: METHODS.find((method) => method === stored.method) ?? DEFAULTS.method,
+      postingTime: text(stored.postingTime, DEFAULTS.postingTime),
     };
   }
 
   save(settings: PaneSettings): void {
-    const { serviceUrl, tokenUrl, clientId, method } = settings;
-    this.storage.setItem(SETTINGS_KEY, JSON.stringify({ serviceUrl, tokenUrl, clientId, method }));
+    const { serviceUrl, tokenUrl, clientId, method, postingTime } = settings;
+    this.storage.setItem(
+      SETTINGS_KEY,
+      JSON.stringify({ serviceUrl, tokenUrl, clientId, method, postingTime }),
+    );
   }
 
   /** The account last chosen by this sign-in identity at this service, if any. */

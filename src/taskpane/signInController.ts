@@ -1,6 +1,7 @@
 import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import type { Credentials } from "../api/tokens";
+import { DEFAULT_POSTING_TIME, parsePostingTime } from "../data/freshnessSchedule";
 import type { Session, SignedIn } from "../session/session";
 import { PaneInputError } from "./paneInputError";
 import type { CredentialVault } from "./secretVault";
@@ -18,6 +19,8 @@ export interface SignInForm {
   relayKey?: string;
   /** Keep the secret (encrypted, in this computer's add-in storage) to sign in again after a restart. */
   remember: boolean;
+  /** When the service posts each day's data, "HH:MM" US Eastern (07:00 unless the vendor moved it). */
+  postingTime?: string;
 }
 
 export interface SignInDependencies {
@@ -60,6 +63,17 @@ export function configOf(form: Pick<SignInForm, "serviceUrl" | "tokenUrl">): Ser
   }
 }
 
+/** The form's posting time, checked: cached answers are fresh until the service's next posting at it. */
+export function postingTimeOf(form: Pick<SignInForm, "postingTime">): string {
+  const text = form.postingTime?.trim() || DEFAULT_POSTING_TIME;
+  try {
+    parsePostingTime(text);
+  } catch (error) {
+    throw new PaneInputError(error instanceof Error ? error.message : "Check the posting time.");
+  }
+  return text;
+}
+
 /**
  * Sign-in, sign-out and the account choice, over the shared session. Settings (service URL, client id,
  * account per identity) are remembered in the runtime's storage; a secret only in the SecretVault, and only
@@ -71,13 +85,15 @@ export class SignInController {
   async signIn(form: SignInForm): Promise<SignedIn> {
     const config = configOf(form);
     const credentials = credentialsOf(form);
-    const signedIn = await this.deps.session.signIn(config, credentials);
+    const postingTime = postingTimeOf(form);
+    const signedIn = await this.deps.session.signIn(config, credentials, postingTime);
     this.deps.settings.save({
       serviceUrl: config.serviceUrl,
       tokenUrl: config.tokenUrl,
       // A sign-in with a token keeps the client id remembered from before for the next client sign-in.
       clientId: credentials.kind === "client" ? credentials.clientId : this.deps.settings.load().clientId,
       method: credentials.kind,
+      postingTime,
     });
     this.useRememberedAccount(config.serviceUrl, signedIn);
     await this.deps.afterSignIn?.();
@@ -97,7 +113,11 @@ export class SignInController {
     if (!credentials) return undefined;
     const settings = this.deps.settings.load();
     try {
-      const signedIn = await this.deps.session.signIn(configOf(settings), credentials);
+      const signedIn = await this.deps.session.signIn(
+        configOf(settings),
+        credentials,
+        postingTimeOf(settings),
+      );
       this.useRememberedAccount(configOf(settings).serviceUrl, signedIn);
       await this.deps.afterSignIn?.();
       return this.deps.session.requireSignedIn();

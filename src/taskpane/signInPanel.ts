@@ -39,6 +39,7 @@ export function readSignInForm(): SignInForm {
     accessToken: fieldText("access-token"),
     relayKey: fieldText("relay-key"),
     remember: element<HTMLInputElement>("remember-secret").checked === true,
+    postingTime: fieldText("posting-time"),
   };
 }
 
@@ -73,6 +74,7 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
   element<HTMLInputElement>("service-url").value = saved.serviceUrl;
   element<HTMLInputElement>("token-url").value = saved.tokenUrl;
   element<HTMLInputElement>("client-id").value = saved.clientId;
+  element<HTMLInputElement>("posting-time").value = saved.postingTime;
   selectMethod(saved.method);
   showMethodFields();
 

@@ -14,6 +14,10 @@
  * Request counts are data API requests counted at the sandbox while the workbook evaluates: the sign-in
  * before it (one token request, one accounts request) is excluded and shown on its own line.
  *
+ * Then "Refresh with fresh data" of the same workbook under the live budget on a moving clock (refreshBench.ts):
+ * what a refresh after the day's posting serves and sends, how long it takes at the live pace, and what a second
+ * refresh the same morning sends.
+ *
  * Then the history workbook (historyWorkbook.ts): RENT.HISTORY over ten properties and 13 months, cold and
  * warm, against export jobs that take the live service's time; `--history` runs it alone.
  *
@@ -40,6 +44,7 @@ import {
   type Counts,
   type SandboxTraffic,
 } from "./sandboxTraffic";
+import { measureRefresh, type RefreshFigures } from "./refreshBench";
 import { isError, timedEvaluation, type CellOutcome } from "./workbookRunner";
 
 const LATENCY_MS = 50;
@@ -104,7 +109,7 @@ function estimatedLimitedMs(requests: number): number {
 }
 
 interface Report {
-  figures: Figures;
+  figures: Figures & RefreshFigures;
   floor: RequestFloor;
   cold: OurRun;
   warm: OurRun;
@@ -138,9 +143,11 @@ async function measure(): Promise<Report> {
     sandbox.context.rateLimiter.configure(LIVE_LIMIT.requests, LIVE_LIMIT.windowSeconds, "rolling");
     const limitedRolling = await runOurs(sandbox, traffic, workbook, `${database}-limited-rolling`);
     session.signOut();
+    const refreshed = await measureRefresh((own) => referenceWorkbook(own.context.dataset()));
 
     return {
       figures: {
+        ...refreshed.figures,
         requests_cold: cold.requests,
         requests_floor: floor.total,
         requests_naive: requestsNaive,
@@ -209,6 +216,13 @@ function printReport(report: Report): void {
     "sign-in requests (token + accounts), each run": { value: cold.signInRequests, goal: "" },
     "cells ending in an error (cold)": { value: errors.length, goal: "" },
     "naive requests not answered 200": { value: naive.failed, goal: "0" },
+    "refresh_served_stale (after the posting, live budget)": { value: f.refresh_served_stale, goal: "0" },
+    refresh_requests_after_posting: {
+      value: f.refresh_requests_after_posting,
+      goal: `<= floor (${f.requests_floor})`,
+    },
+    "refresh_requests_same_day (before the next posting)": { value: f.refresh_requests_same_day, goal: "0" },
+    "refresh_live_ms (moving clock, live pace)": { value: f.refresh_live_ms, goal: "" },
   });
   const messages = new Map<string, number>();
   for (const error of errors) {
@@ -229,6 +243,12 @@ function printReport(report: Report): void {
     [`warm_ms < 300 (${f.warm_ms})`, f.warm_ms < 300],
     [`no 429 under the live limit (${limitedStatus429})`, limitedStatus429 === 0],
     [`no 429 under the rolling live limit (${rollingStatus429})`, rollingStatus429 === 0],
+    [`refresh_served_stale == 0 (${f.refresh_served_stale})`, f.refresh_served_stale === 0],
+    [`refresh_requests_same_day == 0 (${f.refresh_requests_same_day})`, f.refresh_requests_same_day === 0],
+    [
+      `refresh_requests_after_posting <= requests_floor (${f.refresh_requests_after_posting} vs ${f.requests_floor})`,
+      f.refresh_requests_after_posting <= f.requests_floor,
+    ],
   ] as const;
   for (const [goal, met] of goals) console.log(`${met ? "met    " : "MISSED "} ${goal}`);
   for (const [path, row] of Object.entries(rows)) {

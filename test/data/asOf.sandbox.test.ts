@@ -1,12 +1,11 @@
 /**
  * Every answer keeps when it was fetched and the date its data describes: a call's trail notes, per kind of
  * request and source, how many answers, fetched when (the layer's clock), the data's date (the sandbox's
- * collected_at / analysis_date), and until when each is fresh, as the clock moves past the lifetime of its kind.
+ * collected_at / analysis_date), and until when each is fresh, as the clock moves past the service's next posting.
  */
 import "fake-indexeddb/auto";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { AnswerTrail } from "../../src/data/answerTrail";
-import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
 import { LOOKUP, NARRATIVES } from "../../src/data/endpoints";
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
 import {
@@ -36,6 +35,9 @@ afterAll(async () => {
 });
 
 const MINUTE = 60_000;
+/** The service's posting after 2026-11-27 09:00 UTC (04:00 EST): 07:00 EST that day, then the next day's. */
+const NEXT_POSTING = Date.UTC(2026, 10, 27, 12, 0);
+const POSTING_AFTER = Date.UTC(2026, 10, 28, 12, 0);
 
 it("notes each answer's source, fetch time, data date and freshness, and asks again once the clock passes it", async () => {
   let now = Date.UTC(2026, 10, 27, 9, 0);
@@ -53,7 +55,7 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
       answers: 3,
       firstStoredAt: fetchedAt,
       lastStoredAt: fetchedAt,
-      freshUntil: fetchedAt + DEFAULT_TTL_MS.property,
+      freshUntil: NEXT_POSTING,
       firstDataDate: today,
       lastDataDate: today,
     },
@@ -75,8 +77,8 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
     }),
   ]);
 
-  // Past the property lifetime: the service is asked again, and the answers are dated now.
-  now = fetchedAt + DEFAULT_TTL_MS.property + MINUTE;
+  // Past the next posting: the service is asked again, and the answers are dated now.
+  now = NEXT_POSTING + MINUTE;
   const third = new AnswerTrail();
   await layer.readMany(PROPERTY_DETAILS, {}, ids, { accountId: ACCOUNT_ID, trail: third });
   expect(third.lines()).toEqual([
@@ -84,7 +86,7 @@ it("notes each answer's source, fetch time, data date and freshness, and asks ag
       source: "network",
       answers: 3,
       firstStoredAt: now,
-      freshUntil: now + DEFAULT_TTL_MS.property,
+      freshUntil: POSTING_AFTER,
     }),
   ]);
 });
@@ -103,7 +105,7 @@ it("dates a narrative by its analysis_date and a request whose answer carries no
       kind: "narrative",
       source: "network",
       firstDataDate: analysisDate,
-      freshUntil: now + DEFAULT_TTL_MS.narrative,
+      freshUntil: NEXT_POSTING,
     }),
     expect.objectContaining({
       kind: "lookup",

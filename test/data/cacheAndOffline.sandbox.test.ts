@@ -3,6 +3,8 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
 import { NARRATIVES } from "../../src/data/endpoints";
 import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
+import { AnswerTrail } from "../../src/data/answerTrail";
+import { RefreshPass } from "../../src/data/refreshPass";
 
 let sandbox: RunningSandbox;
 
@@ -113,29 +115,75 @@ describe("clearing", () => {
 });
 
 describe("a refresh", () => {
-  it("asks the service once per request, then serves later cells of the same refresh from what it stored", async () => {
-    let now = 1_000_000;
+  // 2026-11-25 06:00 US Eastern (EST): the day's data is posted at 07:00, 12:00 UTC.
+  const BEFORE_POSTING = Date.parse("2026-11-25T11:00:00Z");
+  const POSTING = Date.parse("2026-11-25T12:00:00Z");
+
+  it("asks again only what a posting may have changed, once per request, and serves later cells of it what it stored", async () => {
+    let now = BEFORE_POSTING;
     const { layer } = layerFor(sandbox, { now: () => now });
     const [id] = propertyIds(sandbox, 1) as [number];
     const [boundary] = sandbox.context.dataset().geography.boundaries;
     const boundaryId = boundary?.id as number;
-    const ask = (freshSince?: number) =>
+    const ask = (refresh?: RefreshPass) =>
       Promise.all([
-        propertyOf(layer, id, { accountId: ACCOUNT_ID, freshSince }),
-        layer.read(NARRATIVES, { boundaryId: boundaryId }, { accountId: ACCOUNT_ID, freshSince }),
+        propertyOf(layer, id, { accountId: ACCOUNT_ID, refresh }),
+        layer.read(NARRATIVES, { boundaryId: boundaryId }, { accountId: ACCOUNT_ID, refresh }),
       ]);
     expect((await ask()).map((answer) => answer.source)).toEqual(["network", "network"]);
-    expect((await ask()).map((answer) => answer.source)).toEqual(["cache", "cache"]);
 
-    now += 60_000;
-    const refreshStartedAt = now;
-    const before = sandbox.counters.total();
-    expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["network", "network"]);
-    now += 5_000; // a later cell of the same refresh
-    expect((await ask(refreshStartedAt)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
+    // A refresh before the next posting: nothing could have changed, nothing is asked.
+    now += 10 * 60_000;
+    const early = new RefreshPass(now);
+    let before = sandbox.counters.total();
+    expect((await ask(early)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
+    expect(sandbox.counters.total()).toBe(before);
+    expect(early.report().counts).toEqual({ fresh: 0, current: 2, held: 0, failed: 0 });
+
+    // After the posting: asked again once; a later cell of the same refresh is served what that stored.
+    now = POSTING + 60_000;
+    const after = new RefreshPass(now);
+    before = sandbox.counters.total();
+    expect((await ask(after)).map((answer) => answer.source)).toEqual(["network", "network"]);
+    now += 5 * 60_000;
+    expect((await ask(after)).map((answer) => answer.source)).toEqual(["cache", "cache"]);
     expect(sandbox.counters.total()).toBe(before + 2);
+    expect(after.report().counts).toEqual({ fresh: 2, current: 0, held: 0, failed: 0 });
     await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID, fresh: true })).resolves.toMatchObject({
       source: "network",
+    });
+  });
+
+  it("keeps the earlier answer, and says why, when asking again is refused", async () => {
+    let now = BEFORE_POSTING;
+    const { layer } = layerFor(sandbox, { now: () => now });
+    const [id] = propertyIds(sandbox, 1) as [number];
+    const first = await propertyOf(layer, id, { accountId: ACCOUNT_ID });
+    // The bulk export quota guard now holds every pull: one pull may spend none of the quota.
+    layer.quota.configure({ quotaLimit: 100, maxShare: 0.001 });
+    now = POSTING + 60_000;
+    const refresh = new RefreshPass(now);
+    const trail = new AnswerTrail();
+    const before = sandbox.counters.total();
+
+    const kept = await propertyOf(layer, id, { accountId: ACCOUNT_ID, refresh, trail });
+
+    expect(sandbox.counters.total()).toBe(before);
+    expect(kept).toMatchObject({ value: first.value, source: "kept", storedAt: BEFORE_POSTING });
+    expect(refresh.report()).toEqual({
+      counts: { fresh: 0, current: 0, held: 1, failed: 0 },
+      reasons: [{ outcome: "held", reason: expect.stringMatching(/quota/i), answers: 1 }],
+    });
+    expect(trail.lines()).toEqual([
+      expect.objectContaining({
+        source: "kept",
+        firstStoredAt: BEFORE_POSTING,
+        reason: expect.stringMatching(/quota/i),
+      }),
+    ]);
+    // Outside a refresh the same refusal is the cell's error, as before.
+    await expect(propertyOf(layer, id, { accountId: ACCOUNT_ID })).rejects.toMatchObject({
+      kind: "quota_guard",
     });
   });
 });

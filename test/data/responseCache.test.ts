@@ -44,35 +44,37 @@ describe("ResponseCache over IndexedDB (fake-indexeddb)", () => {
     expect(stats).toMatchObject({ hits: 3, misses: 1, hitRate: 0.75 });
   });
 
-  it("keeps expired entries as stale (not fresh) under the TTL of their kind", async () => {
-    const clock = { now: 0 };
-    const cache = cacheOver(freshDatabase(), clock, { ttlMs: { accounts: 1_000, property: 10_000 } });
+  it("keeps expired entries as stale (not fresh) by the schedule of their kind", async () => {
+    // 2026-07-15 06:30 US Eastern (EDT), half an hour before the day's posting at 07:00 (11:00 UTC).
+    const clock = { now: Date.parse("2026-07-15T10:30:00Z") };
+    const cache = cacheOver(freshDatabase(), clock);
     await cache.setMany([
-      { key: key("accounts", 1), value: "a" },
+      { key: key("comp_sets", 1), value: "a" },
       { key: key("property", 1), value: "p" },
     ]);
-    clock.now = 5_000;
-    expect((await cache.get(key("accounts", 1)))?.fresh).toBe(false);
-    expect((await cache.get(key("property", 1)))?.fresh).toBe(true);
-    expect(cache.peekFresh(key("accounts", 1))).toBeUndefined();
-    expect(cache.peekFresh(key("property", 1))?.value).toBe("p");
+    clock.now = Date.parse("2026-07-15T11:00:00Z");
+    // The posting may have changed the property's figures; a comp set list is served for its hour.
+    expect((await cache.get(key("property", 1)))?.fresh).toBe(false);
+    expect((await cache.get(key("comp_sets", 1)))?.fresh).toBe(true);
+    expect(cache.peekFresh(key("property", 1))).toBeUndefined();
+    expect(cache.peekFresh(key("comp_sets", 1))?.value).toBe("a");
   });
 
-  it("is fresh for its TTL and not one millisecond more: an entry exactly at its TTL is expired", async () => {
-    const clock = { now: 50_000 };
+  it("is fresh until the next posting and not one millisecond more: an entry at the posting is expired", async () => {
+    const stored = Date.parse("2026-07-15T12:00:00Z");
+    const posting = Date.parse("2026-07-16T11:00:00Z"); // 07:00 EDT
+    const clock = { now: stored };
     const database = freshDatabase();
-    const cache = cacheOver(database, clock, { ttlMs: { market: 3_600_000 } });
+    const cache = cacheOver(database, clock);
     await cache.setMany([{ key: key("market", 1), value: "m" }]);
-    clock.now = 50_000 + 3_600_000 - 1;
+    clock.now = posting - 1;
     expect(cache.peekFresh(key("market", 1))?.value).toBe("m");
     expect((await cache.get(key("market", 1)))?.fresh).toBe(true);
-    clock.now = 50_000 + 3_600_000;
+    clock.now = posting;
     expect(cache.peekFresh(key("market", 1))).toBeUndefined();
-    expect(await cache.get(key("market", 1))).toEqual({ value: "m", storedAt: 50_000, fresh: false });
+    expect(await cache.get(key("market", 1))).toEqual({ value: "m", storedAt: stored, fresh: false });
     // The same boundary for an entry read back from IndexedDB by another instance.
-    expect(
-      (await cacheOver(database, clock, { ttlMs: { market: 3_600_000 } }).get(key("market", 1)))?.fresh,
-    ).toBe(false);
+    expect((await cacheOver(database, clock).get(key("market", 1)))?.fresh).toBe(false);
   });
 
   it("evicts the least recently used entries beyond the storage cap, in memory and on disk", async () => {

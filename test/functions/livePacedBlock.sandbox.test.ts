@@ -1,16 +1,11 @@
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { LIVE_PACING } from "../../src/data/tokenBucket";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
-import {
-  DEFAULT_CELL_TIMEOUT_MS,
-  setCellClock,
-  setCellTimeout,
-  type CellClock,
-} from "../../src/functions/cellCall";
+import { DEFAULT_CELL_TIMEOUT_MS, setCellClock, setCellTimeout } from "../../src/functions/cellCall";
 import { property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
-import { MovingClock } from "../relay/support/movingClock";
+import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
 
 // The issue's block: RENT.PROPERTY over 10,000 ids, 50 bulk details requests, under the live service's own
 // budget (100 requests per 300 s, enforced by the sandbox) and the add-in's live pacing, with cells bound to
@@ -30,19 +25,7 @@ let sandbox: RunningSandbox;
 const clock = new MovingClock(Date.parse("2026-11-02T09:00:00Z"));
 
 /** The cells' bounds on the moving clock. */
-const movingCellClock: CellClock = {
-  now: clock.now,
-  after: (ms, then) => {
-    const cancel = new AbortController();
-    clock.sleep(ms, cancel.signal).then(then, () => undefined);
-    return () => cancel.abort();
-  },
-};
-
-/** A few real turns of the event loop with timers: room for sockets and the work their answers start. */
-async function realTurns(): Promise<void> {
-  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
-}
+const movingCellClock = cellClockOn(clock);
 
 /**
  * Moves every clock one step, then lets the requests that step released cross the sockets and waits for their

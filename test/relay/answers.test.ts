@@ -5,7 +5,7 @@
  */
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { DOWNLOAD_LINK_TTL_MS } from "../../relay/routes/jobRoutes";
-import { DEFAULT_TTL_MS } from "../../src/data/cachePolicy";
+import { FreshnessSchedule } from "../../src/data/freshnessSchedule";
 import { RELAY_CLIENT, startTestRelay, type TestRelay } from "./support/relayHarness";
 
 const MINE = 100;
@@ -15,11 +15,14 @@ let relay: TestRelay;
 let me: string;
 let colleague: string;
 let clockMs = Date.parse("2026-11-25T12:00:00Z");
+/** The vendor moved its daily posting: the relay is told so (--posting-time). */
+const POSTING_TIME = "08:00";
+const DAY_MS = 24 * 3_600_000;
 
 beforeAll(async () => {
   // The fault controls of the sandbox (its admin routes) stand in for a service that misbehaves.
   sandbox = await startSandbox({ port: 0, rateLimit: 1_000_000, admin: true });
-  relay = await startTestRelay(sandbox, { clock: () => clockMs });
+  relay = await startTestRelay(sandbox, { clock: () => clockMs, postingTime: POSTING_TIME });
   me = await relay.addUser("me", [MINE]);
   colleague = await relay.addUser("colleague", [MINE]);
 });
@@ -80,7 +83,7 @@ test("an error answer is never cached", async () => {
   expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
 });
 
-test("a not-found answer is kept for its kind's lifetime, as the add-in keeps it, and then asked again", async () => {
+test("a not-found answer is kept until the next posting, as the add-in keeps it, and then asked again", async () => {
   const unknownMarket = 999_999_999;
   const before = sandbox.counters.get(NARRATIVES);
   const first = await narrativeOf(unknownMarket);
@@ -91,17 +94,17 @@ test("a not-found answer is kept for its kind's lifetime, as the add-in keeps it
   expect(again.status).toBe(404);
   expect(await again.json()).toEqual({ error: "Not Found", message: said });
   expect(sandbox.counters.get(NARRATIVES)).toBe(before + 1);
-  clockMs += DEFAULT_TTL_MS.narrative + 1000;
+  clockMs += DAY_MS;
   expect((await narrativeOf(unknownMarket)).status).toBe(404);
   expect(sandbox.counters.get(NARRATIVES)).toBe(before + 2);
 });
 
-test("past its lifetime, the last answer kept is served while the service cannot be reached", async () => {
+test("past the next posting, the last answer kept is served while the service cannot be reached", async () => {
   const marketId = msa(11);
   const fresh = await narrativeOf(marketId);
   expect(fresh.status).toBe(200);
   const kept = await fresh.text();
-  clockMs += DEFAULT_TTL_MS.narrative + 1000;
+  clockMs += DAY_MS;
   // Every connection to the service is dropped without an answer: the service cannot be reached.
   await setFaults({ dropRate: 1 });
   const before = sandbox.counters.get(NARRATIVES);
@@ -122,12 +125,28 @@ test("a cached answer expires with its kind's lifetime, by the relay's clock", a
   const count = () => sandbox.counters.total();
   expect((await relay.api(me, path)).status).toBe(200);
   const fetched = count();
-  clockMs += DEFAULT_TTL_MS.comp_sets - 1000;
+  // A comp set list has no schedule (x-freshness any_time): it is served for an hour.
+  clockMs += 3_600_000 - 1000;
   expect((await relay.api(me, path)).status).toBe(200);
   expect(count()).toBe(fetched);
   clockMs += 2000;
   expect((await relay.api(me, path)).status).toBe(200);
   expect(count()).toBe(fetched + 1);
+});
+
+test("a market answer is served until the service's next posting at the relay's posting time, then asked again", async () => {
+  const marketId = msa(13);
+  expect((await narrativeOf(marketId)).status).toBe(200);
+  const before = sandbox.counters.get(NARRATIVES);
+  const posting = new FreshnessSchedule(POSTING_TIME).nextPostingAfter(clockMs);
+  // At 07:00 (the default) the posting would come a day later than at 08:00 US Eastern.
+  expect(new FreshnessSchedule().nextPostingAfter(clockMs)).not.toBe(posting);
+  clockMs = posting - 1000;
+  expect((await narrativeOf(marketId)).status).toBe(200);
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before);
+  clockMs = posting;
+  expect((await narrativeOf(marketId)).status).toBe(200);
+  expect(sandbox.counters.get(NARRATIVES)).toBe(before + 1);
 });
 
 test("two POST reads with different bodies are told apart in flight and in the cache", async () => {

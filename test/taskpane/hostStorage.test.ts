@@ -16,6 +16,7 @@ const SETTINGS = {
   tokenUrl: "http://127.0.0.1:4010/oauth/token",
   clientId: "demo-pro",
   method: "client" as const,
+  postingTime: "07:00",
 };
 
 describe("settings in localStorage", () => {

@@ -2,12 +2,13 @@ import { COMP_SETS } from "../../src/data/endpoints";
 import { SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
 import type { RunningSandbox } from "../../sandbox/server";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
-import { endFreshData, freshSince } from "../../src/functions/freshness";
+import { currentCellRefresh, currentRefresh, endRefresh } from "../../src/functions/freshness";
 import type { Session } from "../../src/session/session";
 import { FreezeController, freezeSummary, restoreSummary } from "../../src/taskpane/freezeController";
 import { RefreshController, statsLines } from "../../src/taskpane/refreshController";
 import { SignInController } from "../../src/taskpane/signInController";
 import { evaluateRent, underwritingWorkbook } from "../excel/support/rentWorkbook";
+import { steppingClock } from "../support/steppingClock";
 import { clientForm, newSession, newSettings, newVault, startPaneSandbox } from "./support/paneHarness";
 
 let sandbox: RunningSandbox;
@@ -23,40 +24,36 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  endFreshData();
+  endRefresh();
   await sandbox.close();
 });
 
-afterEach(() => endFreshData());
-
-const compSetsRoute = "/v1/accounts/:account_id/comp_sets";
+afterEach(() => endRefresh());
 
 describe("Refresh in the pane", () => {
-  it("re-enters the sheet's RENT formulas and makes them fetch fresh data, not the cached answer", async () => {
+  it("re-enters the sheet's RENT formulas, and ends once nothing has calculated for a while when Excel calls none", async () => {
+    // The stand-in's RENT formulas show values without calling the functions, as formulas Excel does not call.
     const excel = underwritingWorkbook();
-    const refresh = new RefreshController(session, excel.excel.run);
-    const data = session.requireSignedIn().data;
-    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID });
-    const sent = () => sandbox.counters.get(compSetsRoute);
-    const before = sent();
-
-    // A recalculation outside a refresh is served from the cache.
-    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
-    expect(sent()).toBe(before);
+    const { now, sleep } = steppingClock(Date.parse("2026-11-25T15:00:00Z"));
+    const refresh = new RefreshController(session, excel.excel.run, { now, sleep });
 
     const outcome = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
 
-    expect(outcome).toEqual({ formulas: 2, at: expect.any(Number), stillCalculating: 0 });
+    expect(outcome).toEqual({
+      formulas: 2,
+      at: expect.any(Number),
+      stillCalculating: 0,
+      report: { counts: { fresh: 0, current: 0, held: 0, failed: 0 }, reasons: [] },
+    });
+    // It waited a while for calls that never came, then ended: cells calculated later are no part of it.
+    expect(outcome.at).toBeGreaterThanOrEqual(Date.parse("2026-11-25T15:00:05Z"));
+    expect(currentRefresh()).toBeUndefined();
     // The workbook remembers it.
     await expect(refresh.lastRefresh()).resolves.toEqual({ formulas: 2, at: outcome.at });
     const rewritten = excel.requests
       .flatMap((r) => r.operations)
       .filter((op) => op.startsWith("range.formulas"));
     expect(rewritten).toHaveLength(2);
-    // The cells Excel now recalculates ask the service once, then share that answer.
-    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
-    await data.read(COMP_SETS, {}, { accountId: SHARED_ACCOUNT_ID, freshSince: freshSince() });
-    expect(sent()).toBe(before + 1);
   });
 
   it("looks at the refreshed cells soon, then less often, never more than a second apart, until none is busy", async () => {
@@ -68,14 +65,17 @@ describe("Refresh in the pane", () => {
     const refresh = new RefreshController(session, excel.excel.run, {
       sleep: async (ms) => {
         waits.push(ms);
-        if (waits.length === 6) excel.setValues("Model", "B2", [[1850]]);
-        if (waits.length === 6) excel.setValues("Model", "B3", [[1900]]);
+        if (waits.length !== 6) return;
+        // The two calls answer: their cells show values, and the refresh hears that they settled.
+        excel.setValues("Model", "B2", [[1850]]);
+        excel.setValues("Model", "B3", [[1900]]);
+        for (const cell of ["Model!B2", "Model!B3"]) currentCellRefresh()?.settled(cell, Date.now());
       },
     });
 
     const outcome = await refresh.refresh({ kind: "sheet", sheetName: "Model" });
 
-    expect(outcome).toEqual({ formulas: 2, at: expect.any(Number), stillCalculating: 0 });
+    expect(outcome).toMatchObject({ formulas: 2, at: expect.any(Number), stillCalculating: 0 });
     expect(waits).toHaveLength(6);
     // An answer within a fraction of a second is seen within a fraction of a second of it.
     expect(waits[0]).toBeLessThanOrEqual(250);
@@ -92,7 +92,7 @@ describe("Refresh in the pane", () => {
     expect(
       await new RefreshController(session, excel.excel.run).refresh({ kind: "sheet", sheetName: "Notes" }),
     ).toEqual({ formulas: 0, stillCalculating: 0 });
-    expect(freshSince()).toBeUndefined();
+    expect(currentRefresh()).toBeUndefined();
   });
 
   it("shows cache figures and clears the cache", async () => {

@@ -135,6 +135,7 @@ describe("signing in from the pane", () => {
       tokenUrl: `${sandbox.url}/oauth/token`,
       clientId: "demo-proplus",
       method: "client",
+      postingTime: "07:00",
     });
     expect(storage.entries().join("\n")).toContain("demo-proplus");
     expect(storage.entries().join("\n")).not.toContain(secretOf("demo-proplus"));
@@ -184,6 +185,24 @@ describe("signing in from the pane", () => {
     expect(await vault.recall()).toBeUndefined();
   });
 
+  it("serves cached answers by the daily posting time set in the service settings, and remembers it", async () => {
+    const { session, controller, settings } = pane();
+    await expect(
+      controller.signIn({ ...clientForm(sandbox, "demo-pro"), postingTime: "9am" }),
+    ).rejects.toThrow(/HH:MM/);
+    expect(session.current).toBeUndefined();
+
+    await controller.signIn({ ...clientForm(sandbox, "demo-pro"), postingTime: "09:30" });
+
+    const schedule = session.requireSignedIn().data.cache.schedule;
+    expect(schedule.postingTime).toBe("09:30");
+    // 09:30 US Eastern on a summer day is 13:30 UTC.
+    expect(schedule.latestPostingAtOrBefore(Date.parse("2026-07-15T14:00:00Z"))).toBe(
+      Date.parse("2026-07-15T13:30:00Z"),
+    );
+    expect(settings.load().postingTime).toBe("09:30");
+  });
+
   it("forgets a kept secret the service no longer accepts", async () => {
     const { vault, settings } = pane();
     settings.save({
@@ -191,6 +210,7 @@ describe("signing in from the pane", () => {
       tokenUrl: `${sandbox.url}/oauth/token`,
       clientId: "demo-pro",
       method: "client",
+      postingTime: "07:00",
     });
     await vault.keep({ kind: "client", clientId: "demo-pro", clientSecret: "rotated-away" });
     const controller = new SignInController({ session: newSession(), settings, vault });

@@ -1,5 +1,6 @@
 import { abortReason } from "../../../src/data/abortableSleep";
 import type { RelayClock } from "../../../relay/upstream/relayClock";
+import type { CellClock } from "../../../src/functions/cellCall";
 
 interface Sleeper {
   at: number;
@@ -9,6 +10,11 @@ interface Sleeper {
 /** Lets queued work and I/O that is ready run (a few turns of the event loop), without moving any clock. */
 export async function settle(turns = 5): Promise<void> {
   for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A few real turns of the event loop with timers: room for sockets, batch windows and the work answers start. */
+export async function realTurns(): Promise<void> {
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 /**
@@ -88,4 +94,16 @@ export async function withoutMovingClock<T>(what: string, promise: Promise<T>): 
   );
   await until(what, () => settled);
   return promise;
+}
+
+/** The cells' time bounds (src/functions/cellCall.ts) on a moving clock. */
+export function cellClockOn(clock: MovingClock): CellClock {
+  return {
+    now: clock.now,
+    after: (ms, then) => {
+      const cancel = new AbortController();
+      clock.sleep(ms, cancel.signal).then(then, () => undefined);
+      return () => cancel.abort();
+    },
+  };
 }

@@ -48,6 +48,8 @@ export async function startTestRelay(
     distDirectory?: string;
     /** The clock of cached answers' and download links' lifetimes. */
     clock?: () => number;
+    /** When the service posts each day's data (the relay's --posting-time). */
+    postingTime?: string;
   } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
@@ -65,6 +67,7 @@ export async function startTestRelay(
     distDirectory: options.distDirectory ?? path.join(directory ?? tmpdir(), "no-dist"),
     pacing: { limit: 1_000_000, windowMs: 300_000, burst: 1_000_000 },
     batchWindowMs: options.batchWindowMs ?? 10,
+    postingTime: options.postingTime,
     log,
     logLevel: "info",
     // A still clock keeps a slow test run in one status window.
