@@ -25,7 +25,13 @@ import {
   type BatchedAnswer,
 } from "./batchedReads";
 import type { CachedReads } from "./cachedReads";
-import { handleJobOperation, registerDownloadRoute } from "./jobRoutes";
+import {
+  BROWSER_LINKS_PATH,
+  handleJobOperation,
+  mintBrowserLink,
+  registerDownloadRoute,
+  type JobRouteParts,
+} from "./jobRoutes";
 import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 export interface ApiRouteParts {
@@ -162,6 +168,12 @@ async function accountOperation(
   return sendUpstream(reply, await parts.upstream.send(request));
 }
 
+const jobPartsOf = (parts: ApiRouteParts): JobRouteParts => ({
+  upstream: parts.upstream,
+  owners: parts.store.jobOwners,
+  downloads: parts.store.downloads,
+});
+
 async function dispatch(
   parts: ApiRouteParts,
   request: OperationRequest,
@@ -177,12 +189,7 @@ async function dispatch(
         .send(await accountsPage(parts, user, request));
     case "own_jobs":
     case "job":
-      return handleJobOperation(
-        { upstream: parts.upstream, owners: parts.store.jobOwners, downloads: parts.store.downloads },
-        request,
-        reply,
-        user,
-      );
+      return handleJobOperation(jobPartsOf(parts), request, reply, user);
     case "comp_set": {
       const compSetId = request.values.comp_set_id as number;
       if (!(await mayUseCompSet(parts, user, compSetId)))
@@ -236,36 +243,52 @@ async function answer(parts: ApiRouteParts, request: FastifyRequest, reply: Fast
  */
 export function registerApiRoutes(app: FastifyInstance, parts: ApiRouteParts): void {
   const checkKey = keyChecker(parts.store.users, { admin: false });
+  const jobParts = jobPartsOf(parts);
   registerDownloadRoute(app, parts.store.downloads, checkKey);
+  app.post(BROWSER_LINKS_PATH, {
+    preHandler: checkKey,
+    handler: asPerson(parts, (request, reply, user) => mintBrowserLink(jobParts, request.body, reply, user)),
+  });
   app.route({
     method: ["GET", "POST", "DELETE", "PUT", "PATCH"],
     url: "/api/*",
     preHandler: checkKey,
-    handler: async (request, reply) => {
-      const user = request.relayUser as UserRecord;
-      await parts.stats.userRequest(user.name);
-      return requestContext.run({ user: user.name }, async () => {
-        try {
-          return await answer(parts, request, reply, user);
-        } catch (error) {
-          if (error instanceof ApiError) return sendApiError(reply, error);
-          // The store stayed locked by another program: nothing was lost, ask again in a moment.
-          if (error instanceof StoreBusyError) {
-            request.log.warn({ err: error }, "relay store busy");
-            return reply.header("Retry-After", "5").code(503).type("application/json").send({
-              error: "Service Unavailable",
-              message: "The team relay is busy for a moment. Try again in a few seconds.",
-            });
-          }
-          request.log.error({ err: error }, "relay request failed");
-          return sendRelayError(
-            reply,
-            502,
-            "Bad Gateway",
-            "The relay failed to answer this request. Try again in a moment.",
-          );
-        }
-      });
-    },
+    handler: asPerson(parts, (request, reply, user) => answer(parts, request, reply, user)),
   });
+}
+
+/**
+ * A request of a person whose key was checked: counted for them, sent upstream in their turn at the team
+ * gate, and every failure answered in the contract's error form.
+ */
+function asPerson(
+  parts: ApiRouteParts,
+  work: (request: FastifyRequest, reply: FastifyReply, user: UserRecord) => Promise<FastifyReply>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const user = request.relayUser as UserRecord;
+    await parts.stats.userRequest(user.name);
+    return requestContext.run({ user: user.name }, async () => {
+      try {
+        return await work(request, reply, user);
+      } catch (error) {
+        if (error instanceof ApiError) return sendApiError(reply, error);
+        // The store stayed locked by another program: nothing was lost, ask again in a moment.
+        if (error instanceof StoreBusyError) {
+          request.log.warn({ err: error }, "relay store busy");
+          return reply.header("Retry-After", "5").code(503).type("application/json").send({
+            error: "Service Unavailable",
+            message: "The team relay is busy for a moment. Try again in a few seconds.",
+          });
+        }
+        request.log.error({ err: error }, "relay request failed");
+        return sendRelayError(
+          reply,
+          502,
+          "Bad Gateway",
+          "The relay failed to answer this request. Try again in a moment.",
+        );
+      }
+    });
+  };
 }

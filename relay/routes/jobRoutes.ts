@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, preHandlerHookHandler } from "fastify";
-import { operationById, type OperationRequest } from "../../src/api/operations";
+import {
+  RequestRefusal,
+  matchOperation,
+  operationById,
+  type OperationRequest,
+} from "../../src/api/operations";
+import { operationPath } from "../../src/api/operationPath";
 import { parameterDefault, parameterMaximum } from "../../src/api/requestFacts";
 import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
@@ -14,6 +20,13 @@ import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
  * so two minutes is plenty; the service's own signed URL (valid 7 days) never leaves the relay.
  */
 export const DOWNLOAD_LINK_TTL_MS = 2 * 60_000;
+
+/**
+ * How long a browser link stays valid: the pane opens the person's browser at it as soon as it is made, and
+ * the browser asks for it within seconds. It opens once, so the address seen in a browser's history or a
+ * proxy's log opens nothing afterwards.
+ */
+export const BROWSER_LINK_TTL_MS = 60_000;
 
 const LIST_JOBS = operationById("listBulkJobs");
 /** The service pages job lists by at most this many (listBulkJobs' per_page maximum). */
@@ -44,6 +57,15 @@ function parse(body: Buffer): Json | undefined {
 
 /** A download link is stored under its owner's name: another person's key cannot find it. */
 const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(user.name)}/${id}`;
+
+/** A browser link is stored apart from key links: a name (escaped) never holds ":", a key link always "/". */
+const browserLinkKey = (id: string) => `browser:${id}`;
+
+/** 128 random bits: a link's id cannot be guessed. */
+const newLinkId = () => randomBytes(16).toString("base64url");
+
+/** What an id in a download path may look like; anything else is looked up nowhere. */
+const LINK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Whether the person may act on a job: its submitter, or an admin for a job whose submitter is unknown. */
 function mayUseJob(user: UserRecord, owner: string | undefined): boolean {
@@ -119,6 +141,13 @@ async function listJobs(
   return reply.code(200).type("application/json").send({ jobs: data, pagination });
 }
 
+/** The signed URL the results endpoint redirected to, or undefined for any other answer. */
+function signedUrlOf(parts: JobRouteParts, answer: UpstreamAnswer): string | undefined {
+  const location = answer.headers.get("location");
+  if (answer.status < 300 || answer.status >= 400 || !location) return undefined;
+  return new URL(location, parts.upstream.config.serviceUrl).href;
+}
+
 /** The results redirect, pointed at a short-lived relay link of the person's instead of the signed URL. */
 async function linkResults(
   parts: JobRouteParts,
@@ -126,17 +155,28 @@ async function linkResults(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const location = answer.headers.get("location");
-  if (answer.status < 300 || answer.status >= 400 || !location) return sendUpstream(reply, answer);
-  // 128 random bits: not guessable, and useless without the owner's key anyway.
-  const id = randomBytes(16).toString("base64url");
-  await parts.downloads.put(
-    linkKey(user, id),
-    new URL(location, parts.upstream.config.serviceUrl).href,
-    DOWNLOAD_LINK_TTL_MS,
-  );
+  const signedUrl = signedUrlOf(parts, answer);
+  if (!signedUrl) return sendUpstream(reply, answer);
+  // Not guessable, and useless without the owner's key anyway.
+  const id = newLinkId();
+  await parts.downloads.put(linkKey(user, id), signedUrl, DOWNLOAD_LINK_TTL_MS);
   // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
   return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
+}
+
+/**
+ * Why a person may not act on a job, or undefined when they may. Only the words: a fastify reply is thenable,
+ * so an async function handing one back would be awaited into undefined.
+ */
+async function jobRefusal(
+  parts: JobRouteParts,
+  user: UserRecord,
+  jobId: string | undefined,
+): Promise<string | undefined> {
+  if (user.accounts.length === 0 && !user.admin)
+    return `The team relay gives ${user.name} no accounts, so no export jobs. Ask your relay admin to add one.`;
+  if (jobId === undefined || mayUseJob(user, await parts.owners.get(jobId))) return undefined;
+  return "This export job was not submitted by you through the team relay: only its owner can see it.";
 }
 
 /**
@@ -150,26 +190,55 @@ export async function handleJobOperation(
   user: UserRecord,
 ): Promise<FastifyReply> {
   const { operationId } = request.operation;
-  if (user.accounts.length === 0 && !user.admin)
-    return sendRelayError(
-      reply,
-      403,
-      "Forbidden",
-      `The team relay gives ${user.name} no accounts, so no export jobs. Ask your relay admin to add one.`,
-    );
+  const jobId = request.values.job_id as string | undefined;
+  const refusal = await jobRefusal(parts, user, jobId);
+  if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
   if (operationId === "createBulkJob") return createJob(parts, request, reply, user);
   if (operationId === "listBulkJobs") return listJobs(parts, request, reply, user);
-  const jobId = request.values.job_id as string;
-  if (!mayUseJob(user, await parts.owners.get(jobId)))
-    return sendRelayError(
-      reply,
-      403,
-      "Forbidden",
-      "This export job was not submitted by you through the team relay: only its owner can see it.",
-    );
   const answer = await parts.upstream.send(request);
   if (operationId === "getBulkJobResults") return linkResults(parts, answer, reply, user);
   return sendUpstream(reply, answer);
+}
+
+const JOB_RESULTS = operationById("getBulkJobResults");
+
+/** Where a browser link is made (POST, the owner's key) and opened (GET, no key): under /api/downloads/. */
+export const BROWSER_LINKS_PATH = "/api/downloads/links";
+
+/**
+ * Makes a link to a job's file that the person's own browser can open: desktop Excel saves files through the
+ * default browser (Office.context.ui.openBrowserWindow), which carries none of the pane's headers, so the
+ * personal key cannot go with it. Only the job's owner can make one (their key, as for every job operation);
+ * the link opens once, for a minute, and is answered relative to this route (`links/<id>`), so it holds
+ * behind a proxy that serves the relay under a path.
+ */
+export async function mintBrowserLink(
+  parts: JobRouteParts,
+  body: unknown,
+  reply: FastifyReply,
+  user: UserRecord,
+): Promise<FastifyReply> {
+  const jobId = (body as { job_id?: unknown } | undefined)?.job_id;
+  let results: OperationRequest;
+  try {
+    if (typeof jobId !== "string") throw new RequestRefusal(400, 'Name the export job: {"job_id": "..."}.');
+    results = matchOperation("GET", operationPath(JOB_RESULTS, { job_id: jobId }), "");
+  } catch (error) {
+    if (error instanceof RequestRefusal)
+      return sendRelayError(reply, 400, "Invalid parameter", error.message);
+    throw error;
+  }
+  const refusal = await jobRefusal(parts, user, jobId);
+  if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
+  const answer = await parts.upstream.send(results);
+  const signedUrl = signedUrlOf(parts, answer);
+  if (!signedUrl) return sendUpstream(reply, answer);
+  const id = newLinkId();
+  await parts.downloads.put(browserLinkKey(id), signedUrl, BROWSER_LINK_TTL_MS);
+  return reply
+    .code(201)
+    .type("application/json")
+    .send({ link: `links/${id}`, expires_in: BROWSER_LINK_TTL_MS / 1000 });
 }
 
 const FILE_HEADERS = ["content-type", "content-length", "content-disposition"];
@@ -179,9 +248,34 @@ export function redactDownloadPath(url: string): string {
   return url.replace(/(\/api\/downloads\/)[^?#]*/, "$1[redacted]");
 }
 
+/** The export file behind a signed URL, fetched by the relay and streamed on. */
+async function streamFile(reply: FastifyReply, url: string): Promise<FastifyReply> {
+  let response: Response;
+  try {
+    // Bounded: a download host that does not answer, or stalls mid-file, ends in a 504.
+    response = await fetchDownload(url);
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === "timeout") return sendApiError(reply, error);
+    return sendRelayError(
+      reply,
+      502,
+      "Bad Gateway",
+      "The relay could not reach the download host. Try again in a moment.",
+    );
+  }
+  for (const name of FILE_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  reply.code(response.status);
+  return reply.send(
+    response.body ? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream) : null,
+  );
+}
+
 /**
- * The export file behind a relay download link, fetched from the service's signed URL and streamed on. The
- * link is its owner's: it is looked up under the name of the key that presents it.
+ * The export file behind a relay download link. A key link is its owner's: it is looked up under the name of
+ * the key that presents it. A browser link needs no key (the browser has none) and opens once.
  */
 export function registerDownloadRoute(
   app: FastifyInstance,
@@ -193,7 +287,7 @@ export function registerDownloadRoute(
     { preHandler: checkKey },
     async (request, reply) => {
       const user = request.relayUser as UserRecord;
-      const url = /^[A-Za-z0-9_-]{1,64}$/.test(request.params.id)
+      const url = LINK_ID.test(request.params.id)
         ? await downloads.get(linkKey(user, request.params.id))
         : undefined;
       if (!url)
@@ -203,27 +297,20 @@ export function registerDownloadRoute(
           "Not Found",
           "This download link has expired or is not yours. Choose Load into sheet again for a fresh one.",
         );
-      let response: Response;
-      try {
-        // Bounded: a download host that does not answer, or stalls mid-file, ends in a 504.
-        response = await fetchDownload(url);
-      } catch (error) {
-        if (error instanceof ApiError && error.kind === "timeout") return sendApiError(reply, error);
-        return sendRelayError(
-          reply,
-          502,
-          "Bad Gateway",
-          "The relay could not reach the download host. Try again in a moment.",
-        );
-      }
-      for (const name of FILE_HEADERS) {
-        const value = response.headers.get(name);
-        if (value !== null) reply.header(name, value);
-      }
-      reply.code(response.status);
-      return reply.send(
-        response.body ? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream) : null,
-      );
+      return streamFile(reply, url);
     },
   );
+  app.get<{ Params: { id: string } }>(`${BROWSER_LINKS_PATH}/:id`, async (request, reply) => {
+    const url = LINK_ID.test(request.params.id)
+      ? await downloads.take(browserLinkKey(request.params.id))
+      : undefined;
+    if (!url)
+      return sendRelayError(
+        reply,
+        404,
+        "Not Found",
+        "This download link was used already or has expired. Choose Save file in the add-in again for a fresh one.",
+      );
+    return streamFile(reply, url);
+  });
 }

@@ -288,6 +288,8 @@ class RedisJobOwners implements JobOwners {
 
 class RedisDownloads implements DownloadLinks {
   private readonly local = new Map<string, string>();
+  /** Links Redis never got (it was away when they were made): only this instance can hand them out. */
+  private readonly unshared = new Set<string>();
 
   constructor(
     private readonly redis: Redis,
@@ -296,10 +298,16 @@ class RedisDownloads implements DownloadLinks {
 
   async put(id: string, url: string, ttlMs: number): Promise<void> {
     this.local.set(id, url);
-    setTimeout(() => this.local.delete(id), ttlMs).unref();
+    setTimeout(() => {
+      this.local.delete(id);
+      this.unshared.delete(id);
+    }, ttlMs).unref();
     await this.degrade.run(
       () => this.redis.set(`${PREFIX}download:${id}`, url, "PX", ttlMs),
-      () => null,
+      () => {
+        this.unshared.add(id);
+        return null;
+      },
     );
   }
 
@@ -307,6 +315,17 @@ class RedisDownloads implements DownloadLinks {
     return this.degrade.run(
       async () => (await this.redis.get(`${PREFIX}download:${id}`)) ?? this.local.get(id),
       () => this.local.get(id),
+    );
+  }
+
+  async take(id: string): Promise<string | undefined> {
+    const kept = this.local.get(id);
+    this.local.delete(id);
+    if (kept !== undefined && this.unshared.delete(id)) return kept;
+    // A link Redis holds may have been taken at another instance: only Redis can say, so without it, no.
+    return this.degrade.run(
+      async () => (await this.redis.getdel(`${PREFIX}download:${id}`)) ?? undefined,
+      () => undefined,
     );
   }
 }

@@ -38,6 +38,11 @@ export interface JobOwners {
 export interface DownloadLinks {
   put(id: string, url: string, ttlMs: number): Promise<void>;
   get(id: string): Promise<string | undefined>;
+  /**
+   * The link's URL, removed in the same step, so that of several instances asking at once only one gets it:
+   * undefined when it expired, was taken already or never was.
+   */
+  take(id: string): Promise<string | undefined>;
 }
 
 /** A response of the service, as kept for other instances waiting on the same request. */

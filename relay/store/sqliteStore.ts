@@ -259,6 +259,16 @@ class SqliteDownloads implements DownloadLinks {
     );
     return row?.url;
   }
+
+  async take(id: string): Promise<string | undefined> {
+    const row = await this.sql.run(
+      (db) =>
+        db
+          .prepare("DELETE FROM downloads WHERE id = ? AND expires_at > ? RETURNING url")
+          .get(id, this.now()) as { url: string } | undefined,
+    );
+    return row?.url;
+  }
 }
 
 export interface SqliteStoreOptions {

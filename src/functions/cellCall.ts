@@ -61,7 +61,31 @@ export function setPacingProgressCheck(check: (() => boolean) | undefined): void
 /** However long the pacing moves, a cell ends within this (a bug must not leave it #BUSY! for good). */
 const LONGEST_CELL_WAIT_MS = 30 * 60_000;
 
-/** What a cell's work waits with: `signal` fires when Excel cancels the call or when the time bound passes. */
+/**
+ * Whether Excel calls the function only to preview part of a formula the person is editing (formula value
+ * preview: Excel on the web, Windows 2504+, Mac 16.96+). Microsoft asks functions that call a metered or slow
+ * service to answer such a call without spending (`invocation.isInValuePreview`, CustomFunctionsRuntime 1.5;
+ * documented as true or false, typed a string by @types/custom-functions-runtime, so both spellings count).
+ * A host without 1.5 leaves it undefined: not a preview.
+ */
+export function isValuePreview(invocation: CustomFunctions.Invocation | undefined): boolean {
+  const flag: unknown = invocation?.isInValuePreview;
+  return flag === true || flag === "true";
+}
+
+/** What a previewed cell shows when its answer is not in memory: the service is asked once it is entered. */
+export const PREVIEW_NOT_RUN = "preview: runs when entered";
+
+function previewNotRun(): CustomFunctions.Error {
+  return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, PREVIEW_NOT_RUN);
+}
+
+/**
+ * What a cell's work waits with: `signal` fires when Excel cancels the call or when the time bound passes.
+ * The data layer reads `signal` only when memory does not hold the answer, just before it would ask the
+ * service; in a formula value preview that read throws (`#N/A` "preview: runs when entered"), so a preview
+ * answers from memory or asks nothing.
+ */
 export interface CellSignal {
   readonly signal: AbortSignal;
   /** Where the cell's answers are noted, when Excel told the call its address (the pane shows them). */
@@ -75,13 +99,17 @@ export interface CellSignal {
 class CellWait implements CellSignal {
   private controller: AbortController | undefined;
 
-  constructor(readonly trail: AnswerTrail | undefined) {}
+  constructor(
+    readonly trail: AnswerTrail | undefined,
+    private readonly preview: boolean,
+  ) {}
 
   private cancelTimer: (() => void) | undefined;
   /** Ends the cell with the time bound's error; set once the work has handed back a promise to wait on. */
   expire: ((error: ApiError) => void) | undefined;
 
   get signal(): AbortSignal {
+    if (this.preview) throw previewNotRun();
     if (!this.controller) {
       const controller = new AbortController();
       this.controller = controller;
@@ -134,6 +162,23 @@ class CellWait implements CellSignal {
   }
 }
 
+const PREVIEW_SIGNAL: CellSignal = {
+  get signal(): AbortSignal {
+    throw previewNotRun();
+  },
+};
+
+/**
+ * The signal of a streaming call, which `runCell` does not bound: its own controller's, or in a formula value
+ * preview one whose read stops the call before it asks the service, as a bound cell's does.
+ */
+export function streamingCellSignal(
+  invocation: CustomFunctions.Invocation,
+  controller: AbortController,
+): CellSignal {
+  return isValuePreview(invocation) ? PREVIEW_SIGNAL : { signal: controller.signal };
+}
+
 /** Cells whose work is still under way: what a sign-out lets go of. */
 const pendingCells = new Set<CellWait>();
 
@@ -162,11 +207,13 @@ export function runCell<T>(
   work: (cell: CellSignal) => T | Promise<T>,
 ): Promise<T> {
   const address = invocation?.address;
-  const wait = new CellWait(address === undefined ? undefined : new AnswerTrail());
-  // A call Excel makes during the pane's refresh tells that refresh when it has settled.
+  const preview = isValuePreview(invocation);
+  const wait = new CellWait(address === undefined ? undefined : new AnswerTrail(), preview);
+  // A call Excel makes during the pane's refresh tells that refresh when it has settled. A value preview is not
+  // the cell's calculation: it neither settles the cell for a refresh nor replaces the cell's as-of.
   const refresh = currentCellRefresh();
   const remember = () => {
-    if (address === undefined) return;
+    if (address === undefined || preview) return;
     if (wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
     refresh?.settled(address, cellClock.now());
   };

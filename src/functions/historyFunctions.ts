@@ -10,6 +10,7 @@ import { didYouMean } from "./args/suggest";
 import { isBlank, readChoice, readId, readList, readText } from "./args/scalars";
 import { ArgumentError, toCellError } from "./cellErrors";
 import { cellContext } from "./cellContext";
+import { streamingCellSignal } from "./cellCall";
 import { historyExportsOf } from "./historyExportsOf";
 import { isIdText, resolveProperty } from "./args/nameResolver";
 import { readHeaders, type Headers } from "./args/headers";
@@ -111,6 +112,7 @@ export function history(
 ): void {
   const controller = new AbortController();
   invocation.onCanceled = () => controller.abort();
+  const cell = streamingCellSignal(invocation, controller);
   // Excel gives the calling cell's address (requiresStreamAddress): the pane shows the cell's as-of by it.
   const address = invocation.address;
   const trail = address === undefined ? undefined : new AnswerTrail();
@@ -140,10 +142,12 @@ export function history(
       };
       const known = exports.known(need, trail);
       if (known) return settle(spill(known));
+      // Read before the wait shows: in a formula value preview this is where the call stops, unsubmitted.
+      const signal = cell.signal;
       invocation.setResult([[EXPORT_SUBMITTING]]);
       exports
         .rows(need, {
-          signal: controller.signal,
+          signal,
           trail,
           onProgress: (progress) => {
             if (!controller.signal.aborted) invocation.setResult([[progress.text]]);
@@ -159,7 +163,7 @@ export function history(
     // Names are looked up (one cached request each) once the other arguments are known to be right.
     readArguments([0], fields, start, end, interval, aggregation, today);
     invocation.setResult([[FINDING_PROPERTIES]]);
-    const context = cellContext({ signal: controller.signal });
+    const context = cellContext(cell);
     Promise.all(given.map((item) => resolveProperty(item, context, "properties")))
       .then((ids) => {
         if (!controller.signal.aborted) run([...new Set(ids)]);

@@ -18,6 +18,11 @@ export interface SignedIn {
    * personal key or token (never the secret itself).
    */
   owner: string;
+  /**
+   * Signed in with a team relay key: the service URL is the relay's (relay/), which answers a few requests of
+   * its own beside the contract's (a browser's download link).
+   */
+  viaRelay: boolean;
   accounts: Account[];
   accountId: number;
 }
@@ -98,6 +103,7 @@ export class Session {
       data,
       identity,
       owner,
+      viaRelay: credentials.kind === "relay",
       accounts,
       accountId: first.id,
     };

@@ -191,6 +191,39 @@ export async function locateJobFile(
   return located.response.url || undefined;
 }
 
+/**
+ * Where the team relay makes a browser link (relay/routes/jobRoutes.ts, BROWSER_LINKS_PATH): beside its
+ * contract operations, which it serves under `{serviceUrl}/v1`.
+ */
+const RELAY_BROWSER_LINKS = "../downloads/links";
+
+/**
+ * A link to a succeeded job's file that the person's own browser can open, made by the team relay. The
+ * relay's results redirect names a link only the personal key opens, and the browser that
+ * `openBrowserWindow` starts sends none of the pane's headers; so the pane asks the relay, with the key, for
+ * a one-time link instead (it costs the relay one results request, as the redirect does).
+ */
+export async function relayBrowserLink(
+  door: ServiceDoor,
+  jobId: string,
+  options: DownloadOptions = {},
+): Promise<string> {
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const mintUrl = new URL(RELAY_BROWSER_LINKS, `${door.apiBase}/`).href;
+  return door.through<string>(async (context) => {
+    const response = await fetchImpl(mintUrl, {
+      method: "POST",
+      headers: { ...context.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ job_id: jobId }),
+      credentials: "omit",
+      signal: context.signal,
+    });
+    if (!response.ok) return { error: await response.text(), response };
+    const { link } = (await response.json()) as { link: string };
+    return { data: new URL(link, mintUrl).href, response };
+  }, options.signal);
+}
+
 export interface DownloadedFile {
   bytes: Uint8Array;
   /** The file name the download host gave, if any. */

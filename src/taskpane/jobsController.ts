@@ -4,7 +4,13 @@ import { EXCEL_MAX_ROWS } from "../excel/sheetLimits";
 import type { WriteProgress } from "../excel/tableWriter";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
-import { downloadJobResults, locateJobFile, type DownloadedFile, type DownloadOptions } from "./jobDownload";
+import {
+  downloadJobResults,
+  locateJobFile,
+  relayBrowserLink,
+  type DownloadedFile,
+  type DownloadOptions,
+} from "./jobDownload";
 import {
   formatOfPickedFile,
   prepareExportFile,
@@ -105,12 +111,14 @@ export class JobsController {
     });
   }
 
-  /** The signed link of the job's file, for the person's browser to save ("Save file" in desktop Excel). */
+  /**
+   * A link the person's browser opens to save the job's file ("Save file" in desktop Excel): the service's
+   * signed link, or through the team relay a one-time link of the relay's (the browser has no key).
+   */
   fileLink(job: BatchJob, signal?: AbortSignal): Promise<string | undefined> {
-    return locateJobFile(this.session.requireSignedIn().data, job.job_id, {
-      signal,
-      fetch: this.fetchImpl,
-    });
+    const { data, viaRelay } = this.session.requireSignedIn();
+    const options = { signal, fetch: this.fetchImpl };
+    return viaRelay ? relayBrowserLink(data, job.job_id, options) : locateJobFile(data, job.job_id, options);
   }
 
   /** Downloads and reads a job's file without writing it, so the pane can first say how many sheets it needs. */

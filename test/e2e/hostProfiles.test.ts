@@ -215,6 +215,9 @@ describe.each(PROFILE_NAMES)("under the %s profile", (profileName) => {
       expect(tried.blobDownloads).toEqual([]);
       expect(tried.browserWindows).toHaveLength(1);
       expect(tried.browserWindows[0]?.startsWith(preview.sandbox.downloadUrl)).toBe(true);
+      // The person's browser, given the address alone, gets the file.
+      const [visit] = await world.defaultBrowser.visited(1);
+      expect(visit?.status).toBe(200);
     }
   });
 

@@ -24,6 +24,7 @@ import { startPreview } from "../host/previewServer";
 import { workerChromium } from "../support/chromium";
 import { recordCspViolations, type CspViolation } from "./support/cspViolations";
 import { calculate, signIn, valuesOf } from "./support/previewBrowser";
+import { installDefaultBrowser } from "./support/defaultBrowser";
 
 jest.setTimeout(120_000);
 
@@ -219,6 +220,7 @@ describe("in the preview: the real office.js first, then the stand-in playing Ex
       await context.clock.install();
       const passThrough = [preview.url, preview.sandbox.url, preview.sandbox.downloadUrl];
       const served = await serve(context, { passThrough });
+      const defaultBrowser = await installDefaultBrowser(context);
       const page = await context.newPage();
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => {
@@ -235,7 +237,7 @@ describe("in the preview: the real office.js first, then the stand-in playing Ex
       // office.js's own start-up (its logging frame after 3 s) has run before the person signs in.
       await page.clock.fastForward(OFFICE_JS_START_UP_MS);
 
-      const world = { preview, browser, page, pane, close: async () => undefined };
+      const world = { preview, browser, page, pane, defaultBrowser, close: async () => undefined };
       await signIn(world, "demo-pro", "sandbox-secret-pro");
       const shown = valuesOf(await calculate(page, '=RENT.MARKET("Austin", "rent_avg_t30")'));
       expect(typeof shown[0]?.[0]).toBe("number");

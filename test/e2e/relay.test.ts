@@ -26,6 +26,7 @@ import {
   type TestRelay,
 } from "../relay/support/relayHarness";
 import { workerChromium } from "../support/chromium";
+import { installDefaultBrowser, type DefaultBrowser } from "./support/defaultBrowser";
 import { rawService, type RawService } from "../support/rawService";
 import {
   SETUP_TIMEOUT_MS,
@@ -56,7 +57,10 @@ let context: BrowserContext | undefined;
 let page: Page;
 let pane: FrameLocator;
 let world: PreviewBrowser;
+let defaultBrowser: DefaultBrowser;
 let key: string;
+/** The bulk export the pane submitted and loaded: "Save file" saves it again. */
+let exportedJobId: string;
 const requested: string[] = [];
 
 beforeAll(async () => {
@@ -70,6 +74,7 @@ beforeAll(async () => {
   // The worker's Chromium (shared with its other browser files), in a context of this file's own.
   ({ browser, release: releaseBrowser } = await workerChromium());
   context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  defaultBrowser = await installDefaultBrowser(context);
   page = await context.newPage();
   page.on("request", (request) => requested.push(request.url()));
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
@@ -81,6 +86,7 @@ beforeAll(async () => {
     browser,
     page,
     pane,
+    defaultBrowser,
     close: async () => undefined,
   };
 }, SETUP_TIMEOUT_MS);
@@ -187,6 +193,7 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
   await paneAction(world, "job-submit-button");
   const jobElementId = (await listed()).find((id) => !before.includes(id)) ?? "";
   const jobId = jobElementId.replace(/^job-/, "");
+  exportedJobId = jobId;
   await pane.locator(`#${jobElementId}[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
   const loaded = /to the sheet "(.+)"/.exec(await paneAction(world, `job-load-${jobId}`))?.[1] ?? "";
   const parsed = await parseExportFile(await raw.download(`/bulk_api/jobs/${jobId}/results`), "csv");
@@ -201,6 +208,18 @@ it("exports a comp set's units and loads a bulk export file, talking to the rela
     .locator('meta[http-equiv="Content-Security-Policy"]')
     .getAttribute("content");
   expect(/connect-src ([^;]*)/.exec(csp ?? "")?.[1]?.trim()).toBe("'self'");
+});
+
+it("saves a bulk export in desktop Excel: the person's browser, which has no key, gets the file through the relay", async () => {
+  // The page plays Microsoft 365 on Windows (the stand-in's default): files go to the default browser.
+  const status = await paneAction(world, `job-save-${exportedJobId}`);
+  expect(status).toMatch(/browser opened the export file's link/);
+  const [visit] = await defaultBrowser.visited(1);
+  expect(new URL(visit?.url ?? "").origin).toBe(new URL(relay.url).origin);
+  expect(visit?.status).toBe(200);
+  // The file as the service serves it, byte for byte.
+  const file = await raw.download(`/bulk_api/jobs/${exportedJobId}/results`);
+  expect(visit?.body).toBe(new TextDecoder().decode(file));
 });
 
 it("fails the next cell with a clear message once the key is revoked", async () => {

@@ -133,3 +133,11 @@ export function supportsSet(profile: HostProfile, name: string, minVersion?: str
 /** Custom functions may return data types (formatted numbers, entities) from CustomFunctionsRuntime 1.4. */
 export const holdsDataTypes = (profile: HostProfile): boolean =>
   supportsSet(profile, "CustomFunctionsRuntime", "1.4");
+
+/**
+ * Excel previews formula values, calling custom functions for the part of a formula a person selects while
+ * editing it, where `invocation.isInValuePreview` tells them so: CustomFunctionsRuntime 1.5 (Excel on the web,
+ * Windows 2504+, Mac 16.96+; not the perpetual builds).
+ */
+export const previewsFormulaValues = (profile: HostProfile): boolean =>
+  supportsSet(profile, "CustomFunctionsRuntime", "1.5");

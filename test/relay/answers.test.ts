@@ -212,6 +212,7 @@ test("a download link works for its owner's key only, for a short while, and nev
   const linkId = link.slice(link.lastIndexOf("/") + 1);
   expect(linkId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
 
+  // The results redirect's link is the pane's own fetch, which carries the key; a browser gets a link of its own.
   expect((await fetch(link)).status).toBe(401);
   expect((await fetch(link, { headers: { Authorization: `Bearer ${colleague}` } })).status).toBe(404);
   const file = await fetch(link, { headers: { Authorization: `Bearer ${me}` } });
@@ -222,6 +223,62 @@ test("a download link works for its owner's key only, for a short while, and nev
   expect((await fetch(link, { headers: { Authorization: `Bearer ${me}` } })).status).toBe(404);
   expect(relay.log.text).not.toContain(linkId);
   expect(relay.log.text).toContain("/api/downloads/[redacted]");
+});
+
+/** Asks the relay, with `key`, for a link the person's browser can open; answers the response and the link. */
+async function browserLink(key: string | undefined, jobId: unknown) {
+  const made = await fetch(`${relay.url}/api/downloads/links`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+    },
+    body: JSON.stringify({ job_id: jobId }),
+  });
+  const answer = made.status === 201 ? ((await made.json()) as { link: string }) : undefined;
+  return { made, link: answer && new URL(answer.link, made.url).href };
+}
+
+/** The person's own browser: no key, no cookie, nothing of the pane's. */
+const inBrowser = (link: string) => fetch(link, { credentials: "omit" });
+
+test("the job's owner gets a link the browser opens without a key, once, and the log never shows it", async () => {
+  const jobId = await succeededJob(me);
+  const { made, link } = await browserLink(me, jobId);
+  expect(made.status).toBe(201);
+  const linkId = (link as string).slice((link as string).lastIndexOf("/") + 1);
+  // At least 128 random bits, in base64url.
+  expect(linkId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+
+  const file = await inBrowser(link as string);
+  expect(file.status).toBe(200);
+  expect((await file.text()).split("\n")[0]).toContain("property_name");
+  expect((await inBrowser(link as string)).status).toBe(404);
+
+  expect(relay.log.text).not.toContain(linkId);
+  expect(relay.log.text).toContain("/api/downloads/[redacted]");
+});
+
+test("a browser link lapses within two minutes of being made", async () => {
+  const jobId = await succeededJob(me);
+  const early = (await browserLink(me, jobId)).link as string;
+  const late = (await browserLink(me, jobId)).link as string;
+  // A browser that takes half a minute to start still gets the file.
+  clockMs += 30_000;
+  expect((await inBrowser(early)).status).toBe(200);
+  clockMs += 90_000;
+  expect((await inBrowser(late)).status).toBe(404);
+});
+
+test("only the job's owner can make a browser link, and only with their key", async () => {
+  const jobId = await succeededJob(me);
+  const results = () => sandbox.counters.get("/v1/bulk_api/jobs/:job_id/results");
+  const before = results();
+  expect((await browserLink(colleague, jobId)).made.status).toBe(403);
+  expect((await browserLink(undefined, jobId)).made.status).toBe(401);
+  expect((await browserLink(me, "../accounts")).made.status).toBe(400);
+  // Refused before the service was asked for the file.
+  expect(results()).toBe(before);
 });
 
 test("a person's job list counts and pages their own jobs only", async () => {

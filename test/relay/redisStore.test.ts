@@ -148,6 +148,15 @@ describe("two instances' stores on one Redis, with a clock that moves", () => {
       await own.stop();
     }
   });
+  test("a browser link made at one instance opens once, at whichever instance the browser reaches first", async () => {
+    await east.downloads.put("browser:once", "https://downloads.example/file.csv", 60_000);
+    const taken = await Promise.all([
+      east.downloads.take("browser:once"),
+      west.downloads.take("browser:once"),
+    ]);
+    expect(taken.filter((url) => url !== undefined)).toEqual(["https://downloads.example/file.csv"]);
+    expect(await east.downloads.take("browser:once")).toBeUndefined();
+  });
 });
 
 /** Asks `read` until it answers `wanted` (Redis reconnecting, a write retried) or `attempts` run out. */

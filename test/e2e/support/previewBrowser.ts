@@ -16,6 +16,7 @@ import type { HostProfileName } from "../../host/profiles";
 import type { CellValue } from "../../host/workbook/workbook";
 import { startPreview, type RunningPreview } from "../../host/previewServer";
 import { workerChromium } from "../../support/chromium";
+import { installDefaultBrowser, type DefaultBrowser } from "./defaultBrowser";
 import { sharedForWorker } from "../../support/sharedForWorker";
 
 /** Starting the preview and Chromium (the add-in is built before the files start: ./globalSetup.ts). */
@@ -36,6 +37,8 @@ export interface PreviewBrowser {
   browser: Browser;
   page: Page;
   pane: FrameLocator;
+  /** The person's default browser, where openBrowserWindow sends them. */
+  defaultBrowser: DefaultBrowser;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export async function openPreviewBrowser(
     chromium = await workerChromium();
     const { browser, release } = chromium;
     context = await browser.newContext({ viewport });
+    const defaultBrowser = await installDefaultBrowser(context);
     const page = await context.newPage();
     page.on("pageerror", (error) => console.error(`page error: ${error.stack ?? error.message}`));
     await page.goto(host ? `${preview.url}?host=${host}` : preview.url);
@@ -76,6 +80,7 @@ export async function openPreviewBrowser(
       browser,
       page,
       pane,
+      defaultBrowser,
       close: async () => {
         await opened.close();
         await release();

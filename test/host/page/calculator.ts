@@ -12,7 +12,13 @@ import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { cellFromValue, isDataType, passedValue } from "../workbook/cellValues";
-import { CALCULATION_RERUNS_ALL, holdsDataTypes, type CalculationType, type HostProfile } from "../profiles";
+import {
+  CALCULATION_RERUNS_ALL,
+  holdsDataTypes,
+  previewsFormulaValues,
+  type CalculationType,
+  type HostProfile,
+} from "../profiles";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
 
 export interface FunctionMetadata {
@@ -89,6 +95,8 @@ function failure(error: unknown): Result {
 interface Run {
   generation: number;
   invocations: StandInInvocation[];
+  /** A formula value preview: its calls say so, and nothing it shows stays in a cell. */
+  preview?: boolean;
 }
 
 export class Calculator {
@@ -147,6 +155,19 @@ export class Calculator {
         if (cell.formula !== undefined) this.evaluate(sheet.name, key);
       }
     }
+  }
+
+  /**
+   * Formula value preview: what `formula` (the part of the formula in `anchor` a person has selected while
+   * editing it) gives, with every custom function told it is a preview (`isInValuePreview`). Nothing is
+   * written; a streaming function's first value is the preview, and its call is cancelled then.
+   */
+  async preview(sheetName: string, anchor: string, formula: string): Promise<Result> {
+    if (!previewsFormulaValues(this.profile))
+      throw new Error(`${this.profile.label} has no formula value preview (CustomFunctionsRuntime 1.5).`);
+    const run: Run = { generation: ++this.generation, invocations: [], preview: true };
+    const result = await this.result(sheetName, anchor, formula, run);
+    return result ?? errorResult(BUSY, "An input of the selection is still calculating.");
   }
 
   private onWorkbookChange(change: WorkbookChange): void {
@@ -340,6 +361,7 @@ export class Calculator {
       }
     }
     this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
+    const preview = previewsFormulaValues(this.profile) ? run.preview === true : undefined;
     if (metadata.options?.stream)
       return this.stream(
         implementation,
@@ -347,9 +369,11 @@ export class Calculator {
         sheetName,
         anchor,
         metadata.options.requiresStreamAddress === true,
+        preview,
       );
     const invocation = new StandInInvocation(
       metadata.options?.requiresAddress ? callerAddress(sheetName, anchor) : undefined,
+      preview,
     );
     run.invocations.push(invocation);
     try {
@@ -361,7 +385,8 @@ export class Calculator {
 
   /**
    * A streaming call: its first `setResult` is the formula's result; every later one shows in the cell as it
-   * comes, until the cell is calculated again (which cancels the call) or its formula goes.
+   * comes, until the cell is calculated again (which cancels the call) or its formula goes. A preview shows
+   * the first value only and cancels the call.
    */
   private stream(
     implementation: CustomFunctionImplementation,
@@ -369,20 +394,22 @@ export class Calculator {
     sheetName: string,
     anchor: string,
     withAddress: boolean,
+    preview: boolean | undefined,
   ): Promise<Result> {
     const runKey = `${sheetName.toUpperCase()}!${anchor}`;
     return new Promise<Result>((resolve) => {
       let answered = false;
       const address = withAddress ? callerAddress(sheetName, anchor) : undefined;
-      const invocation = new StandInStreamingInvocation(address, (value) => {
+      const invocation = new StandInStreamingInvocation(address, preview, (value) => {
         const shown = shownResult(value, this.profile);
         if (!answered) {
           answered = true;
           resolve(shown);
+          if (preview) invocation.onCanceled?.();
         } else if (this.streams.get(runKey) === invocation)
           this.workbook.showResult(sheetName, anchor, shown);
       });
-      this.streams.set(runKey, invocation);
+      if (!preview) this.streams.set(runKey, invocation);
       const failed = (error: unknown) => {
         if (answered) return;
         answered = true;

@@ -22,17 +22,25 @@ export class CustomFunctionsError extends Error {
 /**
  * What every call's invocation carries: `address` is the calling cell's, given only to functions whose metadata
  * says `requiresAddress` (a streaming function: `requiresStreamAddress`), undefined otherwise, as in Excel.
+ * `isInValuePreview` is true when the call only previews part of a formula being edited (formula value
+ * preview, CustomFunctionsRuntime 1.5), false otherwise; a host without 1.5 gives nothing.
  */
 export class StandInInvocationBase {
   static readonly officeName: string = "CustomFunctions.Invocation";
   readonly #address: string | undefined;
+  readonly #isInValuePreview: boolean | undefined;
 
-  constructor(address: string | undefined) {
+  constructor(address: string | undefined, isInValuePreview?: boolean) {
     this.#address = address;
+    this.#isInValuePreview = isInValuePreview;
   }
 
   get address(): string | undefined {
     return this.#address;
+  }
+
+  get isInValuePreview(): boolean | undefined {
+    return this.#isInValuePreview;
   }
 }
 
@@ -63,9 +71,10 @@ export class StandInStreamingInvocation extends StandInInvocationBase {
 
   constructor(
     address: string | undefined,
+    isInValuePreview: boolean | undefined,
     private readonly show: (value: unknown) => void,
   ) {
-    super(address);
+    super(address, isInValuePreview);
   }
 
   /** The calling cell's, for a function whose metadata says `requiresStreamAddress`. */

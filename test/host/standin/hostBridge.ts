@@ -28,3 +28,9 @@ export interface HostBridge {
 
 /** The global under which the host page publishes its bridge; the frame reads it from `window.parent`. */
 export const HOST_BRIDGE_GLOBAL = "rentMarketHost";
+
+/**
+ * The global under which a test gives the page the person's default browser (test/e2e/support/defaultBrowser.ts):
+ * called with an address, it fetches it as a separate program would.
+ */
+export const DEFAULT_BROWSER_GLOBAL = "rentMarketDefaultBrowser";

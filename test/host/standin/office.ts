@@ -4,7 +4,7 @@
  * links in the person's browser. What the host reports comes from its profile (test/host/profiles.ts).
  */
 import { supportsSet, type HostProfile } from "../profiles";
-import type { HostBridge } from "./hostBridge";
+import { DEFAULT_BROWSER_GLOBAL, type HostBridge } from "./hostBridge";
 
 const HostType = { Excel: "Excel" } as const;
 
@@ -43,6 +43,22 @@ export class StandInOfficeTheme {
   }
 }
 
+type DefaultBrowserProgram = (url: string) => Promise<void>;
+
+/**
+ * Opens the person's default browser at `url`, as openBrowserWindow does: a separate program, given the
+ * address and nothing else of the pane (no Authorization header, cookie or storage). The end-to-end tests give
+ * the page one (test/e2e/support/defaultBrowser.ts); in the preview a new tab that knows nothing of the pane's
+ * page (noopener, noreferrer) stands for it.
+ */
+function openDefaultBrowser(url: string): void {
+  const program = (window as unknown as Partial<Record<string, DefaultBrowserProgram>>)[
+    DEFAULT_BROWSER_GLOBAL
+  ];
+  if (program) void program(url);
+  else window.parent.open(url, "_blank", "noopener,noreferrer");
+}
+
 /** `Office.context.ui`: the add-in uses only `openBrowserWindow` (OpenBrowserWindowApi 1.1, desktop only). */
 export class StandInUI {
   static readonly officeName = "Office.UI";
@@ -57,6 +73,7 @@ export class StandInUI {
       throw new Error(`${this.#host.profile.label} does not support openBrowserWindow.`);
     }
     this.#host.outside.browserWindows.push(url);
+    openDefaultBrowser(url);
   }
 }
 
