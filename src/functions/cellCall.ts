@@ -144,6 +144,18 @@ export function letGoOfPendingCells(): void {
 
 const answered = () => undefined;
 
+/** Why a call has no answer: its error's message, or the first error cell's of the block it answered. */
+function unansweredReason(outcome: unknown): string | undefined {
+  if (outcome instanceof CustomFunctions.Error) return outcome.message;
+  if (!Array.isArray(outcome)) return undefined;
+  for (const row of outcome as unknown[]) {
+    if (!Array.isArray(row)) continue;
+    const error = row.find((cell): cell is CustomFunctions.Error => cell instanceof CustomFunctions.Error);
+    if (error) return error.message;
+  }
+  return undefined;
+}
+
 /**
  * Runs one custom function call: gives the work a signal that fires when Excel cancels the call or when the
  * time bound passes, and turns every failure into a cell error. A cell always ends with a value or an error.
@@ -157,8 +169,9 @@ export function runCell<T>(
 ): Promise<T> {
   const address = invocation?.address;
   const wait = new CellWait(address === undefined ? undefined : new AnswerTrail());
-  const remember = () => {
-    if (address !== undefined && wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
+  const remember = (outcome: unknown) => {
+    if (address !== undefined && wait.trail)
+      rememberCellAsOf(address, wait.trail, Date.now(), unansweredReason(outcome));
   };
   if (invocation) invocation.onCanceled = () => wait.cancel();
   let working: T | Promise<T>;
@@ -166,12 +179,13 @@ export function runCell<T>(
     working = work(wait);
   } catch (error) {
     wait.settle();
-    remember();
-    return Promise.reject(toCellError(error));
+    const cellError = toCellError(error);
+    remember(cellError);
+    return Promise.reject(cellError);
   }
   if (!(working instanceof Promise)) {
     wait.settle();
-    remember();
+    remember(working);
     // Nothing is left to cancel: let the cell's wait go with this turn rather than live as long as Excel's call.
     if (invocation) invocation.onCanceled = answered;
     return Promise.resolve(working);
@@ -180,18 +194,19 @@ export function runCell<T>(
   pendingCells.add(wait);
   return new Promise<T>((resolve, reject) => {
     // A cell let go of at sign-out takes neither the work's value nor its error: it ends only when Excel cancels it.
-    const end = (settle: () => void) => {
+    const end = (outcome: unknown, settle: () => void) => {
       pendingCells.delete(wait);
       wait.settle();
       if (wait.letGo) return;
-      remember();
+      remember(outcome);
       settle();
     };
-    wait.expire = (error) => end(() => reject(toCellError(error)));
+    const fail = (error: unknown) => {
+      const cellError = toCellError(error);
+      end(cellError, () => reject(cellError));
+    };
+    wait.expire = fail;
     wait.endLetGo = () => reject(toCellError(new ApiError("cancelled", "Cancelled by Excel.")));
-    waiting.then(
-      (value) => end(() => resolve(value)),
-      (error: unknown) => end(() => reject(toCellError(error))),
-    );
+    waiting.then((value) => end(value, () => resolve(value)), fail);
   });
 }
