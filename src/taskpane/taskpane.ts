@@ -63,7 +63,7 @@ function start(inExcel: boolean): void {
   wireJobsPanel(session, new JobsController(session, runExcel), status);
   wireRefreshPanel(session, new RefreshController(session, runExcel), status, inExcel);
   wireAsOfPanel(runExcel, status, inExcel);
-  wireFreezePanel(new FreezeController(runExcel), status);
+  wireFreezePanel(new FreezeController(runExcel, session), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
   wireUsagePanel(session, usage, status, {
     settings,
