@@ -16,6 +16,7 @@ import {
   openPreviewBrowser,
   openTab,
   paneAction,
+  paneRestore,
   sheetValues,
   shownAt,
   shownTable,
@@ -170,7 +171,9 @@ it("freezes the sheet's RENT formulas to their values and restores them", async 
   expect(await formulaAtA1()).toBeUndefined();
   expect(await sheetValues(page, sheet)).toEqual(calculated);
 
-  expect(await paneAction(world, "restore-button")).toBe("Restored 1 RENT formula.");
+  const { cost, summary } = await paneRestore(world);
+  expect(cost).toMatch(/^Restoring puts back 1 RENT formula, which recalculate: up to 1 request \(/);
+  expect(summary).toBe("Restored 1 RENT formula.");
   expect(await formulaAtA1()).toBe("=RENT.COMPSETS()");
   expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(calculated);
 });
