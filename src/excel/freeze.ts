@@ -62,7 +62,7 @@ export interface ShownResult extends FormulaResult {
   readonly shown: unknown[][];
 }
 
-async function resultsOf(
+export async function resultsOf(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
 ): Promise<FormulaResult[]> {

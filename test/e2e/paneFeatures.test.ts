@@ -214,6 +214,8 @@ describe("the sign-in in the pane", () => {
     expect(expected[0]).not.toBe((await compSetIds(accountId))[0]);
     await openTab(world, "account");
     await pane.locator("#account-picker").selectOption(String(other));
+    // The pane says what recalculating the workbook's RENT formulas costs, and changes the account once confirmed.
+    await pane.locator("#account-confirm-button").click();
     // The pane recalculates the workbook: A2 shows the other account's first comp set once it is done.
     await page.waitForFunction(
       ([name, id]) =>
@@ -222,6 +224,16 @@ describe("the sign-in in the pane", () => {
     );
     expect(await idColumn()).toEqual(expected);
     await pane.locator("#account-picker").selectOption(String(accountId));
+    await pane.locator("#account-confirm-button").click();
+    await pane.locator("#account-picker").evaluate(
+      (picker, id) =>
+        new Promise<void>((resolve) => {
+          const settled = () =>
+            (picker as HTMLSelectElement).value === id ? resolve() : setTimeout(settled, 50);
+          settled();
+        }),
+      String(accountId),
+    );
   });
 
   it("signs out, and signs in again with an access token instead of a secret", async () => {
