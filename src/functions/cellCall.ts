@@ -144,14 +144,17 @@ export function letGoOfPendingCells(): void {
 
 const answered = () => undefined;
 
+/** The text a cell error shows with its code (CustomFunctions.Error carries it as `message`, as Error does). */
+const messageOf = (error: { message?: string }) => error.message;
+
 /** Why a call has no answer: its error's message, or the first error cell's of the block it answered. */
 function unansweredReason(outcome: unknown): string | undefined {
-  if (outcome instanceof CustomFunctions.Error) return outcome.message;
+  if (outcome instanceof CustomFunctions.Error) return messageOf(outcome);
   if (!Array.isArray(outcome)) return undefined;
   for (const row of outcome as unknown[]) {
     if (!Array.isArray(row)) continue;
     const error = row.find((cell): cell is CustomFunctions.Error => cell instanceof CustomFunctions.Error);
-    if (error) return error.message;
+    if (error) return messageOf(error);
   }
   return undefined;
 }
