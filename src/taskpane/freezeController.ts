@@ -64,15 +64,15 @@ export interface RestoreReport {
   readonly keptFrozen: readonly { sheetName: string; address: string; why: string }[];
 }
 
-const formulasWord = (count: number) => plural(count, "formula", "formulas");
+const NOTHING_TO_RESTORE = "No frozen RENT formulas here to restore.";
 
 const signInFirst = (formulas: number) =>
-  `Sign in first: restoring puts back ${formulasWord(formulas)}, which recalculate.`;
+  `Sign in first: restoring puts back ${plural(formulas, "formula", "formulas")}, which recalculate.`;
 
 /** What the pane says before a restore: nothing to do, sign in first, or the cost to confirm. */
 export function restoreOfferText(offer: RestoreOffer): string {
   const count = offer.plan.entries.length;
-  if (count === 0) return "No frozen RENT formulas here to restore.";
+  if (count === 0) return NOTHING_TO_RESTORE;
   if (!offer.pacing) return signInFirst(count);
   return (
     `Restoring puts back ${plural(count, "RENT formula", "RENT formulas")}, which recalculate: ` +
@@ -85,7 +85,7 @@ export function restoreSummary(result: RestoreReport): string {
   const answered = result.restored.length - keptFrozen.length;
   const parts: string[] =
     result.restored.length === 0
-      ? ["No frozen RENT formulas here to restore."]
+      ? [NOTHING_TO_RESTORE]
       : answered > 0
         ? [`Restored ${plural(answered, "RENT formula", "RENT formulas")}.`]
         : [];
@@ -109,8 +109,6 @@ export interface FreezeControllerOptions {
   now?: () => number;
   /** When the restored cells are looked at until they have answered. */
   settle?: SettleTiming;
-  /** Why a formula's cell shows an error: the message its call ended with, when this runtime saw it. */
-  whyUnanswered?: (sheetName: string, address: string) => string | undefined;
 }
 
 /** "Freeze to values" and "Restore formulas" for the selection, the sheet or the workbook. */
@@ -167,14 +165,14 @@ export class FreezeController {
         result.property,
       ),
     );
-    const why = this.options.whyUnanswered ?? ((sheet, address) => cellAsOf(sheet, address)?.error);
     return {
       restored: result.restored,
       missingSheets: result.missingSheets,
       keptFrozen: unanswered.map(({ block, error, errorAddress }) => ({
         sheetName: block.cell.sheetName,
         address: block.cell.address,
-        why: why(block.cell.sheetName, block.cell.address) ?? `${errorAddress} shows ${error}`,
+        // The message its call ended with, when this runtime saw it (Office.js does not read it from the cell).
+        why: cellAsOf(block.cell.sheetName, block.cell.address)?.error ?? `${errorAddress} shows ${error}`,
       })),
     };
   }
