@@ -46,7 +46,7 @@ function isBusy(value: unknown): boolean {
 /** Anchors whose spill size is asked per request: a few hundred bytes of request each. */
 const SPILL_LOOKUPS_PER_REQUEST = 2_000;
 
-export function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellRect): Excel.Range {
+function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellRect): Excel.Range {
   return context.workbook.worksheets
     .getItem(sheetName)
     .getRangeByIndexes(rect.row, rect.column, rect.rowCount, rect.columnCount);
