@@ -1,3 +1,4 @@
+import { MAX_JOB_PROPERTY_IDS, MAX_JOB_RANGE_DAYS } from "../api/contractLimits";
 import { bodyRange } from "../api/requestFacts";
 import { operationById } from "../api/operations";
 import { MARKET_METRICS, PROPERTY_DETAILS, type BatchedEndpoint } from "../data/batchedEndpoints";
@@ -17,7 +18,7 @@ export interface RecalculationCost {
   readonly requests: number;
   /** Properties of the account's bulk export quota the answers may count, at most. */
   readonly quotaProperties: number;
-  /** Bulk export jobs submitted (RENT.HISTORY: one per formula at least; each takes minutes). */
+  /** Bulk export jobs submitted, at least (RENT.HISTORY: one per formula, more for many ids or days). */
   readonly exportJobs: number;
 }
 
@@ -99,7 +100,9 @@ export function costWords(cost: RecalculationCost, pacing: PacingOptions): strin
     parts.push(`up to ${plural(cost.quotaProperties, "property", "properties")} of the bulk export quota`);
   if (cost.exportJobs > 0)
     parts.push(
-      `${plural(cost.exportJobs, "export job", "export jobs")} (RENT.HISTORY: each takes minutes and looks at the service while it runs)`,
+      `at least ${plural(cost.exportJobs, "export job", "export jobs")} (RENT.HISTORY: one per ` +
+        `${MAX_JOB_PROPERTY_IDS.toLocaleString("en-US")} properties and ${MAX_JOB_RANGE_DAYS} days of a formula, ` +
+        `each taking minutes and looking at the service while it runs)`,
     );
   const last = parts.pop() as string;
   const listed = parts.length === 0 ? last : `${parts.join(", ")} and ${last}`;

@@ -222,9 +222,9 @@ describe("the sign-in section", () => {
     await choose("102");
     expect(element("status").textContent).toBe(
       "Choosing Pro Residential (102) recalculates 2 RENT formulas for it: up to 4 requests (the service " +
-        "allows 100 requests per 5 minutes), up to 250 properties of the bulk export quota and 1 export job " +
-        "(RENT.HISTORY: each takes minutes and looks at the service while it runs). Answers still in the " +
-        "cache cost nothing.",
+        "allows 100 requests per 5 minutes), up to 250 properties of the bulk export quota and at least 1 " +
+        "export job (RENT.HISTORY: one per 1,000 properties and 400 days of a formula, each taking minutes and " +
+        "looking at the service while it runs). Answers still in the cache cost nothing.",
     );
     expect(element("account-confirm").hidden).toBe(false);
     expect([session.current?.accountId, element<HTMLSelectElement>("account-picker").value]).toEqual([

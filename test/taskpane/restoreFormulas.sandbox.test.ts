@@ -118,9 +118,10 @@ it("says what a restore costs before it writes anything, export jobs of history 
 
   expect(restoreOfferText(offer)).toBe(
     "Restoring puts back 2 RENT formulas, which recalculate: up to 3 requests (the service allows 100 " +
-      "requests per 5 minutes), up to 3 properties of the bulk export quota and 1 export job (RENT.HISTORY: " +
-      "each takes minutes and looks at the service while it runs). Answers still in the cache cost nothing. " +
-      "Frozen values stay where a formula cannot answer.",
+      "requests per 5 minutes), up to 3 properties of the bulk export quota and at least 1 export job " +
+      "(RENT.HISTORY: one per 1,000 properties and 400 days of a formula, each taking minutes and looking at " +
+      "the service while it runs). Answers still in the cache cost nothing. Frozen values stay where a formula " +
+      "cannot answer.",
   );
   expect(offer.cost).toEqual({ formulas: 2, requests: 3, quotaProperties: 3, exportJobs: 1 });
   expect(shown()).toEqual(frozen);
