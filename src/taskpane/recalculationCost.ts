@@ -3,6 +3,7 @@ import { bodyRange } from "../api/requestFacts";
 import { operationById } from "../api/operations";
 import { MARKET_METRICS, PROPERTY_DETAILS, type BatchedEndpoint } from "../data/batchedEndpoints";
 import { TokenBucket, type PacingOptions } from "../data/tokenBucket";
+import { rentFunctionsIn } from "../excel/rentFormulas";
 
 /** A formula about to be entered again, and the cells its last answer covered (one row per id of a block). */
 export interface FormulaToRecalculate {
@@ -37,13 +38,6 @@ const BATCHED_BY_ROW: Record<string, BatchedCalls> = {
   MARKET: MARKET_METRICS,
 };
 
-const RENT_CALL = /RENT\.([A-Z][A-Z0-9_.]*)\s*\(/gi;
-
-/** The RENT functions a formula calls, in capitals ("PROPERTY"). */
-function rentCalls(formula: string): string[] {
-  return [...formula.matchAll(RENT_CALL)].map((match) => (match[1] ?? "").toUpperCase());
-}
-
 /**
  * What entering `formulas` again may cost, read from the data layer's rows: the rows of a RENT.PROPERTY or
  * RENT.MARKET block are items its batched call carries (the contract's most per call, the quota they count),
@@ -58,7 +52,7 @@ export function recalculationCost(formulas: readonly FormulaToRecalculate[]): Re
   let quotaProperties = 0;
   let exportJobs = 0;
   for (const { formula, rowCount } of formulas) {
-    for (const name of rentCalls(formula)) {
+    for (const name of rentFunctionsIn(formula)) {
       const batched = BATCHED_BY_ROW[name];
       if (batched) {
         items.set(batched, (items.get(batched) ?? 0) + rowCount);
