@@ -1,14 +1,8 @@
-import { parseCellAddress, rectContains, type CellRect } from "./a1";
-import { removeAsOfComments, uncommentedOnly, writeAsOfComments } from "./asOfComments";
+import type { CellRect } from "./a1";
+import { uncommentedOnly, writeAsOfComments } from "./asOfComments";
 import { BudgetedBatch } from "./budgetedBatch";
-import { resolveScope, type FormulaScope, type ScopeArea } from "./formulaScope";
-import {
-  appendFrozenFormulas,
-  FROZEN_STORE_SHEET_NAME,
-  readFrozenStore,
-  replaceFrozenFormulas,
-  type FrozenFormula,
-} from "./frozenFormulaStore";
+import type { FormulaScope } from "./formulaScope";
+import { appendFrozenFormulas, readFrozenStore, type FrozenFormula } from "./frozenFormulaStore";
 import { asLiteralText } from "../tables/literalText";
 import { jsonByteLength } from "./requestPayload";
 import { hostSupports } from "./requirementSets";
@@ -35,19 +29,18 @@ const BUSY = "#BUSY!";
  * for a formatted one. Hosts without 1.16 have no data types in cells, so values lose nothing there.
  */
 const VALUES_AS_JSON = ["ExcelApi", "1.16"] as const;
-type ValuesProperty = "values" | "valuesAsJson";
+export type ValuesProperty = "values" | "valuesAsJson";
+
+/** How this host reads and writes what cells show without losing anything (cards, formats) it can hold. */
+export function hostValuesProperty(): ValuesProperty {
+  return hostSupports(...VALUES_AS_JSON) ? "valuesAsJson" : "values";
+}
 
 function isBusy(value: unknown): boolean {
   if (value === BUSY) return true;
   return (
     typeof value === "object" && value !== null && (value as { basicValue?: unknown }).basicValue === BUSY
   );
-}
-
-export interface RestoreResult {
-  readonly restored: readonly FrozenFormula[];
-  /** Sheets of kept formulas that no longer exist; their formulas stay kept. */
-  readonly missingSheets: readonly string[];
 }
 
 /** Anchors whose spill size is asked per request: a few hundred bytes of request each. */
@@ -60,16 +53,16 @@ function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellR
 }
 
 /** A RENT formula and the cells its result covers: its own cell, or its whole spill. */
-interface FormulaResult {
+export interface FormulaResult {
   readonly cell: RentFormulaCell;
   readonly rect: CellRect;
 }
 
-interface ShownResult extends FormulaResult {
+export interface ShownResult extends FormulaResult {
   readonly shown: unknown[][];
 }
 
-async function resultsOf(
+export async function resultsOf(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
 ): Promise<FormulaResult[]> {
@@ -93,13 +86,13 @@ async function resultsOf(
 }
 
 /** The values each result shows now, read in requests of bounded size (responses share the 5 MB ceiling). */
-async function withShownValues(
+export async function withShownValues<R extends FormulaResult>(
   context: Excel.RequestContext,
-  results: readonly FormulaResult[],
+  results: readonly R[],
   property: ValuesProperty,
-): Promise<ShownResult[]> {
-  const shown: ShownResult[] = [];
-  let pending: { result: FormulaResult; range: Excel.Range }[] = [];
+): Promise<(R & ShownResult)[]> {
+  const shown: (R & ShownResult)[] = [];
+  let pending: { result: R; range: Excel.Range }[] = [];
   let pendingCells = 0;
   const readPending = async () => {
     await context.sync();
@@ -128,6 +121,24 @@ async function withShownValues(
   return shown;
 }
 
+/** Writes what each result showed over its cells (a formula there is replaced), in requests under the budget. */
+export async function writeShownValues(
+  context: Excel.RequestContext,
+  results: readonly ShownResult[],
+  property: ValuesProperty,
+  requestBudgetBytes?: number,
+): Promise<void> {
+  const batch = new BudgetedBatch(context, requestBudgetBytes);
+  for (const { cell, rect, shown } of results) {
+    await batch.add(jsonByteLength(shown) + 64, () => {
+      const range = cellRange(context, cell.sheetName, rect);
+      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
+      else range.values = shown;
+    });
+  }
+  await batch.flush();
+}
+
 /**
  * Replaces the RENT formulas in the scope with the values they show (spills included), so the workbook reads
  * the same for someone without the add-in: entity cards stay cards, rents and dates keep the formats they carry. The formulas are kept in the workbook first, then overwritten:
@@ -140,7 +151,7 @@ export async function freezeRentFormulas(
 ): Promise<FreezeResult> {
   const cells = await findRentFormulaCells(context, scope);
   if (cells.length === 0) return { frozen: [], stillCalculating: [] };
-  const property: ValuesProperty = hostSupports(...VALUES_AS_JSON) ? "valuesAsJson" : "values";
+  const property = hostValuesProperty();
   const shown = await withShownValues(context, await resultsOf(context, cells), property);
   const calculating = (result: ShownResult) => result.shown.some((row) => row.some(isBusy));
   const results = shown.filter((result) => !calculating(result));
@@ -170,70 +181,7 @@ export async function freezeRentFormulas(
 
   await appendFrozenFormulas(context, await readFrozenStore(context), frozen);
 
-  const batch = new BudgetedBatch(context, options.requestBudgetBytes);
-  for (const { cell, rect, shown } of results) {
-    await batch.add(jsonByteLength(shown) + 64, () => {
-      const range = cellRange(context, cell.sheetName, rect);
-      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
-      else range.values = shown;
-    });
-  }
-  await batch.flush();
+  await writeShownValues(context, results, property, options.requestBudgetBytes);
   await writeAsOfComments(context, commented);
   return { frozen, stillCalculating };
-}
-
-function inScope(entry: FrozenFormula, areas: readonly ScopeArea[]): boolean {
-  const { row, column } = parseCellAddress(entry.address);
-  return areas.some(
-    (area) =>
-      area.sheetName.toUpperCase() === entry.sheetName.toUpperCase() &&
-      (!area.rect || rectContains(area.rect, row, column)),
-  );
-}
-
-/**
- * Puts frozen formulas back in the scope: clears what each one showed (so an array can spill again) and enters
- * the formula, which Excel then calculates. What was restored leaves the store; the rest stays kept.
- */
-export async function restoreRentFormulas(
-  context: Excel.RequestContext,
-  scope: FormulaScope,
-  options: FreezeOptions = {},
-): Promise<RestoreResult> {
-  const store = await readFrozenStore(context);
-  if (store.entries.length === 0) return { restored: [], missingSheets: [] };
-  const areas = await resolveScope(context, scope, [FROZEN_STORE_SHEET_NAME]);
-  const restored = store.entries.filter((entry) => inScope(entry, areas));
-  const kept = store.entries.filter((entry) => !inScope(entry, areas));
-  const existing = new Set(
-    scope.kind === "workbook" ? areas.map((area) => area.sheetName.toUpperCase()) : [],
-  );
-  const missingSheets =
-    scope.kind === "workbook"
-      ? [...new Set(kept.filter((e) => !existing.has(e.sheetName.toUpperCase())).map((e) => e.sheetName))]
-      : [];
-
-  const batch = new BudgetedBatch(context, options.requestBudgetBytes);
-  for (const entry of restored) {
-    const { row, column } = parseCellAddress(entry.address);
-    await batch.add(jsonByteLength(entry) + 64, () => {
-      const sheet = context.workbook.worksheets.getItem(entry.sheetName);
-      if (entry.rowCount > 1 || entry.columnCount > 1) {
-        sheet.getRangeByIndexes(row, column, entry.rowCount, entry.columnCount).clear("Contents");
-      }
-      sheet.getRangeByIndexes(row, column, 1, 1).formulas = [[entry.formula]];
-    });
-  }
-  await batch.flush();
-  await removeAsOfComments(
-    context,
-    restored.flatMap((entry) =>
-      entry.asOf === undefined
-        ? []
-        : [{ sheetName: entry.sheetName, address: entry.address, text: entry.asOf }],
-    ),
-  );
-  if (restored.length > 0) await replaceFrozenFormulas(context, store, kept);
-  return { restored, missingSheets };
 }

@@ -35,7 +35,9 @@ export interface FrozenStore {
   readonly storedRows: number;
 }
 
-const entryKey = (entry: FrozenFormula) => `${entry.sheetName.toUpperCase()}!${entry.address.toUpperCase()}`;
+/** A kept formula's cell, as one spelling (sheet names and addresses compare without case). */
+export const entryKey = (entry: Pick<FrozenFormula, "sheetName" | "address">) =>
+  `${entry.sheetName.toUpperCase()}!${entry.address.toUpperCase()}`;
 
 function parseEntry(text: unknown): FrozenFormula | undefined {
   if (typeof text !== "string" || text === "") return undefined;

@@ -1,4 +1,5 @@
 import { isExportWaitText } from "../tables/exportWaitTexts";
+import { resultsOf } from "./freeze";
 import { enterAgain } from "./refresh";
 import { findRentFormulaCells } from "./rentFormulas";
 
@@ -36,5 +37,22 @@ export async function recalculateRentFormulas(): Promise<number> {
     const cells = await findRentFormulaCells(context, { kind: "workbook" });
     if (cells.length > 0) await enterAgain(context, cells);
     return cells.length;
+  });
+}
+
+/**
+ * The workbook's RENT formulas, each with the cells its answer covers (its spill): what `recalculateRentFormulas`
+ * would enter again, read without writing, so the pane can say what that costs first.
+ */
+export async function rentFormulaBlocks(): Promise<
+  { formula: string; rowCount: number; columnCount: number }[]
+> {
+  return Excel.run(async (context) => {
+    const cells = await findRentFormulaCells(context, { kind: "workbook" });
+    return (await resultsOf(context, cells)).map(({ cell, rect }) => ({
+      formula: cell.formula,
+      rowCount: rect.rowCount,
+      columnCount: rect.columnCount,
+    }));
   });
 }

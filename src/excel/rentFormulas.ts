@@ -28,6 +28,14 @@ export function isRentFormula(formula: unknown): formula is string {
   return typeof formula === "string" && formula.startsWith("=") && RENT_CALL.test(formula);
 }
 
+/** Every RENT call of a formula, nested ones included; the "(" is looked at, not taken, so `RENT.A(RENT.B(` is two. */
+const RENT_CALLS = /(?:^|[^A-Za-z0-9_.])RENT\.([A-Za-z][A-Za-z0-9_.]*)(?=\s*\()/gi;
+
+/** The RENT functions a formula calls, by name in capitals ("PROPERTY"), once per call. */
+export function rentFunctionsIn(formula: string): string[] {
+  return [...formula.matchAll(RENT_CALLS)].map((match) => (match[1] ?? "").toUpperCase());
+}
+
 /**
  * Cells read per request. Formulas are read back in the response, which has the same 5 MB ceiling: 20,000
  * cells leave room for formulas averaging over 200 characters.

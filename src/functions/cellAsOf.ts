@@ -8,6 +8,8 @@ export interface CellAsOf {
   /** Epoch ms when the cell's call ended. */
   calculatedAt: number;
   lines: TrailLine[];
+  /** Why the call has no answer, when it ended with an error (or a block with error cells): the first message. */
+  error?: string;
 }
 
 /** Cells remembered at most; past it the longest unchanged are forgotten (the pane then says it does not know). */
@@ -131,7 +133,12 @@ export function cellKeyOf(address: string): string {
 }
 
 /** Called as a cell's call ends with the address Excel gave it (functions tagged @requiresAddress). */
-export function rememberCellAsOf(address: string, trail: AnswerTrail, calculatedAt: number): void {
+export function rememberCellAsOf(
+  address: string,
+  trail: AnswerTrail,
+  calculatedAt: number,
+  error?: string,
+): void {
   const parts = splitAddress(address);
   if (!parts) return;
   const key = cellKey(parts.sheetName, parts.a1);
@@ -140,7 +147,7 @@ export function rememberCellAsOf(address: string, trail: AnswerTrail, calculated
     const oldest = byCell.keys().next();
     if (!oldest.done) byCell.delete(oldest.value);
   }
-  const asOf = { calculatedAt, lines: trail.lines() };
+  const asOf: CellAsOf = { calculatedAt, lines: trail.lines(), ...(error === undefined ? {} : { error }) };
   byCell.set(key, asOf);
   keep(key, session.current, asOf);
   for (const listener of listeners) listener(parts.sheetName, parts.a1);

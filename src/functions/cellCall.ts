@@ -195,6 +195,21 @@ export function letGoOfPendingCells(): void {
 
 const answered = () => undefined;
 
+/** The text a cell error shows with its code (CustomFunctions.Error carries it as `message`, as Error does). */
+const messageOf = (error: { message?: string }) => error.message;
+
+/** Why a call has no answer: its error's message, or the first error cell's of the block it answered. */
+function unansweredReason(outcome: unknown): string | undefined {
+  if (outcome instanceof CustomFunctions.Error) return messageOf(outcome);
+  if (!Array.isArray(outcome)) return undefined;
+  for (const row of outcome as unknown[]) {
+    if (!Array.isArray(row)) continue;
+    const error = row.find((cell): cell is CustomFunctions.Error => cell instanceof CustomFunctions.Error);
+    if (error) return messageOf(error);
+  }
+  return undefined;
+}
+
 /**
  * Runs one custom function call: gives the work a signal that fires when Excel cancels the call or when the
  * time bound passes, and turns every failure into a cell error. A cell always ends with a value or an error.
@@ -212,9 +227,9 @@ export function runCell<T>(
   // A call Excel makes during the pane's refresh tells that refresh when it has settled. A value preview is not
   // the cell's calculation: it neither settles the cell for a refresh nor replaces the cell's as-of.
   const refresh = currentCellRefresh();
-  const remember = () => {
+  const remember = (outcome: unknown) => {
     if (address === undefined || preview) return;
-    if (wait.trail) rememberCellAsOf(address, wait.trail, Date.now());
+    if (wait.trail) rememberCellAsOf(address, wait.trail, Date.now(), unansweredReason(outcome));
     refresh?.settled(address, cellClock.now());
   };
   if (invocation) invocation.onCanceled = () => wait.cancel();
@@ -223,12 +238,13 @@ export function runCell<T>(
     working = work(wait);
   } catch (error) {
     wait.settle();
-    remember();
-    return Promise.reject(toCellError(error));
+    const cellError = toCellError(error);
+    remember(cellError);
+    return Promise.reject(cellError);
   }
   if (!(working instanceof Promise)) {
     wait.settle();
-    remember();
+    remember(working);
     // Nothing is left to cancel: let the cell's wait go with this turn rather than live as long as Excel's call.
     if (invocation) invocation.onCanceled = answered;
     return Promise.resolve(working);
@@ -237,18 +253,19 @@ export function runCell<T>(
   pendingCells.add(wait);
   return new Promise<T>((resolve, reject) => {
     // A cell let go of at sign-out takes neither the work's value nor its error: it ends only when Excel cancels it.
-    const end = (settle: () => void) => {
+    const end = (outcome: unknown, settle: () => void) => {
       pendingCells.delete(wait);
       wait.settle();
       if (wait.letGo) return;
-      remember();
+      remember(outcome);
       settle();
     };
-    wait.expire = (error) => end(() => reject(toCellError(error)));
+    const fail = (error: unknown) => {
+      const cellError = toCellError(error);
+      end(cellError, () => reject(cellError));
+    };
+    wait.expire = fail;
     wait.endLetGo = () => reject(toCellError(new ApiError("cancelled", "Cancelled by Excel.")));
-    waiting.then(
-      (value) => end(() => resolve(value)),
-      (error: unknown) => end(() => reject(toCellError(error))),
-    );
+    waiting.then((value) => end(value, () => resolve(value)), fail);
   });
 }

@@ -5,6 +5,7 @@ import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";
 import { DataLayer, type DataLayerOptions } from "../data/dataLayer";
 import { keepLearntQuota } from "../data/quotaMemory";
+import type { LearntQuota } from "../data/quotaGuard";
 import { cacheOwnerOf } from "./cacheOwner";
 
 export interface SignedIn {
@@ -43,6 +44,12 @@ const IDENTITY_OF: { [K in Credentials["kind"]]: (credentials: Credentials) => s
 export class Session {
   private state: SignedIn | undefined;
   private readonly listeners = new Set<Listener>();
+  /**
+   * What each person's quota guard knew when they signed out (no secret: an account's quota figures and the
+   * share set), for their next sign-in in this runtime: their cache goes at sign-out, and a guard that forgot a
+   * quota the service named would hold the pulls it let through before.
+   */
+  private readonly quotaAtSignOut = new Map<string, LearntQuota>();
 
   constructor(
     private readonly fetchImpl?: typeof fetch,
@@ -95,7 +102,7 @@ export class Session {
     // Cells recalculated from here on find the stored answers in memory, without a read each.
     await data.cache.loaded;
     // What an earlier runtime learnt of the quota (a nearly spent one) holds pulls from the first cell on.
-    await keepLearntQuota(data, owner);
+    await keepLearntQuota(data, owner, this.quotaAtSignOut.get(owner));
     const first = accounts[0];
     if (!first) throw new ApiError("forbidden", "Signed in, but this client may not act for any account.");
     this.state = {
@@ -119,6 +126,7 @@ export class Session {
   async signOut(): Promise<void> {
     const ending = this.state;
     this.state = undefined;
+    if (ending) this.quotaAtSignOut.set(ending.owner, ending.data.quota.learntQuota());
     const closing = ending?.data.close();
     this.notify();
     await closing;

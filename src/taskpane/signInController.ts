@@ -3,7 +3,9 @@ import { ApiError } from "../api/errors";
 import type { Credentials } from "../api/tokens";
 import { DEFAULT_POSTING_TIME, parsePostingTime } from "../data/freshnessSchedule";
 import type { Session, SignedIn } from "../session/session";
+import type { PacingOptions } from "../data/tokenBucket";
 import { PaneInputError } from "./paneInputError";
+import { recalculationCost, type FormulaToRecalculate, type RecalculationCost } from "./recalculationCost";
 import type { CredentialVault } from "./secretVault";
 import type { SettingsStore } from "./settingsStore";
 
@@ -34,6 +36,16 @@ export interface SignInDependencies {
   afterSignIn?: () => Promise<void>;
   /** Runs after the formulas' default account changed: recalculates the RENT cells, whose answers it changes. */
   afterAccountChange?: () => Promise<void>;
+  /** The formulas `afterAccountChange` enters again (the workbook's RENT formulas), to say the cost first. */
+  accountChangeFormulas?: () => Promise<readonly FormulaToRecalculate[]>;
+}
+
+/** A change of the formulas' account, weighed before it happens: the recalculation it costs. */
+export interface AccountChangeOffer {
+  readonly accountId: number;
+  readonly cost: RecalculationCost;
+  /** The pacing the cost's time is told at; absent when the change recalculates nothing. */
+  readonly pacing?: PacingOptions;
 }
 
 /** The credentials the form holds, or what to type when it lacks them. */
@@ -138,6 +150,15 @@ export class SignInController {
   }
 
   /** Sets the default account of the formulas and remembers it for this identity. */
+  /** What choosing `accountId` would recalculate and cost; changes nothing. */
+  async offerAccountChange(accountId: number): Promise<AccountChangeOffer> {
+    const state = this.deps.session.requireSignedIn();
+    const formulas = accountId === state.accountId ? [] : ((await this.deps.accountChangeFormulas?.()) ?? []);
+    const cost = recalculationCost(formulas);
+    if (cost.formulas === 0) return { accountId, cost };
+    return { accountId, cost, pacing: (await state.data.stats()).requests.limit };
+  }
+
   async selectAccount(accountId: number): Promise<void> {
     const { session, settings } = this.deps;
     session.selectAccount(accountId);

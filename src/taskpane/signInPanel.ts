@@ -1,6 +1,7 @@
 import { defaultTokenUrl } from "../api/config";
 import type { Session, SignedIn } from "../session/session";
 import { element, fieldText, setChecked, whileBusy, type StatusLine } from "./dom";
+import { wireAccountChoice } from "./accountChoicePanel";
 import type { SettingsStore } from "./settingsStore";
 import type { SignInController, SignInForm } from "./signInController";
 
@@ -101,17 +102,7 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
     });
   });
 
-  element<HTMLSelectElement>("account-picker").addEventListener("change", (event) => {
-    const accountId = Number((event.target as HTMLSelectElement).value);
-    controller.selectAccount(accountId).then(
-      () => {
-        // The cells recalculate for the account first; a sign-out meanwhile has said what it did.
-        const state = session.current;
-        if (state) status.show(`RENT formulas now use ${accountName(state)}.`);
-      },
-      (error: unknown) => status.error(error),
-    );
-  });
+  wireAccountChoice(session, controller, status, accountName);
 
   element<HTMLButtonElement>("sign-out-button").addEventListener("click", () => {
     void whileBusy(element("sign-out-button"), status, async () => {

@@ -1,4 +1,4 @@
-import { recalculateRentFormulas, recalculateUnanswered } from "../excel/recalculate";
+import { recalculateRentFormulas, recalculateUnanswered, rentFormulaBlocks } from "../excel/recalculate";
 import { session } from "../session/session";
 import { wireAsOfPanel } from "./asOfPanel";
 import { CompSetsController } from "./compSetsController";
@@ -57,6 +57,7 @@ function start(inExcel: boolean): void {
     // edit or Refresh. A sign-out recalculates nothing: every cell keeps what it shows.
     afterSignIn: () => recalculateInExcel(recalculateUnanswered),
     afterAccountChange: () => recalculateInExcel(recalculateRentFormulas),
+    accountChangeFormulas: () => (inExcel ? rentFormulaBlocks() : Promise.resolve([])),
   });
   wireSignInPanel({ session, controller: signIn, settings, status });
   wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);
@@ -64,7 +65,7 @@ function start(inExcel: boolean): void {
   wireJobsPanel(session, new JobsController(session, runExcel), status);
   wireRefreshPanel(session, new RefreshController(session, runExcel), status, inExcel);
   wireAsOfPanel(runExcel, status, inExcel);
-  wireFreezePanel(new FreezeController(runExcel), status);
+  wireFreezePanel(new FreezeController(runExcel, session), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
   wireProgressStrip(session);
   wireUsagePanel(session, usage, status, {

@@ -166,7 +166,7 @@ describe("a cell's as-of across a reload", () => {
 
     const excel = underwritingWorkbook();
     excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };
-    await new FreezeController(excel.excel.run).freeze({ kind: "selection" });
+    await new FreezeController(excel.excel.run, session).freeze({ kind: "selection" });
 
     expect(excel.comments).toEqual([
       { address: "Model!B2", content: expect.stringMatching(/As of: .*fetched .*\(from the service\)\.$/) },

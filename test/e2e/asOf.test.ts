@@ -11,6 +11,7 @@ import {
   openPreviewBrowser,
   openTab,
   paneAction,
+  paneRestore,
   signIn,
   typeInto,
   type HostWindow,
@@ -94,8 +95,8 @@ it("writes the as-of beside frozen values as a comment, and restoring removes it
     ),
   );
 
-  const restored = await paneAction(world, "restore-button");
-  expect(restored).toBe("Restored 1 RENT formula.");
+  const { summary } = await paneRestore(world);
+  expect(summary).toBe("Restored 1 RENT formula.");
   expect(await comments()).toEqual([]);
   await allCalculated(world.page);
   const formula = await world.page.evaluate(

@@ -17,6 +17,7 @@ import {
   openPreviewBrowser,
   openTab,
   paneAction,
+  paneRestore,
   shownAt,
   signIn,
   tick,
@@ -182,7 +183,7 @@ describe.each(PROFILE_NAMES)("under the %s profile", (profileName) => {
       expect(await valuesFromA1(world, sheet, rows, 2)).toEqual(shownBefore);
     }
 
-    expect(await paneAction(world, "restore-button")).toBe("Restored 2 RENT formulas.");
+    expect((await paneRestore(world)).summary).toBe("Restored 2 RENT formulas.");
     await allCalculated(page);
     expect((await cellAt(world, sheet, 0, 0))?.formula).toBe(`=RENT.PROPERTY(${propertyId})`);
     expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(shownBefore);

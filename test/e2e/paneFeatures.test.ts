@@ -173,7 +173,14 @@ it("freezes the sheet's RENT formulas to their values and restores them", async 
   expect(await formulaAtA1()).toBeUndefined();
   expect(await sheetValues(page, sheet)).toEqual(calculated);
 
-  expect(await paneAction(world, "restore-button")).toBe("Restored 1 RENT formula.");
+  expect(await paneAction(world, "restore-button")).toMatch(
+    /^Restoring puts back 1 RENT formula, which recalculate: up to 1 request \(/,
+  );
+  // The cost is said before anything is written: the formula waits for the confirm.
+  expect(await formulaAtA1()).toBeUndefined();
+  expect(await paneAction(world, "restore-confirm-button", "restore-button")).toBe(
+    "Restored 1 RENT formula.",
+  );
   expect(await formulaAtA1()).toBe("=RENT.COMPSETS()");
   expect(valuesOf(await shownAt(page, sheet, "A1"))).toEqual(calculated);
 });
@@ -214,6 +221,8 @@ describe("the sign-in in the pane", () => {
     expect(expected[0]).not.toBe((await compSetIds(accountId))[0]);
     await openTab(world, "account");
     await pane.locator("#account-picker").selectOption(String(other));
+    // The pane says what recalculating the workbook's RENT formulas costs, and changes the account once confirmed.
+    await pane.locator("#account-confirm-button").click();
     // The pane recalculates the workbook: A2 shows the other account's first comp set once it is done.
     await page.waitForFunction(
       ([name, id]) =>
@@ -222,6 +231,16 @@ describe("the sign-in in the pane", () => {
     );
     expect(await idColumn()).toEqual(expected);
     await pane.locator("#account-picker").selectOption(String(accountId));
+    await pane.locator("#account-confirm-button").click();
+    await pane.locator("#account-picker").evaluate(
+      (picker, id) =>
+        new Promise<void>((resolve) => {
+          const settled = () =>
+            (picker as HTMLSelectElement).value === id ? resolve() : setTimeout(settled, 50);
+          settled();
+        }),
+      String(accountId),
+    );
   });
 
   it("signs out, and signs in again with an access token instead of a secret", async () => {

@@ -11,6 +11,7 @@ import {
   newSheet,
   openPreviewBrowser,
   openTab,
+  paneAction,
   shownAt,
   sheetValues,
   signIn,
@@ -172,4 +173,42 @@ it("a sign-out during a refresh leaves its cells calculating, never #N/A, and th
   const called = (await invocations()) - before;
   expect(called).toBeGreaterThanOrEqual(waitingCalls);
   expect(called).toBeLessThanOrEqual(waitingCalls + 1);
+});
+
+it("Restore formulas refuses while signed out and changes no cell; signed in, it says the cost, then restores", async () => {
+  await allCalculated(world.page);
+  const rentFormulas = () =>
+    world.page.evaluate(
+      (name) =>
+        [...(window as unknown as HostWindow).rentMarketHost.workbook.sheet(name).cells.values()].filter(
+          (cell) => /RENT\./i.test(cell.formula ?? ""),
+        ).length,
+      sheet,
+    );
+  const formulas = await rentFormulas();
+  await openTab(world, "workbook");
+  await world.pane.locator("#freeze-scope").selectOption("sheet");
+  expect(await paneAction(world, "freeze-button")).toMatch(/^Replaced \d+ RENT formulas with their values\./);
+  const frozen = await sheetValues(world.page, sheet);
+  expect(await rentFormulas()).toBe(0);
+
+  await signOut();
+  await expect(paneAction(world, "restore-button")).rejects.toThrow(
+    `The pane says: Sign in first: restoring puts back ${formulas} formulas, which recalculate.`,
+  );
+  expect(await sheetValues(world.page, sheet)).toEqual(frozen);
+  expect(await rentFormulas()).toBe(0);
+
+  await signIn(world, "demo-pro", "sandbox-secret-pro");
+  const cost = await paneAction(world, "restore-button");
+  expect(cost).toMatch(
+    new RegExp(`^Restoring puts back ${formulas} RENT formulas, which recalculate: up to \\d+ requests \\(`),
+  );
+  // Said, not done: nothing is written until the person confirms.
+  expect(await rentFormulas()).toBe(0);
+  expect(await paneAction(world, "restore-confirm-button", "restore-button")).toBe(
+    `Restored ${formulas} RENT formulas.`,
+  );
+  expect(await rentFormulas()).toBe(formulas);
+  expect(await sheetValues(world.page, sheet)).toEqual(frozen);
 });

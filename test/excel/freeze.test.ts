@@ -1,4 +1,5 @@
-import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
+import { freezeRentFormulas } from "../../src/excel/freeze";
+import { restoreRentFormulas } from "../../src/excel/restore";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
 import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
 import { underwritingWorkbook } from "./support/rentWorkbook";
@@ -163,7 +164,7 @@ describe("restoreRentFormulas", () => {
 
     const result = await restoreRentFormulas(excel.context, { kind: "workbook" });
 
-    expect(result).toEqual({ restored: [], missingSheets: [] });
+    expect(result).toMatchObject({ restored: [], missingSheets: [] });
     expect(excel.cellFormula("Model", "B2")).toBe('=RENT.PROPERTY(123,"asking_rent")');
   });
 });

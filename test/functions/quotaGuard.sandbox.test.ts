@@ -131,7 +131,7 @@ it("weighs a RENT.PROPERTIES pull by its max_results before the first page, and 
   expect(requestsTo(SEARCH) - before).toBe(pages);
 });
 
-it("keeps what it learnt across a reload (a nearly spent quota, the share set) until the person signs out", async () => {
+it("keeps what it learnt across a reload (a nearly spent quota, the share set)", async () => {
   world.sandbox.context.quota.configure(300);
   const before = requestsTo(BULK);
   await property(freshIds(250), [["unit_count"]], fakeInvocation());
@@ -156,11 +156,34 @@ it("keeps what it learnt across a reload (a nearly spent quota, the share set) u
   await world.signInAs("demo-pro");
   expect(guard().standing(world.accountId).left).toBe(30);
   expect(requestsTo(BULK) - before).toBe(4);
+});
 
-  // A sign-out removes it with the person's answers: the next sign-in knows nothing of the quota.
+it("knows after a sign-out and sign-in of the same person what it knew, and tells no one else", async () => {
+  world.sandbox.context.quota.configure(300);
+  await property(freshIds(250), [["unit_count"]], fakeInvocation());
+  const [refused] = messagesOf(await property(freshIds(100), [["unit_count"]], fakeInvocation()));
+  expect(refused).toMatch(/quota/i);
+  guard().configure({ maxShare: 0.5 });
+  const learnt = guard().standing(world.accountId);
+  expect(learnt).toMatchObject({ limit: 300, limitFrom: "service", left: 50 });
+
+  // Someone else signs in on this computer (the first person's sign-in ends): their guard knows nothing of it.
+  await world.signInAs("demo-proplus");
+  expect(guard().learntQuota()).toEqual({ accounts: {} });
+
+  // The first person signs out (nothing of theirs stays in the cache) and in again: the guard knows the quota.
+  await world.signInAs("demo-pro");
   await session.signOut();
   await world.signInAs("demo-pro");
-  const forgotten = guard().standing(world.accountId);
-  expect([forgotten.limitFrom, forgotten.left]).toEqual(["assumed", undefined]);
-  expect(guard().current.maxShare).toBe(0.1);
+  expect(guard().standing(world.accountId)).toEqual({ ...learnt, spent: 0 });
+  expect(guard().current.maxShare).toBe(0.5);
+  const sent = requestsTo(BULK);
+  const [held] = messagesOf(await property(freshIds(60), [["unit_count"]], fakeInvocation()));
+  expect(held).toMatch(/up to 60 properties of the bulk export quota, more than the 50 left of 300\./);
+  expect(requestsTo(BULK)).toBe(sent);
+
+  // It is kept again in the new sign-in's cache: a reload after this sign-in still knows it.
+  await learntQuotaKept(session.requireSignedIn().data);
+  await world.signInAs("demo-pro");
+  expect(guard().standing(world.accountId).left).toBe(50);
 });

@@ -3,7 +3,8 @@
  * (src/excel: table export, freeze, restore, refresh) runs against the stand-in and the host's calculator
  * here, in Node, with fake RENT functions, and the workbook ends up as it would in Excel.
  */
-import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
+import { freezeRentFormulas } from "../../src/excel/freeze";
+import { restoreRentFormulas } from "../../src/excel/restore";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
 import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/tables/tableData";

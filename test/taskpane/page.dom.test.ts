@@ -195,6 +195,58 @@ describe("the sign-in section", () => {
     }
   });
 
+  it("says what choosing another account recalculates and costs, and changes it only once confirmed", async () => {
+    let recalculations = 0;
+    const settings = new SettingsStore(storage);
+    const controller = new SignInController({
+      session,
+      settings,
+      vault: memoryVault(),
+      afterAccountChange: async () => void (recalculations += 1),
+      accountChangeFormulas: async () => [
+        { formula: '=RENT.PROPERTY(A2:A251, "asking_rent")', rowCount: 250, columnCount: 1 },
+        { formula: '=RENT.HISTORY(A2:A3, "avg_rent", D1, D2)', rowCount: 130, columnCount: 3 },
+      ],
+    });
+    loadPage();
+    wireSignInPanel({ session, controller, settings, status: new StatusLine(element("status")) });
+    element<HTMLInputElement>("client-id").value = "demo-pro";
+    element<HTMLInputElement>("client-secret").value = SECRET;
+    await submit();
+    const choose = async (accountId: string) => {
+      element<HTMLSelectElement>("account-picker").value = accountId;
+      element("account-picker").dispatchEvent(new Event("change"));
+      for (let i = 0; i < 5; i++) await flush();
+    };
+
+    await choose("102");
+    expect(element("status").textContent).toBe(
+      "Choosing Pro Residential (102) recalculates 2 RENT formulas for it: up to 4 requests (the service " +
+        "allows 100 requests per 5 minutes), up to 250 properties of the bulk export quota and at least 1 " +
+        "export job (RENT.HISTORY: one per 1,000 properties and 400 days of a formula, each taking minutes and " +
+        "looking at the service while it runs). Answers still in the cache cost nothing.",
+    );
+    expect(element("account-confirm").hidden).toBe(false);
+    expect([session.current?.accountId, element<HTMLSelectElement>("account-picker").value]).toEqual([
+      100,
+      "100",
+    ]);
+    expect(recalculations).toBe(0);
+
+    element("account-cancel-button").click();
+    expect(element("status").textContent).toBe(
+      "Account unchanged: RENT formulas still use Shared Portfolio (100).",
+    );
+    expect([session.current?.accountId, recalculations]).toEqual([100, 0]);
+
+    await choose("102");
+    element("account-confirm-button").click();
+    for (let i = 0; i < 5; i++) await flush();
+    expect([session.current?.accountId, recalculations]).toEqual([102, 1]);
+    expect(element("account-confirm").hidden).toBe(true);
+    expect(element("status").textContent).toBe("RENT formulas now use Pro Residential (102).");
+  });
+
   it("shows a refused sign-in as an error in words, and forgets the typed secret", async () => {
     element<HTMLInputElement>("client-id").value = "demo-pro";
     element<HTMLInputElement>("client-secret").value = "wrong";

@@ -4,7 +4,12 @@ import type { RunningSandbox } from "../../sandbox/server";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
 import { currentCellRefresh, currentRefresh, endRefresh } from "../../src/functions/freshness";
 import type { Session } from "../../src/session/session";
-import { FreezeController, freezeSummary, restoreSummary } from "../../src/taskpane/freezeController";
+import {
+  FreezeController,
+  freezeSummary,
+  restoreOfferText,
+  restoreSummary,
+} from "../../src/taskpane/freezeController";
 import { RefreshController, statsLines } from "../../src/taskpane/refreshController";
 import { SignInController } from "../../src/taskpane/signInController";
 import { evaluateRent, underwritingWorkbook } from "../excel/support/rentWorkbook";
@@ -114,7 +119,7 @@ describe("Freeze to values in the pane", () => {
   it("freezes the selection only, then restores it", async () => {
     const excel = underwritingWorkbook();
     excel.selection = { sheet: "Model", rect: { row: 1, column: 1, rowCount: 1, columnCount: 1 } };
-    const freeze = new FreezeController(excel.excel.run);
+    const freeze = new FreezeController(excel.excel.run, session);
 
     const frozen = await freeze.freeze({ kind: "selection" });
 
@@ -135,7 +140,7 @@ describe("Freeze to values in the pane", () => {
     expect(excel.cellFormula("Model", "B3")).toBe('=IFERROR(rent.property(456,"asking_rent"),0)');
     expect(excel.findSheet(FROZEN_STORE_SHEET_NAME)?.visibility).toBe("VeryHidden");
 
-    const restored = await freeze.restore({ kind: "selection" });
+    const restored = await freeze.restore(await freeze.offerRestore({ kind: "selection" }));
 
     expect(restoreSummary(restored)).toBe("Restored 1 RENT formula.");
     expect(excel.cellFormula("Model", "B2")).toBe('=RENT.PROPERTY(123,"asking_rent")');
@@ -145,7 +150,7 @@ describe("Freeze to values in the pane", () => {
   it("freezes the workbook, spills included, and names the formulas still calculating", async () => {
     const excel = underwritingWorkbook();
     excel.setFormula("Model", "F3", "=RENT.FORECAST(2)");
-    const freeze = new FreezeController(excel.excel.run);
+    const freeze = new FreezeController(excel.excel.run, session);
 
     const frozen = await freeze.freeze({ kind: "workbook" });
 
@@ -154,18 +159,19 @@ describe("Freeze to values in the pane", () => {
     expect(excel.cellFormula("Comps", "A1")).toBeUndefined();
     expect(excel.cellValue("Comps", "A2")).toBe("U1");
     expect(freezeSummary(frozen)).toMatch(/1 formula was still calculating and stayed as it is \(Model!F3\)/);
-    expect(restoreSummary(await freeze.restore({ kind: "workbook" }))).toBe("Restored 4 RENT formulas.");
+    const offer = await freeze.offerRestore({ kind: "workbook" });
+    expect(restoreSummary(await freeze.restore(offer))).toBe("Restored 4 RENT formulas.");
     expect(excel.cellFormula("Comps", "A1")).toBe("=RENT.UNITS(3)");
   });
 
   it("says when there is nothing to freeze or restore", async () => {
     const excel = underwritingWorkbook();
     excel.addSheet("Notes");
-    const freeze = new FreezeController(excel.excel.run);
+    const freeze = new FreezeController(excel.excel.run, session);
     expect(freezeSummary(await freeze.freeze({ kind: "sheet", sheetName: "Notes" }))).toBe(
       "No RENT formulas here to freeze.",
     );
-    expect(restoreSummary(await freeze.restore({ kind: "sheet", sheetName: "Notes" }))).toBe(
+    expect(restoreOfferText(await freeze.offerRestore({ kind: "sheet", sheetName: "Notes" }))).toBe(
       "No frozen RENT formulas here to restore.",
     );
   });

@@ -255,9 +255,14 @@ export async function tick(target: Locator): Promise<void> {
 /**
  * Clicks a pane button and waits for the action to settle: the button enabled again and the status line
  * saying something (emptied first, so an unchanged message cannot be mistaken for the answer). Returns the
- * status text; a failure shown there throws.
+ * status text; a failure shown there throws. `busyId` is the button the action marks busy, when not the one
+ * clicked.
  */
-export async function paneAction(world: PreviewBrowser, buttonId: string): Promise<string> {
+export async function paneAction(
+  world: PreviewBrowser,
+  buttonId: string,
+  busyId = buttonId,
+): Promise<string> {
   const status = world.pane.locator("#status");
   await status.evaluate((element) => {
     element.textContent = "";
@@ -267,12 +272,22 @@ export async function paneAction(world: PreviewBrowser, buttonId: string): Promi
   // `aria-busy` is set the moment the click starts the action (a Fluent button reflects `disabled` to its
   // attribute a moment later), and removed when the action settles.
   await world.pane
-    .locator(`#${buttonId}:not([disabled]):not([aria-busy])`)
+    .locator(`#${busyId}:not([disabled]):not([aria-busy])`)
     .waitFor({ timeout: CELL_TIMEOUT_MS });
   await world.pane.locator("#status:not(:empty)").waitFor({ timeout: CELL_TIMEOUT_MS });
   const text = (await status.textContent()) ?? "";
   if ((await status.getAttribute("class"))?.includes("error")) throw new Error(`The pane says: ${text}`);
   return text;
+}
+
+/**
+ * Restore formulas as a person does it: the pane says what the restore costs and asks, the person confirms.
+ * Returns the cost said and the restore's summary, once its formulas have answered.
+ */
+export async function paneRestore(world: PreviewBrowser): Promise<{ cost: string; summary: string }> {
+  const cost = await paneAction(world, "restore-button");
+  const summary = await paneAction(world, "restore-confirm-button", "restore-button");
+  return { cost, summary };
 }
 
 /** The values of a sheet's used range, from its top-left cell A1. */
