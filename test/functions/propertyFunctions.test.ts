@@ -260,8 +260,16 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       undefined,
       fakeInvocation(),
     );
-    expect(table[0]).toEqual(["date", "rent_growth_rate_yoy", "occupancy_percent"]);
-    expect(table.slice(1)).toEqual(
+    // A quarter's spill ends with the months each row covers (forecastPeriods.test.ts checks those).
+    expect(table[0]).toEqual([
+      "date",
+      "rent_growth_rate_yoy",
+      "occupancy_percent",
+      "covers_from",
+      "covers_to",
+      "months_covered",
+    ]);
+    expect(table.slice(1).map((row) => row.slice(0, 3))).toEqual(
       raw.map((row) => [
         isoToSerial(row.date),
         row.values.rent_growth_rate_yoy ?? "",
@@ -292,7 +300,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       undefined,
       fakeInvocation(),
     );
-    expect(table.slice(1)).toEqual(
+    expect(table.slice(1).map((row) => row.slice(0, 1 + fields.length))).toEqual(
       raw.map((row) => [isoToSerial(row.date), ...fields.map((f) => row.values[f] ?? "")]),
     );
     expect(table.length).toBeGreaterThanOrEqual(5);
@@ -329,7 +337,8 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       ),
     ).rejects.toMatchObject({
       code: "#VALUE!",
-      message: 'interval must be one of month, quarter, year, not "week".',
+      message:
+        'interval must be one of month, quarter, year, next_12_months, next_3_years, next_5_years, not "week".',
     });
     await expect(
       forecast(
