@@ -10,12 +10,21 @@ export interface LastRefresh {
   readonly at: number;
   /** Formulas it recalculated. */
   readonly formulas: number;
+  /** What it made of their answers (fresh, already current, held, failed); absent in what older versions saved. */
+  readonly counts?: Readonly<Record<"fresh" | "current" | "held" | "failed", number>>;
 }
+
+const isCounts = (value: unknown): boolean =>
+  typeof value === "object" &&
+  value !== null &&
+  ["fresh", "current", "held", "failed"].every((outcome) =>
+    Number.isInteger((value as Record<string, unknown>)[outcome]),
+  );
 
 function isLastRefresh(value: unknown): value is LastRefresh {
   if (typeof value !== "object" || value === null) return false;
-  const { at, formulas } = value as Partial<LastRefresh>;
-  return Number.isFinite(at) && Number.isInteger(formulas);
+  const { at, formulas, counts } = value as Partial<LastRefresh>;
+  return Number.isFinite(at) && Number.isInteger(formulas) && (counts === undefined || isCounts(counts));
 }
 
 export async function rememberLastRefresh(
@@ -24,7 +33,7 @@ export async function rememberLastRefresh(
 ): Promise<void> {
   context.workbook.settings.add(
     LAST_REFRESH_KEY,
-    JSON.stringify({ at: refresh.at, formulas: refresh.formulas }),
+    JSON.stringify({ at: refresh.at, formulas: refresh.formulas, counts: refresh.counts }),
   );
   await context.sync();
 }

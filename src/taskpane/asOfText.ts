@@ -13,12 +13,18 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * they were fetched, so not asked again), held (the earlier answer kept, and why) and failed (and why).
  */
 export function refreshReportText(report: RefreshReport): string {
-  const { counts } = report;
   const why = (outcome: "held" | "failed") => {
     const reasons = report.reasons.filter((line) => line.outcome === outcome);
     if (reasons.length === 0) return "";
     return ` (${reasons.map((line) => `${line.answers}: ${line.reason.replace(/\.$/, "")}`).join("; ")})`;
   };
+  return countsText(report.counts, why);
+}
+
+function countsText(
+  counts: RefreshReport["counts"],
+  why: (outcome: "held" | "failed") => string = () => "",
+): string {
   return `${plural(counts.fresh, "answer", "answers")} fresh, ${counts.current} already current, ${counts.held} held${why("held")}, ${counts.failed} failed${why("failed")}.`;
 }
 
@@ -37,7 +43,8 @@ export function refreshedText(
 
 export function lastRefreshText(last: LastRefresh | undefined, nowMs: number): string {
   if (!last) return "This workbook has not been refreshed with the add-in yet.";
-  return `Last refresh of this workbook: ${plural(last.formulas, "formula", "formulas")} at ${minuteTime(last.at, nowMs)}.`;
+  const when = `Last refresh of this workbook: ${plural(last.formulas, "formula", "formulas")} at ${minuteTime(last.at, nowMs)}`;
+  return last.counts ? `${when}: ${countsText(last.counts)}` : `${when}.`;
 }
 
 /** The operation a cache kind answers, as the contract names its path ("POST /properties/bulk_details"). */

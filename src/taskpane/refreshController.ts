@@ -1,8 +1,6 @@
 import type { DataLayerStats } from "../data/dataLayer";
-import { abortableSleep, type Sleep } from "../data/abortableSleep";
 import type { RefreshReport } from "../data/refreshPass";
 import { cellAddress } from "../excel/a1";
-import { countStillCalculating } from "../excel/calculating";
 import type { FormulaScope } from "../excel/formulaScope";
 import { refreshRentFormulas } from "../excel/refresh";
 import { readLastRefresh, rememberLastRefresh, type LastRefresh } from "../excel/workbookMemory";
@@ -10,16 +8,10 @@ import { cellsWaiting } from "../functions/cellCall";
 import { endRefresh, startRefresh, type CellRefresh } from "../functions/freshness";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
-import { pollUntil, type PollOptions } from "./jobPoller";
+import { longestWait, watchCells, type SettleTiming } from "./settledCells";
 
-export interface RefreshTiming {
-  now?: () => number;
-  sleep?: Sleep;
-  /** When the refreshed cells are looked at until none is calculating. */
-  looks?: Pick<PollOptions<number>, "initialDelayMs" | "maxDelayMs" | "factor">;
-  /** However long cells calculate, the refresh ends within this and says how many still were. */
-  longestWaitMs?: number;
-}
+/** When the refreshed cells are looked at, and the longest a refresh waits for them. */
+export type RefreshTiming = SettleTiming;
 
 export interface RefreshOutcome {
   /** RENT formulas sent to recalculate. */
@@ -32,13 +24,6 @@ export interface RefreshOutcome {
   report?: RefreshReport;
 }
 
-/**
- * Each look reads the refreshed cells from the workbook (no request to the service). An answer often comes
- * within a fraction of a second, so the first looks come soon; a long refresh is looked at once a second.
- */
-const LOOKS = { initialDelayMs: 100, factor: 2, maxDelayMs: 1_000 } as const;
-/** As long as a cell may wait while its requests move through the pacing (cellCall's longest wait). */
-const LONGEST_WAIT_MS = 30 * 60_000;
 /**
  * A refreshed formula Excel never calls (its RENT call sits in a branch not taken) would hold the refresh open:
  * once no cell has calculated or waited for this long, the refresh ends without it.
@@ -53,19 +38,15 @@ const QUIET_MS = 5_000;
  */
 export class RefreshController {
   private readonly now: () => number;
-  private readonly sleep: Sleep;
-  private readonly looks: NonNullable<RefreshTiming["looks"]>;
   private readonly longestWaitMs: number;
 
   constructor(
     private readonly session: Session,
     private readonly runExcel: ExcelRunner,
-    timing: RefreshTiming = {},
+    private readonly timing: RefreshTiming = {},
   ) {
     this.now = timing.now ?? Date.now;
-    this.sleep = timing.sleep ?? abortableSleep;
-    this.looks = timing.looks ?? LOOKS;
-    this.longestWaitMs = timing.longestWaitMs ?? LONGEST_WAIT_MS;
+    this.longestWaitMs = longestWait(timing);
   }
 
   /**
@@ -89,14 +70,13 @@ export class RefreshController {
     const running = refresh;
     onStarted?.(cells.length);
     try {
-      const stillCalculating = await pollUntil(
-        () => this.runExcel((context) => countStillCalculating(context, cells)),
-        this.endOf(running),
-        { ...this.looks, sleep: this.sleep },
-      );
+      const stillCalculating = await watchCells(this.runExcel, cells, this.endOf(running), this.timing);
       const at = this.now();
-      await this.runExcel((context) => rememberLastRefresh(context, { at, formulas: cells.length }));
-      return { formulas: cells.length, at, stillCalculating, report: running.pass.report() };
+      const report = running.pass.report();
+      await this.runExcel((context) =>
+        rememberLastRefresh(context, { at, formulas: cells.length, counts: report.counts }),
+      );
+      return { formulas: cells.length, at, stillCalculating, report };
     } finally {
       endRefresh(running);
     }

@@ -21,6 +21,22 @@ const LOOKS = { initialDelayMs: 100, factor: 2, maxDelayMs: 1_000 } as const;
 /** As long as a cell may wait while its requests move through the pacing (cellCall's longest wait). */
 const LONGEST_WAIT_MS = 30 * 60_000;
 
+/**
+ * Looks at `cells` in the workbook until `isDone` says so of how many still show #BUSY!, however long that takes
+ * (the caller's `isDone` holds the bound); returns that count.
+ */
+export function watchCells(
+  runExcel: ExcelRunner,
+  cells: readonly RentFormulaCell[],
+  isDone: (stillCalculating: number) => boolean,
+  timing: SettleTiming = {},
+): Promise<number> {
+  return pollUntil(() => runExcel((context) => countStillCalculating(context, cells)), isDone, {
+    ...(timing.looks ?? LOOKS),
+    sleep: timing.sleep ?? abortableSleep,
+  });
+}
+
 /** Waits until none of `cells` shows #BUSY! (or the longest wait passed); returns how many still did. */
 export function waitUntilSettled(
   runExcel: ExcelRunner,
@@ -28,11 +44,9 @@ export function waitUntilSettled(
   timing: SettleTiming = {},
 ): Promise<number> {
   const now = timing.now ?? Date.now;
-  const longestWaitMs = timing.longestWaitMs ?? LONGEST_WAIT_MS;
+  const bound = longestWait(timing);
   const started = now();
-  return pollUntil(
-    () => runExcel((context) => countStillCalculating(context, cells)),
-    (count) => count === 0 || now() - started >= longestWaitMs,
-    { ...(timing.looks ?? LOOKS), sleep: timing.sleep ?? abortableSleep },
-  );
+  return watchCells(runExcel, cells, (count) => count === 0 || now() - started >= bound, timing);
 }
+
+export const longestWait = (timing: SettleTiming): number => timing.longestWaitMs ?? LONGEST_WAIT_MS;

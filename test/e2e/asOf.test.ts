@@ -113,8 +113,9 @@ it("ends Refresh with 'Refreshed N formulas at HH:MM' and what it did, and the w
   expect(status).toMatch(
     /^Refreshed 2 formulas at \d\d:\d\d: 0 answers fresh, [1-9]\d* already current, 0 held, 0 failed\.$/,
   );
-  const time = /at (\d\d:\d\d)/.exec(status)?.[1] ?? "";
-  const remembered = `Last refresh of this workbook: 2 formulas at ${time}.`;
+  const [, time = "", counts = ""] = /at (\d\d:\d\d): (.*)$/.exec(status) ?? [];
+  // The workbook remembers the counts with the time, so they are still there after a reload.
+  const remembered = `Last refresh of this workbook: 2 formulas at ${time}: ${counts}`;
   await expect(world.pane.locator("#last-refresh").textContent()).resolves.toBe(remembered);
   // The refreshed cell's answers were current: served from the cache, as fetched before.
   const lines = await asOfOf("C2", /from the cache/);

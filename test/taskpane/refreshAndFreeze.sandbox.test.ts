@@ -54,7 +54,11 @@ describe("Refresh in the pane", () => {
     expect(outcome.at).toBeGreaterThanOrEqual(Date.parse("2026-11-25T15:00:05Z"));
     expect(currentRefresh()).toBeUndefined();
     // The workbook remembers it.
-    await expect(refresh.lastRefresh()).resolves.toEqual({ formulas: 2, at: outcome.at });
+    await expect(refresh.lastRefresh()).resolves.toEqual({
+      formulas: 2,
+      at: outcome.at,
+      counts: { fresh: 0, current: 0, held: 0, failed: 0 },
+    });
     const rewritten = excel.requests
       .flatMap((r) => r.operations)
       .filter((op) => op.startsWith("range.formulas"));
