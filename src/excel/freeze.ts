@@ -10,9 +10,11 @@ import {
   type FrozenFormula,
 } from "./frozenFormulaStore";
 import { asLiteralText } from "../tables/literalText";
-import { jsonByteLength } from "./requestPayload";
+import { jsonByteLength } from "../tables/payloadBytes";
 import { hostSupports } from "./requirementSets";
-import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
+import { findRentFormulaCells, type RentFormulaCell } from "./rentFormulas";
+import { PLAIN_CELL_BYTES, readBounded } from "./boundedReads";
+import { spillsOf } from "./spillLookups";
 
 export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
@@ -50,9 +52,6 @@ export interface RestoreResult {
   readonly missingSheets: readonly string[];
 }
 
-/** Anchors whose spill size is asked per request: a few hundred bytes of request each. */
-const SPILL_LOOKUPS_PER_REQUEST = 2_000;
-
 function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellRect): Excel.Range {
   return context.workbook.worksheets
     .getItem(sheetName)
@@ -73,59 +72,41 @@ async function resultsOf(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
 ): Promise<FormulaResult[]> {
-  const results: FormulaResult[] = [];
-  for (let first = 0; first < cells.length; first += SPILL_LOOKUPS_PER_REQUEST) {
-    const lookups = cells.slice(first, first + SPILL_LOOKUPS_PER_REQUEST).map((cell) => {
-      const anchor = { row: cell.row, column: cell.column, rowCount: 1, columnCount: 1 };
-      const spill = cellRange(context, cell.sheetName, anchor).getSpillingToRangeOrNullObject();
-      spill.load("rowCount,columnCount");
-      return { cell, anchor, spill };
-    });
-    await context.sync();
-    for (const { cell, anchor, spill } of lookups) {
-      const rect = spill.isNullObject
-        ? anchor
-        : { ...anchor, rowCount: spill.rowCount, columnCount: spill.columnCount };
-      results.push({ cell, rect });
-    }
-  }
-  return results;
+  const spills = await spillsOf(context, cells);
+  return cells.map((cell, index) => ({
+    cell,
+    rect: spills[index] ?? { row: cell.row, column: cell.column, rowCount: 1, columnCount: 1 },
+  }));
 }
 
-/** The values each result shows now, read in requests of bounded size (responses share the 5 MB ceiling). */
+/**
+ * What a cell is assumed to read as through valuesAsJson before any is read: an entity card of a property is
+ * about ten thousand bytes, so the first request assumes cards and the next ones size by what came back.
+ */
+const CARD_BYTES = 10_000;
+
+/** The values each result shows now, read in requests whose responses stay under Excel's 5 MB. */
 async function withShownValues(
   context: Excel.RequestContext,
   results: readonly FormulaResult[],
   property: ValuesProperty,
 ): Promise<ShownResult[]> {
-  const shown: ShownResult[] = [];
-  let pending: { result: FormulaResult; range: Excel.Range }[] = [];
-  let pendingCells = 0;
-  const readPending = async () => {
-    await context.sync();
-    for (const { result, range } of pending) {
-      // A shown text such as "=x" or "-" must come back as that text, not as a formula (valuesAsJson writes a
-      // String as text already).
-      const values =
-        property === "valuesAsJson"
-          ? (range.valuesAsJson as unknown[][])
-          : range.values.map((row) =>
-              row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)),
-            );
-      shown.push({ ...result, shown: values });
-    }
-    pending = [];
-    pendingCells = 0;
-  };
-  for (const result of results) {
-    const range = cellRange(context, result.cell.sheetName, result.rect);
-    range.load(property);
-    pending.push({ result, range });
-    pendingCells += result.rect.rowCount * result.rect.columnCount;
-    if (pendingCells >= FORMULA_READ_BLOCK_CELLS) await readPending();
-  }
-  if (pending.length > 0) await readPending();
-  return shown;
+  const grids = await readBounded(
+    context,
+    results.map(({ cell, rect }) => ({ sheetName: cell.sheetName, rect })),
+    [property],
+    { firstBytesPerCell: property === "valuesAsJson" ? CARD_BYTES : PLAIN_CELL_BYTES },
+  );
+  return results.map((result, index) => {
+    const read = (grids[index] as Record<ValuesProperty, unknown[][]>)[property];
+    // A shown text such as "=x" or "-" must come back as that text, not as a formula (valuesAsJson writes a
+    // String as text already).
+    const shown =
+      property === "valuesAsJson"
+        ? read
+        : read.map((row) => row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)));
+    return { ...result, shown };
+  });
 }
 
 /**

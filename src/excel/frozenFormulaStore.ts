@@ -1,4 +1,4 @@
-import { jsonByteLength } from "./requestPayload";
+import { jsonByteLength } from "../tables/payloadBytes";
 import { rowChunks } from "./rowChunks";
 
 /**

@@ -1,6 +1,6 @@
 import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
-import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
+import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/tables/payloadBytes";
 import { underwritingWorkbook } from "./support/rentWorkbook";
 
 describe("freezeRentFormulas", () => {

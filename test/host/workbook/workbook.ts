@@ -140,7 +140,13 @@ const FORBIDDEN_SHEET_CHARACTERS = /[[\]:*?/\\]/;
 /** An Office-style failure: the stand-in rejects `context.sync()` with it, as Excel does. */
 export class WorkbookError extends Error {
   constructor(
-    readonly code: "ItemNotFound" | "ItemAlreadyExists" | "InvalidArgument" | "InvalidOperation",
+    readonly code:
+      | "ItemNotFound"
+      | "ItemAlreadyExists"
+      | "InvalidArgument"
+      | "InvalidOperation"
+      | "RequestPayloadSizeLimitExceeded"
+      | "ResponsePayloadSizeLimitExceeded",
     message: string,
   ) {
     super(message);
@@ -157,6 +163,8 @@ export class Workbook {
   /** Comments (Excel.Comment), one thread per cell at most, as Excel allows. */
   readonly comments: CellComment[] = [];
   private commentIds = 0;
+  /** Cells whose contents the add-in has read through a range's grid properties: tests compare scans by it. */
+  addInCellReads = 0;
   private readonly listeners = new Set<(change: WorkbookChange) => void>();
 
   constructor() {
