@@ -14,6 +14,7 @@ import { jsonByteLength } from "../tables/payloadBytes";
 import { hostSupports } from "./requirementSets";
 import { findRentFormulaCells, type RentFormulaCell } from "./rentFormulas";
 import { PLAIN_CELL_BYTES, readBounded } from "./boundedReads";
+import { rowChunks } from "./rowChunks";
 import { spillsOf } from "./spillLookups";
 
 export interface FreezeOptions {
@@ -153,11 +154,20 @@ export async function freezeRentFormulas(
 
   const batch = new BudgetedBatch(context, options.requestBudgetBytes);
   for (const { cell, rect, shown } of results) {
-    await batch.add(jsonByteLength(shown) + 64, () => {
-      const range = cellRange(context, cell.sheetName, rect);
-      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
-      else range.values = shown;
-    });
+    // A block of cards can pass 5 MB by itself (600 cards of ~9.6 KB): its rows are written in parts that fit.
+    const rowBytes = (index: number) => jsonByteLength(shown[index]) + 1;
+    for (const { start, end, bytes } of rowChunks(shown.length, rowBytes, options.requestBudgetBytes)) {
+      await batch.add(bytes + 64, () => {
+        const range = cellRange(context, cell.sheetName, {
+          ...rect,
+          row: rect.row + start,
+          rowCount: end - start,
+        });
+        const rows = shown.slice(start, end);
+        if (property === "valuesAsJson") range.valuesAsJson = rows as Excel.CellValue[][];
+        else range.values = rows;
+      });
+    }
   }
   await batch.flush();
   await writeAsOfComments(context, commented);

@@ -32,6 +32,11 @@ const CARD = {
   properties: { asking_rent: { type: "Double", basicValue: 1890, numberFormat: "$#,##0.00" } },
   layouts: { card: { title: { property: "property_name" } } },
 };
+/** A card the size of a property's whole record through valuesAsJson (about 9.6 KB). */
+const BIG_CARD = {
+  ...CARD,
+  properties: { ...CARD.properties, description: { type: "String", basicValue: "x".repeat(9_400) } },
+};
 
 function host(profileName: HostProfileName = "m365-windows") {
   const profile = HOST_PROFILES[profileName];
@@ -43,12 +48,16 @@ function host(profileName: HostProfileName = "m365-windows") {
       { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
       { id: "RENTS", name: "RENTS", parameters: [] },
       { id: "CARD", name: "CARD", parameters: [] },
+      { id: "CARDS", name: "CARDS", parameters: [{ name: "count" }] },
     ],
     profile,
   );
   calculator.registerFunction("UNITS", async () => UNITS);
   calculator.registerFunction("RENTS", async () => RENTS);
   calculator.registerFunction("CARD", async () => CARD);
+  calculator.registerFunction("CARDS", async (count) =>
+    Array.from({ length: Number(count) }, () => [BIG_CARD]),
+  );
   const bridge: HostBridge = {
     workbook,
     profile,
@@ -174,6 +183,63 @@ describe("the stand-in under the add-in's workbook code", () => {
       context.workbook.worksheets.getItem("Nowhere");
       await expect(context.sync()).rejects.toMatchObject({ code: "ItemNotFound" });
     });
+  });
+});
+
+describe("Excel's payload limits, under the add-in's workbook code", () => {
+  it("fails a sync whose request or response passes 5 MB on the web, as Excel on the web does", async () => {
+    const { run } = host("web");
+    const sixMegabytes = Array.from({ length: 6_000 }, () => ["x".repeat(1_000)]);
+    const rect = (context: Excel.RequestContext) =>
+      context.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(0, 0, 6_000, 1);
+    await expect(
+      run(async (context) => {
+        rect(context).values = sixMegabytes;
+        await context.sync();
+      }),
+    ).rejects.toMatchObject({
+      code: "RequestPayloadSizeLimitExceeded",
+      message: expect.stringContaining("The request payload size has exceeded the limit."),
+    });
+    // Each half goes through in its own request; reading both back in one does not.
+    await run(async (context) => {
+      const half = (row: number) =>
+        context.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(row, 0, 3_000, 1);
+      half(0).values = sixMegabytes.slice(0, 3_000);
+      await context.sync();
+      half(3_000).values = sixMegabytes.slice(3_000);
+      await context.sync();
+    });
+    await expect(
+      run(async (context) => {
+        rect(context).load("values");
+        await context.sync();
+      }),
+    ).rejects.toMatchObject({ code: "ResponsePayloadSizeLimitExceeded" });
+  });
+
+  it("freezes 600 property cards on the web: the cards are read in requests under 5 MB", async () => {
+    const { workbook, run, calculated } = host("web");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(600)");
+    await calculated();
+    const frozen = await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
+    expect(frozen.frozen).toEqual([expect.objectContaining({ address: "A1", rowCount: 600 })]);
+    const sheet = workbook.sheet("Sheet1");
+    expect(sheet.cell(599, 0)).toMatchObject({ value: "The Dylan", entity: { text: "The Dylan" } });
+    expect(sheet.cell(0, 0)?.formula).toBeUndefined();
+  });
+
+  it("finds the RENT formulas by their cells (getSpecialCellsOrNullObject), never reading the other used cells", async () => {
+    const { workbook, run, calculated } = host("web");
+    workbook.write("Sheet1", { row: 0, column: 0, rowCount: 5_000, columnCount: 2 }, (r, c) => r * 2 + c);
+    workbook.enter("Sheet1", 10, 3, "=RENT.UNITS(3)");
+    workbook.enter("Sheet1", 4_000, 4, "=RENT.UNITS(4)");
+    await calculated();
+    const before = workbook.addInCellReads;
+    const refreshed = await run((context) => refreshRentFormulas(context, { kind: "workbook" }));
+    expect(refreshed.cells.map((cell) => cell.address)).toEqual(["D11", "E4001"]);
+    // The two formulas' own cells, however many cells the sheet uses.
+    expect(workbook.addInCellReads - before).toBe(2);
   });
 });
 
