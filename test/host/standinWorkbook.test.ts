@@ -220,12 +220,17 @@ describe("Excel's payload limits, under the add-in's workbook code", () => {
 
   it("freezes 600 property cards on the web: the cards are read in requests under 5 MB", async () => {
     const { workbook, run, calculated } = host("web");
-    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(600)");
+    // Two blocks of 300 (one block of 600 would pass 5 MB as one function result).
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(300)");
+    workbook.enter("Sheet1", 0, 1, "=RENT.CARDS(300)");
     await calculated();
     const frozen = await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
-    expect(frozen.frozen).toEqual([expect.objectContaining({ address: "A1", rowCount: 600 })]);
+    expect(frozen.frozen.map((entry) => [entry.address, entry.rowCount])).toEqual([
+      ["A1", 300],
+      ["B1", 300],
+    ]);
     const sheet = workbook.sheet("Sheet1");
-    expect(sheet.cell(599, 0)).toMatchObject({ value: "The Dylan", entity: { text: "The Dylan" } });
+    expect(sheet.cell(299, 1)).toMatchObject({ value: "The Dylan", entity: { text: "The Dylan" } });
     expect(sheet.cell(0, 0)?.formula).toBeUndefined();
   });
 
@@ -244,6 +249,50 @@ describe("Excel's payload limits, under the add-in's workbook code", () => {
 });
 
 describe("the host's calculation", () => {
+  it("fails a function result over 5 MB, as Excel limits a custom function's payload", async () => {
+    const { workbook, calculated, shown } = host("web");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(600)");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("#VALUE!");
+    expect(workbook.sheet("Sheet1").cell(0, 0)?.errorMessage).toMatch(/5 MB/);
+  });
+
+  it("gives cells calling a streaming function with the same arguments one shared call", async () => {
+    const workbook = new Workbook();
+    const calculator = new Calculator(
+      workbook,
+      "RENT",
+      [{ id: "WAIT", name: "WAIT", parameters: [{ name: "value" }], options: { stream: true } }],
+      HOST_PROFILES["m365-windows"],
+    );
+    const calls: CustomFunctions.StreamingInvocation<unknown>[] = [];
+    let cancelled = 0;
+    calculator.registerFunction("WAIT", (_value, invocation) => {
+      const call = invocation as CustomFunctions.StreamingInvocation<unknown>;
+      call.onCanceled = () => cancelled++;
+      calls.push(call);
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    workbook.enter("Sheet1", 0, 0, "=RENT.WAIT(1)");
+    await tick();
+    calls[0]?.setResult("running");
+    await tick();
+    workbook.enter("Sheet1", 1, 0, "=RENT.WAIT(1)");
+    workbook.enter("Sheet1", 2, 0, "=RENT.WAIT(2)");
+    await tick();
+    // A2 joins A1's call and shows its value at once; A3's other argument is a call of its own.
+    expect(calls).toHaveLength(2);
+    expect(workbook.sheet("Sheet1").cell(1, 0)?.value).toBe("running");
+    calls[0]?.setResult("done");
+    await tick();
+    expect([0, 1].map((row) => workbook.sheet("Sheet1").cell(row, 0)?.value)).toEqual(["done", "done"]);
+    // The call goes when the last cell on it does.
+    workbook.enter("Sheet1", 0, 0, "");
+    expect(cancelled).toBe(0);
+    workbook.enter("Sheet1", 1, 0, "");
+    expect(cancelled).toBe(1);
+  });
+
   it("cancels a running call when its input changes, and shows only the newer answer", async () => {
     const workbook = new Workbook();
     const calculator = new Calculator(
