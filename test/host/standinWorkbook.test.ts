@@ -3,6 +3,7 @@
  * (src/excel: table export, freeze, restore, refresh) runs against the stand-in and the host's calculator
  * here, in Node, with fake RENT functions, and the workbook ends up as it would in Excel.
  */
+import { readBounded } from "../../src/excel/boundedReads";
 import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
 import { refreshRentFormulas } from "../../src/excel/refresh";
@@ -216,6 +217,18 @@ describe("Excel's payload limits, under the add-in's workbook code", () => {
         await context.sync();
       }),
     ).rejects.toMatchObject({ code: "ResponsePayloadSizeLimitExceeded" });
+  });
+
+  it("reads 6 MB of cells in requests Excel accepts, however wrong the first guess of a cell's size", async () => {
+    const { workbook, run } = host("web");
+    const text = (r: number) => `${r}`.padEnd(1_000, "x");
+    workbook.write("Sheet1", { row: 0, column: 0, rowCount: 6_000, columnCount: 1 }, text);
+    const rect = { row: 0, column: 0, rowCount: 6_000, columnCount: 1 };
+    const [read] = await run((context) =>
+      readBounded(context, [{ sheetName: "Sheet1", rect }], ["values"], { firstBytesPerCell: 1 }),
+    );
+    expect(read?.values).toHaveLength(6_000);
+    expect(read?.values[5_999]).toEqual([text(5_999)]);
   });
 
   it("freezes 600 property cards on the web: the cards are read in requests under 5 MB", async () => {
