@@ -29,6 +29,19 @@ export function isRentFormula(formula: unknown): formula is string {
   return typeof formula === "string" && formula.startsWith("=") && RENT_CALL.test(formula);
 }
 
+/** What a range's rectangle is loaded as. */
+export const RECT_PROPERTIES = ["rowIndex", "columnIndex", "rowCount", "columnCount"];
+
+/** The rectangle of a range loaded with RECT_PROPERTIES. */
+export function rectOf(range: Excel.Range): CellRect {
+  return {
+    row: range.rowIndex,
+    column: range.columnIndex,
+    rowCount: range.rowCount,
+    columnCount: range.columnCount,
+  };
+}
+
 function intersect(a: CellRect, b: CellRect): CellRect | undefined {
   const row = Math.max(a.row, b.row);
   const column = Math.max(a.column, b.column);
@@ -46,19 +59,6 @@ async function usedPart(context: Excel.RequestContext, area: ScopeArea): Promise
   if (used.isNullObject) return undefined;
   const rect = rectOf(used);
   return area.rect ? intersect(rect, area.rect) : rect;
-}
-
-/** What a range's rectangle is loaded as. */
-export const RECT_PROPERTIES = ["rowIndex", "columnIndex", "rowCount", "columnCount"];
-
-/** The rectangle of a range loaded with RECT_PROPERTIES. */
-export function rectOf(range: Excel.Range): CellRect {
-  return {
-    row: range.rowIndex,
-    column: range.columnIndex,
-    rowCount: range.rowCount,
-    columnCount: range.columnCount,
-  };
 }
 
 /**
