@@ -344,13 +344,6 @@ class StandInRange {
     });
   }
 
-  /** The smallest range within this one that covers its used cells; a null object when it has none. */
-  getUsedRangeOrNullObject(valuesOnly?: boolean): StandInRange {
-    return StandInRange.nullable(this.#batch, this.#sheet, () =>
-      resolveSheet(this.#sheet).usedRect(valuesOnly === true, this.#rect()),
-    );
-  }
-
   /**
    * The anchor of the spill this one cell belongs to (the anchor's own cell included); a null object for a
    * cell outside any spill, and for a range of several cells, as Excel's OrNullObject variant gives.
