@@ -5,7 +5,7 @@
  */
 import { readBounded } from "../../src/excel/boundedReads";
 import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
-import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
+import { FROZEN_STORE_SHEET_NAME, readFrozenStore } from "../../src/excel/frozenFormulaStore";
 import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
@@ -229,6 +229,25 @@ describe("Excel's payload limits, under the add-in's workbook code", () => {
     );
     expect(read?.values).toHaveLength(6_000);
     expect(read?.values[5_999]).toEqual([text(5_999)]);
+  });
+
+  it("reads back 6,000 kept formulas with long as-of comments on the web, over 6 MB of store", async () => {
+    const { workbook, run } = host("web");
+    workbook.addSheet(FROZEN_STORE_SHEET_NAME);
+    const asOf = "As of 2026-11-27: ".padEnd(1_050, "property answers from the service, ");
+    workbook.write(FROZEN_STORE_SHEET_NAME, { row: 1, column: 0, rowCount: 6_000, columnCount: 1 }, (r) =>
+      JSON.stringify({
+        sheetName: "Sheet1",
+        address: `A${r + 1}`,
+        formula: "=RENT.UNITS(3)",
+        rowCount: 1,
+        columnCount: 1,
+        asOf,
+      }),
+    );
+    const store = await run((context) => readFrozenStore(context));
+    expect(store.entries).toHaveLength(6_000);
+    expect(store.entries[5_999]).toMatchObject({ address: "A6000", asOf });
   });
 
   it("freezes 600 property cards on the web: the cards are read in requests under 5 MB", async () => {
