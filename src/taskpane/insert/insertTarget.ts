@@ -11,8 +11,8 @@
  * `getSpillingToRangeOrNullObject` gives its spill. The formulas are found with
  * `Range.getSpecialCellsOrNullObject` (ExcelApi 1.9), which answers with their areas, never the used cells'
  * contents (beside a units export that would be megabytes); their spills and the cells beside the selection
- * are read in requests sized under Excel's 5 MB. `Range.getUsedRangeOrNullObject` is ExcelApi 1.4 and the spill
- * methods ExcelApi 1.12, the manifest's minimum, so every host that loads the add-in has them.
+ * are read in requests sized under Excel's 5 MB. `Worksheet.getUsedRangeOrNullObject` is ExcelApi 1.4 and
+ * the spill methods ExcelApi 1.12, the manifest's minimum, so every host that loads the add-in has them.
  */
 import { cellAddress, rectAddress, rectContains, type CellRect } from "../../excel/a1";
 import { readBounded } from "../../excel/boundedReads";
