@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_BUDGET_BYTES } from "./requestPayload";
+import { DEFAULT_REQUEST_BUDGET_BYTES } from "../tables/payloadBytes";
 
 /**
  * Queues many small writes (one formula here, one spill of values there) and syncs whenever the next one

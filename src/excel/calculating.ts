@@ -1,4 +1,5 @@
-import { FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
+import { readBounded } from "./boundedReads";
+import type { RentFormulaCell } from "./rentFormulas";
 
 const BUSY = "#BUSY!";
 
@@ -10,17 +11,10 @@ export async function countStillCalculating(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
 ): Promise<number> {
-  let calculating = 0;
-  for (let first = 0; first < cells.length; first += FORMULA_READ_BLOCK_CELLS) {
-    const ranges = cells.slice(first, first + FORMULA_READ_BLOCK_CELLS).map((cell) => {
-      const range = context.workbook.worksheets
-        .getItem(cell.sheetName)
-        .getRangeByIndexes(cell.row, cell.column, 1, 1);
-      range.load("values");
-      return range;
-    });
-    await context.sync();
-    calculating += ranges.filter((range) => range.values[0]?.[0] === BUSY).length;
-  }
-  return calculating;
+  const reads = cells.map(({ sheetName, row, column }) => ({
+    sheetName,
+    rect: { row, column, rowCount: 1, columnCount: 1 },
+  }));
+  const shown = await readBounded(context, reads, ["values"]);
+  return shown.filter((grid) => grid.values[0]?.[0] === BUSY).length;
 }

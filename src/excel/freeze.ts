@@ -4,9 +4,12 @@ import { BudgetedBatch } from "./budgetedBatch";
 import type { FormulaScope } from "./formulaScope";
 import { appendFrozenFormulas, readFrozenStore, type FrozenFormula } from "./frozenFormulaStore";
 import { asLiteralText } from "../tables/literalText";
-import { jsonByteLength } from "./requestPayload";
+import { jsonByteLength } from "../tables/payloadBytes";
 import { hostSupports } from "./requirementSets";
-import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
+import { findRentFormulaCells, type RentFormulaCell } from "./rentFormulas";
+import { PLAIN_CELL_BYTES, readBounded } from "./boundedReads";
+import { rowChunks } from "./rowChunks";
+import { spillsOf } from "./spillLookups";
 
 export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
@@ -43,9 +46,6 @@ function isBusy(value: unknown): boolean {
   );
 }
 
-/** Anchors whose spill size is asked per request: a few hundred bytes of request each. */
-const SPILL_LOOKUPS_PER_REQUEST = 2_000;
-
 function cellRange(context: Excel.RequestContext, sheetName: string, rect: CellRect): Excel.Range {
   return context.workbook.worksheets
     .getItem(sheetName)
@@ -66,59 +66,41 @@ export async function resultsOf(
   context: Excel.RequestContext,
   cells: readonly RentFormulaCell[],
 ): Promise<FormulaResult[]> {
-  const results: FormulaResult[] = [];
-  for (let first = 0; first < cells.length; first += SPILL_LOOKUPS_PER_REQUEST) {
-    const lookups = cells.slice(first, first + SPILL_LOOKUPS_PER_REQUEST).map((cell) => {
-      const anchor = { row: cell.row, column: cell.column, rowCount: 1, columnCount: 1 };
-      const spill = cellRange(context, cell.sheetName, anchor).getSpillingToRangeOrNullObject();
-      spill.load("rowCount,columnCount");
-      return { cell, anchor, spill };
-    });
-    await context.sync();
-    for (const { cell, anchor, spill } of lookups) {
-      const rect = spill.isNullObject
-        ? anchor
-        : { ...anchor, rowCount: spill.rowCount, columnCount: spill.columnCount };
-      results.push({ cell, rect });
-    }
-  }
-  return results;
+  const spills = await spillsOf(context, cells);
+  return cells.map((cell, index) => ({
+    cell,
+    rect: spills[index] ?? { row: cell.row, column: cell.column, rowCount: 1, columnCount: 1 },
+  }));
 }
 
-/** The values each result shows now, read in requests of bounded size (responses share the 5 MB ceiling). */
+/**
+ * What a cell is assumed to read as through valuesAsJson before any is read: an entity card of a property is
+ * about ten thousand bytes, so the first request assumes cards and the next ones size by what came back.
+ */
+const CARD_BYTES = 10_000;
+
+/** The values each result shows now, read in requests whose responses stay under Excel's 5 MB. */
 export async function withShownValues<R extends FormulaResult>(
   context: Excel.RequestContext,
   results: readonly R[],
   property: ValuesProperty,
 ): Promise<(R & ShownResult)[]> {
-  const shown: (R & ShownResult)[] = [];
-  let pending: { result: R; range: Excel.Range }[] = [];
-  let pendingCells = 0;
-  const readPending = async () => {
-    await context.sync();
-    for (const { result, range } of pending) {
-      // A shown text such as "=x" or "-" must come back as that text, not as a formula (valuesAsJson writes a
-      // String as text already).
-      const values =
-        property === "valuesAsJson"
-          ? (range.valuesAsJson as unknown[][])
-          : range.values.map((row) =>
-              row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)),
-            );
-      shown.push({ ...result, shown: values });
-    }
-    pending = [];
-    pendingCells = 0;
-  };
-  for (const result of results) {
-    const range = cellRange(context, result.cell.sheetName, result.rect);
-    range.load(property);
-    pending.push({ result, range });
-    pendingCells += result.rect.rowCount * result.rect.columnCount;
-    if (pendingCells >= FORMULA_READ_BLOCK_CELLS) await readPending();
-  }
-  if (pending.length > 0) await readPending();
-  return shown;
+  const grids = await readBounded(
+    context,
+    results.map(({ cell, rect }) => ({ sheetName: cell.sheetName, rect })),
+    [property],
+    { firstBytesPerCell: property === "valuesAsJson" ? CARD_BYTES : PLAIN_CELL_BYTES },
+  );
+  return results.map((result, index) => {
+    const read = (grids[index] as Record<ValuesProperty, unknown[][]>)[property];
+    // A shown text such as "=x" or "-" must come back as that text, not as a formula (valuesAsJson writes a
+    // String as text already).
+    const shown =
+      property === "valuesAsJson"
+        ? read
+        : read.map((row) => row.map((v: unknown) => (typeof v === "string" ? asLiteralText(v) : v)));
+    return { ...result, shown };
+  });
 }
 
 /** Writes what each result showed over its cells (a formula there is replaced), in requests under the budget. */
@@ -130,11 +112,20 @@ export async function writeShownValues(
 ): Promise<void> {
   const batch = new BudgetedBatch(context, requestBudgetBytes);
   for (const { cell, rect, shown } of results) {
-    await batch.add(jsonByteLength(shown) + 64, () => {
-      const range = cellRange(context, cell.sheetName, rect);
-      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
-      else range.values = shown;
-    });
+    // A block of cards can pass 5 MB by itself (600 cards of ~9.6 KB): its rows are written in parts that fit.
+    const rowBytes = (index: number) => jsonByteLength(shown[index]) + 1;
+    for (const { start, end, bytes } of rowChunks(shown.length, rowBytes, requestBudgetBytes)) {
+      await batch.add(bytes + 64, () => {
+        const range = cellRange(context, cell.sheetName, {
+          ...rect,
+          row: rect.row + start,
+          rowCount: end - start,
+        });
+        const rows = shown.slice(start, end);
+        if (property === "valuesAsJson") range.valuesAsJson = rows as Excel.CellValue[][];
+        else range.values = rows;
+      });
+    }
   }
   await batch.flush();
 }

@@ -1,4 +1,5 @@
-import { jsonByteLength } from "./requestPayload";
+import { readBounded } from "./boundedReads";
+import { jsonByteLength } from "../tables/payloadBytes";
 import { rowChunks } from "./rowChunks";
 
 /**
@@ -11,9 +12,6 @@ export const FROZEN_STORE_SHEET_NAME = "RENT frozen formulas";
 
 const HEADER =
   "Frozen RENT formulas, kept by the Rent Market add-in to restore them (one JSON object per row)";
-
-/** The rows a read or a write moves per request: 20,000 one-cell rows of a few hundred bytes each. */
-const STORE_BLOCK_ROWS = 20_000;
 
 export interface FrozenFormula {
   readonly sheetName: string;
@@ -66,16 +64,15 @@ export async function readFrozenStore(context: Excel.RequestContext): Promise<Fr
   await context.sync();
   const storedRows = used.isNullObject ? 0 : Math.max(0, used.rowIndex + used.rowCount - 1);
   const latest = new Map<string, FrozenFormula>();
-  for (let first = 1; first <= storedRows; first += STORE_BLOCK_ROWS) {
-    const block = sheet.getRangeByIndexes(first, 0, Math.min(STORE_BLOCK_ROWS, storedRows - first + 1), 1);
-    block.load("values");
-    await context.sync();
-    for (const [text] of block.values) {
-      const entry = parseEntry(text);
-      if (!entry) continue;
-      latest.delete(entryKey(entry));
-      latest.set(entryKey(entry), entry);
-    }
+  // An entry with its as-of runs to a kilobyte or more: the rows come in requests sized by what they hold.
+  const rect = { row: 1, column: 0, rowCount: storedRows, columnCount: 1 };
+  const [stored] =
+    storedRows > 0 ? await readBounded(context, [{ sheetName: sheet.name, rect }], ["values"]) : [];
+  for (const [text] of stored?.values ?? []) {
+    const entry = parseEntry(text);
+    if (!entry) continue;
+    latest.delete(entryKey(entry));
+    latest.set(entryKey(entry), entry);
   }
   return { exists: true, entries: [...latest.values()], storedRows };
 }

@@ -1,6 +1,6 @@
 import { BudgetedBatch } from "./budgetedBatch";
 import type { FormulaScope } from "./formulaScope";
-import { jsonByteLength } from "./requestPayload";
+import { jsonByteLength } from "../tables/payloadBytes";
 import { findRentFormulaCells, type RentFormulaCell } from "./rentFormulas";
 
 export interface RefreshOptions {

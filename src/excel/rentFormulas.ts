@@ -1,4 +1,5 @@
 import { cellAddress, type CellRect } from "./a1";
+import { readBounded } from "./boundedReads";
 import { resolveScope, type FormulaScope, type ScopeArea } from "./formulaScope";
 import { FROZEN_STORE_SHEET_NAME } from "./frozenFormulaStore";
 
@@ -36,11 +37,18 @@ export function rentFunctionsIn(formula: string): string[] {
   return [...formula.matchAll(RENT_CALLS)].map((match) => (match[1] ?? "").toUpperCase());
 }
 
-/**
- * Cells read per request. Formulas are read back in the response, which has the same 5 MB ceiling: 20,000
- * cells leave room for formulas averaging over 200 characters.
- */
-export const FORMULA_READ_BLOCK_CELLS = 20_000;
+/** What a range's rectangle is loaded as. */
+export const RECT_PROPERTIES = ["rowIndex", "columnIndex", "rowCount", "columnCount"];
+
+/** The rectangle of a range loaded with RECT_PROPERTIES. */
+export function rectOf(range: Excel.Range): CellRect {
+  return {
+    row: range.rowIndex,
+    column: range.columnIndex,
+    rowCount: range.rowCount,
+    columnCount: range.columnCount,
+  };
+}
 
 function intersect(a: CellRect, b: CellRect): CellRect | undefined {
   const row = Math.max(a.row, b.row);
@@ -54,16 +62,32 @@ function intersect(a: CellRect, b: CellRect): CellRect | undefined {
 /** The part of the area that holds anything: a whole-column selection must not mean a million empty rows. */
 async function usedPart(context: Excel.RequestContext, area: ScopeArea): Promise<CellRect | undefined> {
   const used = context.workbook.worksheets.getItem(area.sheetName).getUsedRangeOrNullObject(true);
-  used.load("rowIndex,columnIndex,rowCount,columnCount");
+  used.load(RECT_PROPERTIES);
   await context.sync();
   if (used.isNullObject) return undefined;
-  const rect = {
-    row: used.rowIndex,
-    column: used.columnIndex,
-    rowCount: used.rowCount,
-    columnCount: used.columnCount,
-  };
+  const rect = rectOf(used);
   return area.rect ? intersect(rect, area.rect) : rect;
+}
+
+/**
+ * The areas of `rect` on `sheet` that hold formulas (Range.getSpecialCellsOrNullObject, ExcelApi 1.9, within
+ * the manifest's 1.12): one request whose answer is a few numbers per area, where reading every used cell's
+ * formula would bring back an export's whole text. The null-object variant, because a sheet without formulas
+ * is no error. Anything else queued on the context goes in the same request.
+ */
+export async function formulaAreas(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  rect: CellRect,
+): Promise<CellRect[]> {
+  const special = sheet
+    .getRangeByIndexes(rect.row, rect.column, rect.rowCount, rect.columnCount)
+    .getSpecialCellsOrNullObject("Formulas");
+  special.areas.load(RECT_PROPERTIES.map((name) => `items/${name}`));
+  await context.sync();
+  if (special.isNullObject) return [];
+  // Excel searches the whole used range when given a single cell (Go To Special), so the areas are clipped.
+  return special.areas.items.flatMap((area) => intersect(rectOf(area), rect) ?? []);
 }
 
 async function scanArea(
@@ -71,27 +95,29 @@ async function scanArea(
   area: ScopeArea,
   options: ScanOptions,
 ): Promise<RentFormulaCell[]> {
-  const rect = await usedPart(context, area);
-  if (!rect) return [];
+  const used = await usedPart(context, area);
+  if (!used) return [];
   const sheet = context.workbook.worksheets.getItem(area.sheetName);
-  const rowsPerBlock = Math.max(1, Math.floor(FORMULA_READ_BLOCK_CELLS / rect.columnCount));
+  const rects = await formulaAreas(context, sheet, used);
+  const properties = options.withValues ? (["formulas", "values"] as const) : (["formulas"] as const);
+  const grids = await readBounded(
+    context,
+    rects.map((rect) => ({ sheetName: area.sheetName, rect })),
+    properties,
+  );
   const found: RentFormulaCell[] = [];
-  for (let first = rect.row; first < rect.row + rect.rowCount; first += rowsPerBlock) {
-    const rowCount = Math.min(rowsPerBlock, rect.row + rect.rowCount - first);
-    const block = sheet.getRangeByIndexes(first, rect.column, rowCount, rect.columnCount);
-    block.load(options.withValues ? "formulas,values" : "formulas");
-    await context.sync();
-    const values = options.withValues ? block.values : undefined;
-    block.formulas.forEach((rowFormulas: unknown[], r: number) =>
+  rects.forEach((rect, index) => {
+    const grid = grids[index] as Record<"formulas" | "values", unknown[][] | undefined>;
+    grid.formulas?.forEach((rowFormulas, r) =>
       rowFormulas.forEach((formula, c) => {
         if (!isRentFormula(formula)) return;
-        const row = first + r;
+        const row = rect.row + r;
         const column = rect.column + c;
         const cell = { sheetName: area.sheetName, row, column, address: cellAddress(row, column), formula };
-        found.push(values ? { ...cell, value: values[r]?.[c] } : cell);
+        found.push(options.withValues ? { ...cell, value: grid.values?.[r]?.[c] } : cell);
       }),
     );
-  }
+  });
   return found;
 }
 

@@ -18,7 +18,7 @@ import {
   replaceFrozenFormulas,
   type FrozenFormula,
 } from "./frozenFormulaStore";
-import { jsonByteLength } from "./requestPayload";
+import { jsonByteLength } from "../tables/payloadBytes";
 
 export interface RestoreOptions {
   readonly requestBudgetBytes?: number;

@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_BUDGET_BYTES } from "./requestPayload";
+import { DEFAULT_REQUEST_BUDGET_BYTES } from "../tables/payloadBytes";
 
 /** Rows [start, end) of a table that travel together in one request, and their estimated bytes. */
 export interface RowChunk {

@@ -1,7 +1,7 @@
 import { rectAddress } from "./a1";
 import { NUMBER_FORMAT_BY_KIND } from "../tables/columnKinds";
 import { asLiteralText } from "../tables/literalText";
-import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "./requestPayload";
+import { DEFAULT_REQUEST_BUDGET_BYTES, jsonByteLength } from "../tables/payloadBytes";
 import { rowChunks } from "./rowChunks";
 import { dataRowsPerSheet, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS } from "./sheetLimits";
 import { freeSheetName } from "./sheetNames";

@@ -30,6 +30,7 @@ import { cellContext, type CellContext } from "./cellContext";
 import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes, type ResultCell } from "./shape/dataTypes";
 import { withFetchedAt } from "./shape/asOfCard";
+import { withinResultBudget } from "./shape/resultBudget";
 import {
   fieldGrid,
   fillBlock,
@@ -86,9 +87,7 @@ function propertyCard(record: PropertyAttributes, storedAt: number): Excel.Entit
  * with `=A1.asking_rent`); elsewhere one id spills its fields as [field, value] rows.
  */
 function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttributesOrError>): unknown[][] {
-  if (hostHoldsDataTypes()) {
-    return fillRecords(ids, (id) => cardOf(records, id));
-  }
+  if (hostHoldsDataTypes()) return cardsThatFit(fillRecords(ids, (id) => cardOf(records, id)));
   const cells = ids.flat();
   if (cells.length > 1) throw new ArgumentError(ONE_WHOLE_RECORD);
   const record = recordOf(records, cells[0] as number);
@@ -96,6 +95,18 @@ function wholeRecords(ids: number[][], records: ReadonlyMap<number, PropertyAttr
     name,
     safelyCell(() => fieldValue(record, name)),
   ]);
+}
+
+/**
+ * A block of cards as it fits in one result: a card is about 7.5 KB, so some 500 fit in Excel's 5 MB for a
+ * function's payload; the cards past them are #N/A, saying how many and how to get them.
+ */
+function cardsThatFit(cards: unknown[][]): unknown[][] {
+  return withinResultBudget(
+    cards,
+    (leftOut, total) =>
+      `${leftOut} of ${total} cards left out: one formula's result is limited to 5 MB. Name fields (such as "asking_rent,unit_count") or split the ids over several formulas.`,
+  );
 }
 
 /** One id's record, or the error the service gave for it (not found when it gave nothing). */
@@ -173,7 +184,7 @@ async function namedProperties(
   if (block.wholeRecord) {
     if (keys.flat().length === 1) return wholeRecords([[idOf(keys[0]?.[0])]], records);
     if (!hostHoldsDataTypes()) throw new ArgumentError(ONE_WHOLE_RECORD);
-    return fillRecords(keys, (key) => cardOf(records, idOf(key)));
+    return cardsThatFit(fillRecords(keys, (key) => cardOf(records, idOf(key))));
   }
   return fillBlock(keys, block, (key, name) => fieldValue(recordOf(records, idOf(key)), name));
 }

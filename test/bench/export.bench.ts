@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
+import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/tables/payloadBytes";
 import { shapeTable, type TableData } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
 import { parseExportFile } from "../../src/formats/exportFile";

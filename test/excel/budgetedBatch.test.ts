@@ -1,5 +1,5 @@
 import { BudgetedBatch } from "../../src/excel/budgetedBatch";
-import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../src/excel/requestPayload";
+import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../src/tables/payloadBytes";
 import { MockExcel } from "./support/mockExcel";
 
 /** A one-row block of `cells` cells of `length` characters each, as a spill or a frozen block would be. */

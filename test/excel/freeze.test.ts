@@ -1,7 +1,7 @@
 import { freezeRentFormulas } from "../../src/excel/freeze";
 import { restoreRentFormulas } from "../../src/excel/restore";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
-import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
+import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/tables/payloadBytes";
 import { underwritingWorkbook } from "./support/rentWorkbook";
 
 describe("freezeRentFormulas", () => {

@@ -1,5 +1,5 @@
 import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
-import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/excel/requestPayload";
+import { EXCEL_REQUEST_LIMIT_BYTES } from "../../src/tables/payloadBytes";
 import type { CellValue, TableData } from "../../src/tables/tableData";
 import { writeTable, type WriteProgress } from "../../src/excel/tableWriter";
 import { MockExcel } from "./support/mockExcel";

@@ -130,6 +130,12 @@ export function supportsSet(profile: HostProfile, name: string, minVersion?: str
   return hasMajor > wantMajor || (hasMajor === wantMajor && hasMinor >= wantMinor);
 }
 
+/**
+ * Excel on the web refuses a request or a response of Office.js over 5 MB (RequestPayloadSizeLimitExceeded,
+ * ResponsePayloadSizeLimitExceeded: "This error only occurs in Excel on the web", Excel's error codes).
+ */
+export const limitsSyncPayload = (profile: HostProfile): boolean => profile.name === "web";
+
 /** Custom functions may return data types (formatted numbers, entities) from CustomFunctionsRuntime 1.4. */
 export const holdsDataTypes = (profile: HostProfile): boolean =>
   supportsSet(profile, "CustomFunctionsRuntime", "1.4");

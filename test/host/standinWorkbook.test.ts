@@ -3,9 +3,10 @@
  * (src/excel: table export, freeze, restore, refresh) runs against the stand-in and the host's calculator
  * here, in Node, with fake RENT functions, and the workbook ends up as it would in Excel.
  */
+import { readBounded } from "../../src/excel/boundedReads";
 import { freezeRentFormulas } from "../../src/excel/freeze";
 import { restoreRentFormulas } from "../../src/excel/restore";
-import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
+import { FROZEN_STORE_SHEET_NAME, readFrozenStore } from "../../src/excel/frozenFormulaStore";
 import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
@@ -33,6 +34,11 @@ const CARD = {
   properties: { asking_rent: { type: "Double", basicValue: 1890, numberFormat: "$#,##0.00" } },
   layouts: { card: { title: { property: "property_name" } } },
 };
+/** A card the size of a property's whole record through valuesAsJson (about 9.6 KB). */
+const BIG_CARD = {
+  ...CARD,
+  properties: { ...CARD.properties, description: { type: "String", basicValue: "x".repeat(9_400) } },
+};
 
 function host(profileName: HostProfileName = "m365-windows") {
   const profile = HOST_PROFILES[profileName];
@@ -44,12 +50,16 @@ function host(profileName: HostProfileName = "m365-windows") {
       { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
       { id: "RENTS", name: "RENTS", parameters: [] },
       { id: "CARD", name: "CARD", parameters: [] },
+      { id: "CARDS", name: "CARDS", parameters: [{ name: "count" }] },
     ],
     profile,
   );
   calculator.registerFunction("UNITS", async () => UNITS);
   calculator.registerFunction("RENTS", async () => RENTS);
   calculator.registerFunction("CARD", async () => CARD);
+  calculator.registerFunction("CARDS", async (count) =>
+    Array.from({ length: Number(count) }, () => [BIG_CARD]),
+  );
   const bridge: HostBridge = {
     workbook,
     profile,
@@ -178,7 +188,144 @@ describe("the stand-in under the add-in's workbook code", () => {
   });
 });
 
+describe("Excel's payload limits, under the add-in's workbook code", () => {
+  it("fails a sync whose request or response passes 5 MB on the web, as Excel on the web does", async () => {
+    const { run } = host("web");
+    const sixMegabytes = Array.from({ length: 6_000 }, () => ["x".repeat(1_000)]);
+    const rect = (context: Excel.RequestContext) =>
+      context.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(0, 0, 6_000, 1);
+    await expect(
+      run(async (context) => {
+        rect(context).values = sixMegabytes;
+        await context.sync();
+      }),
+    ).rejects.toMatchObject({
+      code: "RequestPayloadSizeLimitExceeded",
+      message: expect.stringContaining("The request payload size has exceeded the limit."),
+    });
+    // Each half goes through in its own request; reading both back in one does not.
+    await run(async (context) => {
+      const half = (row: number) =>
+        context.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(row, 0, 3_000, 1);
+      half(0).values = sixMegabytes.slice(0, 3_000);
+      await context.sync();
+      half(3_000).values = sixMegabytes.slice(3_000);
+      await context.sync();
+    });
+    await expect(
+      run(async (context) => {
+        rect(context).load("values");
+        await context.sync();
+      }),
+    ).rejects.toMatchObject({ code: "ResponsePayloadSizeLimitExceeded" });
+  });
+
+  it("reads 6 MB of cells in requests Excel accepts, however wrong the first guess of a cell's size", async () => {
+    const { workbook, run } = host("web");
+    const text = (r: number) => `${r}`.padEnd(1_000, "x");
+    workbook.write("Sheet1", { row: 0, column: 0, rowCount: 6_000, columnCount: 1 }, text);
+    const rect = { row: 0, column: 0, rowCount: 6_000, columnCount: 1 };
+    const [read] = await run((context) =>
+      readBounded(context, [{ sheetName: "Sheet1", rect }], ["values"], { firstBytesPerCell: 1 }),
+    );
+    expect(read?.values).toHaveLength(6_000);
+    expect(read?.values[5_999]).toEqual([text(5_999)]);
+  });
+
+  it("reads back 6,000 kept formulas with long as-of comments on the web, over 6 MB of store", async () => {
+    const { workbook, run } = host("web");
+    workbook.addSheet(FROZEN_STORE_SHEET_NAME);
+    const asOf = "As of 2026-11-27: ".padEnd(1_050, "property answers from the service, ");
+    workbook.write(FROZEN_STORE_SHEET_NAME, { row: 1, column: 0, rowCount: 6_000, columnCount: 1 }, (r) =>
+      JSON.stringify({
+        sheetName: "Sheet1",
+        address: `A${r + 1}`,
+        formula: "=RENT.UNITS(3)",
+        rowCount: 1,
+        columnCount: 1,
+        asOf,
+      }),
+    );
+    const store = await run((context) => readFrozenStore(context));
+    expect(store.entries).toHaveLength(6_000);
+    expect(store.entries[5_999]).toMatchObject({ address: "A6000", asOf });
+  });
+
+  it("freezes 600 property cards on the web: the cards are read in requests under 5 MB", async () => {
+    const { workbook, run, calculated } = host("web");
+    // Two blocks of 300 (one block of 600 would pass 5 MB as one function result).
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(300)");
+    workbook.enter("Sheet1", 0, 1, "=RENT.CARDS(300)");
+    await calculated();
+    const frozen = await run((context) => freezeRentFormulas(context, { kind: "workbook" }));
+    expect(frozen.frozen.map((entry) => [entry.address, entry.rowCount])).toEqual([
+      ["A1", 300],
+      ["B1", 300],
+    ]);
+    const sheet = workbook.sheet("Sheet1");
+    expect(sheet.cell(299, 1)).toMatchObject({ value: "The Dylan", entity: { text: "The Dylan" } });
+    expect(sheet.cell(0, 0)?.formula).toBeUndefined();
+  });
+
+  it("finds the RENT formulas by their cells (getSpecialCellsOrNullObject), never reading the other used cells", async () => {
+    const { workbook, run, calculated } = host("web");
+    workbook.write("Sheet1", { row: 0, column: 0, rowCount: 5_000, columnCount: 2 }, (r, c) => r * 2 + c);
+    workbook.enter("Sheet1", 10, 3, "=RENT.UNITS(3)");
+    workbook.enter("Sheet1", 4_000, 4, "=RENT.UNITS(4)");
+    await calculated();
+    const before = workbook.addInCellReads;
+    const refreshed = await run((context) => refreshRentFormulas(context, { kind: "workbook" }));
+    expect(refreshed.cells.map((cell) => cell.address)).toEqual(["D11", "E4001"]);
+    // The two formulas' own cells, however many cells the sheet uses.
+    expect(workbook.addInCellReads - before).toBe(2);
+  });
+});
+
 describe("the host's calculation", () => {
+  it("fails a function result over 5 MB, as Excel limits a custom function's payload", async () => {
+    const { workbook, calculated, shown } = host("web");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARDS(600)");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("#VALUE!");
+    expect(workbook.sheet("Sheet1").cell(0, 0)?.errorMessage).toMatch(/5 MB/);
+  });
+
+  it("gives cells calling a streaming function with the same arguments one shared call", async () => {
+    const workbook = new Workbook();
+    const calculator = new Calculator(
+      workbook,
+      "RENT",
+      [{ id: "WAIT", name: "WAIT", parameters: [{ name: "value" }], options: { stream: true } }],
+      HOST_PROFILES["m365-windows"],
+    );
+    const calls: CustomFunctions.StreamingInvocation<unknown>[] = [];
+    let cancelled = 0;
+    calculator.registerFunction("WAIT", (_value, invocation) => {
+      const call = invocation as CustomFunctions.StreamingInvocation<unknown>;
+      call.onCanceled = () => cancelled++;
+      calls.push(call);
+    });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    workbook.enter("Sheet1", 0, 0, "=RENT.WAIT(1)");
+    await tick();
+    calls[0]?.setResult("running");
+    await tick();
+    workbook.enter("Sheet1", 1, 0, "=RENT.WAIT(1)");
+    workbook.enter("Sheet1", 2, 0, "=RENT.WAIT(2)");
+    await tick();
+    // A2 joins A1's call and shows its value at once; A3's other argument is a call of its own.
+    expect(calls).toHaveLength(2);
+    expect(workbook.sheet("Sheet1").cell(1, 0)?.value).toBe("running");
+    calls[0]?.setResult("done");
+    await tick();
+    expect([0, 1].map((row) => workbook.sheet("Sheet1").cell(row, 0)?.value)).toEqual(["done", "done"]);
+    // The call goes when the last cell on it does.
+    workbook.enter("Sheet1", 0, 0, "");
+    expect(cancelled).toBe(0);
+    workbook.enter("Sheet1", 1, 0, "");
+    expect(cancelled).toBe(1);
+  });
+
   it("cancels a running call when its input changes, and shows only the newer answer", async () => {
     const workbook = new Workbook();
     const calculator = new Calculator(

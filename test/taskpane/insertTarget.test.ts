@@ -11,7 +11,7 @@ import {
 import { InsertController } from "../../src/taskpane/insert/insertController";
 import type { Session } from "../../src/session/session";
 import { Calculator } from "../host/page/calculator";
-import { HOST_PROFILES } from "../host/profiles";
+import { HOST_PROFILES, type HostProfileName } from "../host/profiles";
 import { excelNamespace, type StandInRequestContext } from "../host/standin/excelApi";
 import type { HostBridge } from "../host/standin/hostBridge";
 import { Workbook } from "../host/workbook/workbook";
@@ -50,8 +50,8 @@ const BLANKS = (rows: number, columns: number) =>
     Array.from({ length: columns }, (_, c) => (r === 0 && c === 0 ? "head" : "")),
   );
 
-function host() {
-  const profile = HOST_PROFILES["m365-windows"];
+function host(profileName: HostProfileName = "m365-windows") {
+  const profile = HOST_PROFILES[profileName];
   const workbook = new Workbook();
   const calculator = new Calculator(
     workbook,
@@ -166,5 +166,18 @@ describe("Insert formula and other formulas' spills", () => {
     ).rejects.toThrow("J21 is not empty (part of the spill of I20)");
     // Two reads: the formulas that could reach it, then their spills (the refusal ends the batch there).
     expect(syncs() - before).toBe(2);
+  });
+
+  it("places a block beside a 40,000-row export on the web, reading no request or response over 5 MB", async () => {
+    const { workbook, run, sheet } = host("web");
+    // An export's id column and two text columns: their formulas alone read back about 6 MB.
+    const rows = 40_000;
+    workbook.write("Sheet1", { row: 0, column: 0, rowCount: rows, columnCount: 3 }, (r, c) =>
+      c === 0 ? r + 1 : `${"concession text ".repeat(4)}${r}`,
+    );
+    const selection = { row: 0, column: 0, rowCount: rows, columnCount: 1 };
+    const place = await run((context) => placeBesideSelection(context, sheet(context), selection, 2));
+    expect(place.rect).toEqual({ row: 0, column: 3, rowCount: rows, columnCount: 2 });
+    expect(place.skipped).toEqual({ row: 0, column: 1, rowCount: rows, columnCount: 2 });
   });
 });

@@ -8,26 +8,18 @@
  * answers for one cell only (a null object for a range of several), so the spills over a target are found
  * from the formulas that could reach it: a spill runs right and down from its anchor, so only formulas in the
  * used part of the sheet above and left of the target's far corner can, and each one's
- * `getSpillingToRangeOrNullObject` gives its spill. That is two syncs whatever the target's size; what they
- * carry grows with the used cells above the target (their formulas) and the formulas among them.
- * `Range.getUsedRangeOrNullObject` is ExcelApi 1.4 and the spill methods ExcelApi 1.12, the manifest's minimum,
- * so every host that loads the add-in has them.
+ * `getSpillingToRangeOrNullObject` gives its spill. The formulas are found with
+ * `Range.getSpecialCellsOrNullObject` (ExcelApi 1.9), which answers with their areas, never the used cells'
+ * contents (beside a units export that would be megabytes); their spills and the cells beside the selection
+ * are read in requests sized under Excel's 5 MB. `Worksheet.getUsedRangeOrNullObject` is ExcelApi 1.4 and
+ * the spill methods ExcelApi 1.12, the manifest's minimum, so every host that loads the add-in has them.
  */
 import { cellAddress, rectAddress, rectContains, type CellRect } from "../../excel/a1";
+import { readBounded } from "../../excel/boundedReads";
+import { formulaAreas, RECT_PROPERTIES } from "../../excel/rentFormulas";
 import { EXCEL_MAX_COLUMNS } from "../../excel/sheetLimits";
+import { spillsOf } from "../../excel/spillLookups";
 import { PaneInputError } from "../paneInputError";
-
-/** The rectangle of a loaded range (its rowIndex, columnIndex, rowCount and columnCount). */
-function rectOf(range: Excel.Range): CellRect {
-  return {
-    row: range.rowIndex,
-    column: range.columnIndex,
-    rowCount: range.rowCount,
-    columnCount: range.columnCount,
-  };
-}
-
-const RECT_PROPERTIES = ["rowIndex", "columnIndex", "rowCount", "columnCount"];
 
 /** A cell is free when it shows nothing: `formulas` reads a formula, a constant or a spilled value. */
 const isFree = (formula: unknown) => formula === "" || formula === null || formula === undefined;
@@ -78,42 +70,30 @@ export function firstFreeOffset(
 }
 
 /**
- * Queues the read of every formula that could spill into `area` (the used cells above and left of its far
- * corner); `spillsOver` then reads their spills. Split so a caller can read more in the same sync.
+ * The spills (anchor included) of the formulas that could reach `area` and do cover a cell of it: two syncs,
+ * the first of which carries whatever the caller queued.
  */
-function formulasReaching(sheet: Excel.Worksheet, area: CellRect): Excel.Range {
-  const reach = sheet
-    .getRangeByIndexes(0, 0, area.row + area.rowCount, area.column + area.columnCount)
-    .getUsedRangeOrNullObject();
-  reach.load(["formulas", ...RECT_PROPERTIES]);
-  return reach;
-}
-
-/** The spills (anchor included) of the formulas `reach` read that cover a cell of `area`: one sync. */
 async function spillsOver(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
-  reach: Excel.Range,
   area: CellRect,
 ): Promise<CellRect[]> {
-  if (reach.isNullObject) return [];
-  const spills: Excel.Range[] = [];
-  reach.formulas.forEach((row, r) =>
-    row.forEach((formula, c) => {
-      if (typeof formula !== "string" || !formula.startsWith("=")) return;
-      const spill = sheet
-        .getRangeByIndexes(reach.rowIndex + r, reach.columnIndex + c, 1, 1)
-        .getSpillingToRangeOrNullObject();
-      spill.load(RECT_PROPERTIES);
-      spills.push(spill);
-    }),
+  sheet.load("name");
+  const reach = {
+    row: 0,
+    column: 0,
+    rowCount: area.row + area.rowCount,
+    columnCount: area.column + area.columnCount,
+  };
+  const anchors = (await formulaAreas(context, sheet, reach)).flatMap((rect) =>
+    Array.from({ length: rect.rowCount * rect.columnCount }, (_, i) => ({
+      sheetName: sheet.name,
+      row: rect.row + Math.floor(i / rect.columnCount),
+      column: rect.column + (i % rect.columnCount),
+    })),
   );
-  if (spills.length === 0) return [];
-  await context.sync();
-  return spills
-    .filter((spill) => !spill.isNullObject)
-    .map(rectOf)
-    .filter((spill) => rectsOverlap(spill, area));
+  const spills = await spillsOf(context, anchors);
+  return spills.filter((spill): spill is CellRect => spill !== undefined && rectsOverlap(spill, area));
 }
 
 export interface BlockPlace {
@@ -129,7 +109,7 @@ export interface BlockPlace {
 
 /**
  * The first free place, `width` columns wide over the selection's rows, to the right of the selection and of
- * the spill it belongs to, outside every spill. Reads the sheet (three syncs); writes nothing.
+ * the spill it belongs to, outside every spill. Reads the sheet; writes nothing.
  */
 export async function placeBesideSelection(
   context: Excel.RequestContext,
@@ -137,13 +117,11 @@ export async function placeBesideSelection(
   selection: CellRect,
   width: number,
 ): Promise<BlockPlace> {
-  const used = sheet.getUsedRangeOrNullObject();
-  used.load(RECT_PROPERTIES);
   // Every column to the sheet's end over the selection's rows: the block goes somewhere right of it.
   const rows = { ...selection, column: 0, columnCount: EXCEL_MAX_COLUMNS };
-  const reach = formulasReaching(sheet, rows);
-  await context.sync();
-  const spills = await spillsOver(context, sheet, reach, rows);
+  const used = sheet.getUsedRangeOrNullObject();
+  used.load(RECT_PROPERTIES);
+  const spills = await spillsOver(context, sheet, rows);
   const sourceSpill = spills.find((spill) => rectContains(spill, selection.row, selection.column));
 
   const beside = selection.column + selection.columnCount;
@@ -157,10 +135,8 @@ export async function placeBesideSelection(
     );
   if (end - start < width) throw noRoom();
   const at = { row: selection.row, column: start, rowCount: selection.rowCount, columnCount: end - start };
-  const window = sheet.getRangeByIndexes(at.row, at.column, at.rowCount, at.columnCount);
-  window.load("formulas");
-  await context.sync();
-  const offset = firstFreeOffset(markSpills(window.formulas, at, spills), width);
+  const [window] = await readBounded(context, [{ sheetName: sheet.name, rect: at }], ["formulas"]);
+  const offset = firstFreeOffset(markSpills(window?.formulas ?? [], at, spills), width);
   if (offset === undefined) throw noRoom();
   const rect = { ...at, column: start + offset, columnCount: width };
   if (rect.column === beside) return { rect, ...(sourceSpill ? { sourceSpill } : {}) };
@@ -182,9 +158,7 @@ export async function requireFree(
 ): Promise<void> {
   const target = sheet.getRangeByIndexes(rect.row, rect.column, rect.rowCount, rect.columnCount);
   target.load("formulas");
-  const reach = formulasReaching(sheet, rect);
-  await context.sync();
-  const [spill] = await spillsOver(context, sheet, reach, rect);
+  const [spill] = await spillsOver(context, sheet, rect);
   const notFree = (why: string) =>
     new PaneInputError(
       `${rectAddress(rect)} is not empty (${why}): select an empty cell with room for ${rect.columnCount === 1 ? "the formula" : `${rect.columnCount} formulas across`}.`,

@@ -8,7 +8,8 @@
 import { OfficeMockObject } from "office-addin-mock";
 import { isValidError } from "office-addin-mock/lib/possibleErrors";
 import { parseCellAddress, qualifiedAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
-import { jsonByteLength } from "../../../src/excel/requestPayload";
+import { cellRuns } from "../../support/cellRuns";
+import { jsonByteLength } from "../../../src/tables/payloadBytes";
 
 export type MockCellValue = string | number | boolean;
 
@@ -323,6 +324,14 @@ export class MockExcel {
           this.operation("autofitColumns", rectAddress(rect));
           state.autofitted.push(rectAddress(rect));
         },
+      },
+      getSpecialCellsOrNullObject: (cellType: string) => {
+        if (cellType !== "Formulas") throw new Error(`The mock finds only formula cells, not ${cellType}.`);
+        this.operation("getSpecialCells", rectAddress(rect));
+        const items = cellRuns(state.formulas.keys(), rect).map((area) => this.rangeMock(state, area));
+        const load = (names: string[]) =>
+          items.forEach((item) => item.load(names.map((name) => name.replace(/^items\//, ""))));
+        return { isNullObject: items.length === 0, areas: { load, items } };
       },
       getSpillingToRangeOrNullObject: () => {
         const spill = state.spills.get(key(rect.row, rect.column));

@@ -7,6 +7,7 @@
  * then is cancelled.
  */
 import { cellAddress, qualifiedAddress, type CellRect } from "../../../src/excel/a1";
+import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../../src/tables/payloadBytes";
 import { StandInInvocation, StandInStreamingInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
@@ -72,6 +73,13 @@ function shownCell(value: unknown, profile: HostProfile): Cell {
 }
 
 function shownResult(value: unknown, profile: HostProfile): Result {
+  // Excel limits a custom function's payload to 5 MB (office-js #4654); what the cell then shows is not
+  // documented, so the stand-in shows the failure where a test sees it.
+  if (jsonByteLength(value) > EXCEL_REQUEST_LIMIT_BYTES)
+    return errorResult(
+      "#VALUE!",
+      "The function's result is over Excel's 5 MB limit for a custom function's payload.",
+    );
   const shown = (cell: unknown) => shownCell(cell, profile);
   if (Array.isArray(value)) {
     if (value.length === 0) return errorResult("#CALC!", "The function returned an empty array.");
@@ -92,6 +100,20 @@ function failure(error: unknown): Result {
   return errorResult("#VALUE!", error instanceof Error ? error.message : String(error));
 }
 
+/** A cell showing a stream: `resolve` until its first value, then the value is shown as it comes. */
+interface StreamCell {
+  readonly sheetName: string;
+  readonly anchor: string;
+  resolve: ((result: Result) => void) | undefined;
+}
+
+interface SharedStream {
+  readonly invocation: StandInStreamingInvocation;
+  readonly cells: Map<string, StreamCell>;
+  /** What the call last set, shown at once by a cell that joins. */
+  latest?: Result;
+}
+
 interface Run {
   generation: number;
   invocations: StandInInvocation[];
@@ -103,8 +125,14 @@ export class Calculator {
   private readonly implementations = new Map<string, CustomFunctionImplementation>();
   private readonly metadataByName = new Map<string, FunctionMetadata>();
   private readonly runs = new Map<string, Run>();
-  /** The streaming call each formula cell shows now, by run key: a recalculation of the cell cancels it. */
-  private readonly streams = new Map<string, StandInStreamingInvocation>();
+  /**
+   * The live streaming calls, by function and arguments: cells calling a streaming function with the same
+   * arguments share one call (custom-functions-web-reqs: "Excel reuses the existing stream"). A cell
+   * calculated again leaves its stream; the call is cancelled when no cell is left on it.
+   */
+  private readonly streams = new Map<string, SharedStream>();
+  /** The stream each formula cell shows, by run key. */
+  private readonly streamOfCell = new Map<string, string>();
   private generation = 0;
   /** Formulas whose function the add-in had not associated yet: sheet and anchor. */
   private readonly waitingForFunctions = new Map<string, { sheetName: string; anchor: string }>();
@@ -216,9 +244,14 @@ export class Calculator {
   }
 
   private cancel(runKey: string): void {
-    const stream = this.streams.get(runKey);
-    this.streams.delete(runKey);
-    stream?.onCanceled?.();
+    const streamKey = this.streamOfCell.get(runKey);
+    this.streamOfCell.delete(runKey);
+    const stream = streamKey === undefined ? undefined : this.streams.get(streamKey);
+    stream?.cells.delete(runKey);
+    if (streamKey !== undefined && stream?.cells.size === 0) {
+      this.streams.delete(streamKey);
+      stream.invocation.onCanceled?.();
+    }
     const run = this.runs.get(runKey);
     if (!run) return;
     this.runs.delete(runKey);
@@ -360,17 +393,21 @@ export class Calculator {
         );
       }
     }
-    this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
     const preview = previewsFormulaValues(this.profile) ? run.preview === true : undefined;
-    if (metadata.options?.stream)
+    if (metadata.options?.stream) {
+      const shared = preview ? undefined : `${metadata.id}(${JSON.stringify(passed)})`;
+      const joined = shared === undefined ? undefined : this.joinStream(shared, sheetName, anchor);
+      if (joined) return joined;
+      this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
       return this.stream(
         implementation,
         passed,
-        sheetName,
-        anchor,
+        { sheetName, anchor, shared },
         metadata.options.requiresStreamAddress === true,
         preview,
       );
+    }
+    this.invocationCounts.set(metadata.id, (this.invocationCounts.get(metadata.id) ?? 0) + 1);
     const invocation = new StandInInvocation(
       metadata.options?.requiresAddress ? callerAddress(sheetName, anchor) : undefined,
       preview,
@@ -383,37 +420,59 @@ export class Calculator {
     }
   }
 
+  /** A cell on a live stream with its arguments: its last value at once, or the first one when it comes. */
+  private joinStream(streamKey: string, sheetName: string, anchor: string): Promise<Result> | undefined {
+    const stream = this.streams.get(streamKey);
+    if (!stream) return undefined;
+    const runKey = `${sheetName.toUpperCase()}!${anchor}`;
+    this.streamOfCell.set(runKey, streamKey);
+    return new Promise<Result>((resolve) => {
+      if (stream.latest) resolve(stream.latest);
+      stream.cells.set(runKey, { sheetName, anchor, resolve: stream.latest ? undefined : resolve });
+    });
+  }
+
   /**
-   * A streaming call: its first `setResult` is the formula's result; every later one shows in the cell as it
-   * comes, until the cell is calculated again (which cancels the call) or its formula goes. A preview shows
-   * the first value only and cancels the call.
+   * A streaming call: its first `setResult` is the result of each cell on it; every later one shows in those
+   * cells as it comes, until the last of them is calculated again (which cancels the call) or its formula
+   * goes. A preview shows the first value only, cancels the call, and shares it with no cell.
    */
   private stream(
     implementation: CustomFunctionImplementation,
     passed: unknown[],
-    sheetName: string,
-    anchor: string,
+    caller: { sheetName: string; anchor: string; shared: string | undefined },
     withAddress: boolean,
     preview: boolean | undefined,
   ): Promise<Result> {
+    const { sheetName, anchor, shared } = caller;
     const runKey = `${sheetName.toUpperCase()}!${anchor}`;
     return new Promise<Result>((resolve) => {
-      let answered = false;
       const address = withAddress ? callerAddress(sheetName, anchor) : undefined;
+      const cells = new Map<string, StreamCell>([[runKey, { sheetName, anchor, resolve }]]);
+      let previewed = false;
+      const live = () =>
+        shared === undefined ? !previewed : this.streams.get(shared)?.invocation === invocation;
       const invocation = new StandInStreamingInvocation(address, preview, (value) => {
+        if (!live()) return;
+        previewed = preview === true;
         const shown = shownResult(value, this.profile);
-        if (!answered) {
-          answered = true;
-          resolve(shown);
-          if (preview) invocation.onCanceled?.();
-        } else if (this.streams.get(runKey) === invocation)
-          this.workbook.showResult(sheetName, anchor, shown);
+        if (stream) stream.latest = shown;
+        for (const cell of cells.values()) {
+          if (cell.resolve) {
+            cell.resolve(shown);
+            cell.resolve = undefined;
+          } else this.workbook.showResult(cell.sheetName, cell.anchor, shown);
+        }
+        if (preview) invocation.onCanceled?.();
       });
-      if (!preview) this.streams.set(runKey, invocation);
+      const stream: SharedStream | undefined = shared === undefined ? undefined : { invocation, cells };
+      if (shared !== undefined && stream) {
+        this.streams.set(shared, stream);
+        this.streamOfCell.set(runKey, shared);
+      }
       const failed = (error: unknown) => {
-        if (answered) return;
-        answered = true;
-        resolve(failure(error));
+        for (const cell of cells.values()) cell.resolve?.(failure(error));
+        if (shared !== undefined && live()) this.streams.delete(shared);
       };
       try {
         Promise.resolve(implementation(...passed, invocation)).catch(failed);

@@ -7,13 +7,29 @@
  */
 import type { CellRect } from "../../../src/excel/a1";
 import { parseCellAddress, qualifiedAddress, rectAddress } from "../../../src/excel/a1";
-import { supportsSet } from "../profiles";
+import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../../src/tables/payloadBytes";
+import { limitsSyncPayload, supportsSet } from "../profiles";
 import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
 import type { Cell, CellComment, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
+import { cellRuns } from "../../support/cellRuns";
 
 type Operation = () => void;
+
+/**
+ * What one queued call adds to a request besides the values it writes: its action and the path of the object
+ * it acts on. Excel's wire format is not documented; office.js sends a few hundred bytes of JSON per action.
+ */
+const ACTION_BYTES = 200;
+
+/** Excel on the web refuses a request or a response over 5 MB, with these codes and messages (docs/hosts.md). */
+function payloadTooLarge(side: "Request" | "Response"): WorkbookError {
+  return new WorkbookError(
+    `${side}PayloadSizeLimitExceeded`,
+    `The ${side.toLowerCase()} payload size has exceeded the limit. See the Resource limits and performance optimization for Office Add-ins article for more information.`,
+  );
+}
 
 class PropertyNotLoadedError extends Error {
   readonly code = "PropertyNotLoaded";
@@ -26,26 +42,46 @@ class PropertyNotLoadedError extends Error {
 /** One batch: what the add-in queued since the last sync. */
 class Batch {
   readonly #operations: Operation[] = [];
+  /** The size of the request being queued, and of the response the running batch has filled so far. */
+  #requestBytes = 0;
+  #responseBytes = 0;
+  #running = false;
   constructor(readonly host: HostBridge) {}
 
   get workbook(): Workbook {
     return this.host.workbook;
   }
 
-  queue(operation: Operation): void {
+  /** Queues a call that carries `bytes` of values to write (beyond the call itself). */
+  queue(operation: Operation, bytes = 0): void {
     this.#operations.push(operation);
+    // What a running operation queues (a collection's items) is Excel's own work, not part of the request.
+    if (!this.#running) this.#requestBytes += ACTION_BYTES + bytes;
+  }
+
+  /** Counts what a running operation reads back into the response. */
+  respond(value: unknown): void {
+    this.#responseBytes += jsonByteLength(value);
   }
 
   async run(): Promise<void> {
     // Excel answers a batch after a round trip: never within the caller's own turn.
     await new Promise((resolve) => setTimeout(resolve, 0));
+    const limited = limitsSyncPayload(this.host.profile);
+    const requestBytes = this.#requestBytes;
+    this.#requestBytes = 0;
+    this.#responseBytes = 0;
     // Operations may queue more (a collection's items load their properties): those run in this batch too.
     // A failing operation fails the sync and drops the rest of the batch, as in Excel.
+    this.#running = true;
     try {
+      if (limited && requestBytes > EXCEL_REQUEST_LIMIT_BYTES) throw payloadTooLarge("Request");
       for (let operation = this.#operations.shift(); operation; operation = this.#operations.shift())
         operation();
+      if (limited && this.#responseBytes > EXCEL_REQUEST_LIMIT_BYTES) throw payloadTooLarge("Response");
     } finally {
       this.#operations.length = 0;
+      this.#running = false;
     }
   }
 }
@@ -195,7 +231,7 @@ class StandInRange {
       } else {
         this.#batch.workbook.write(sheet.name, rect, (r, c) => cellInput(read(r, c)));
       }
-    });
+    }, jsonByteLength(input));
   }
 
   load(names?: string | string[]): StandInRange {
@@ -222,14 +258,12 @@ class StandInRange {
           name === "valuesAsJson"
             ? (cell: Cell | undefined) => cellToJson(cell, doubleCarriesFormat)
             : CELL_READERS[name as keyof typeof CELL_READERS];
-        this.#loaded.set(
-          name,
-          Array.from({ length: rect.rowCount }, (_, r) =>
-            Array.from({ length: rect.columnCount }, (_, c) =>
-              read(sheet.cell(rect.row + r, rect.column + c)),
-            ),
-          ),
+        const grid = Array.from({ length: rect.rowCount }, (_, r) =>
+          Array.from({ length: rect.columnCount }, (_, c) => read(sheet.cell(rect.row + r, rect.column + c))),
         );
+        this.#batch.workbook.addInCellReads += rect.rowCount * rect.columnCount;
+        this.#batch.respond(grid);
+        this.#loaded.set(name, grid);
       }
     });
     return this;
@@ -310,13 +344,6 @@ class StandInRange {
     });
   }
 
-  /** The smallest range within this one that covers its used cells; a null object when it has none. */
-  getUsedRangeOrNullObject(valuesOnly?: boolean): StandInRange {
-    return StandInRange.nullable(this.#batch, this.#sheet, () =>
-      resolveSheet(this.#sheet).usedRect(valuesOnly === true, this.#rect()),
-    );
-  }
-
   /**
    * The anchor of the spill this one cell belongs to (the anchor's own cell included); a null object for a
    * cell outside any spill, and for a range of several cells, as Excel's OrNullObject variant gives.
@@ -335,6 +362,28 @@ class StandInRange {
     });
   }
 
+  /**
+   * The cells of this range that hold a formula (Excel.SpecialCellType.formulas, ExcelApi 1.9), as areas: each
+   * run of formula cells along a row is one area. A null object when none does, where `getSpecialCells` would
+   * fail the sync with ItemNotFound (excel-add-ins-ranges-special-cells). Spilled cells show values, not
+   * formulas, so only anchors count.
+   */
+  getSpecialCellsOrNullObject(cellType: "Formulas"): StandInRangeAreas {
+    if (cellType !== "Formulas") {
+      throw new WorkbookError("InvalidArgument", `The stand-in finds only formula cells, not ${cellType}.`);
+    }
+    let areas: CellRect[] = [];
+    this.#batch.queue(() => {
+      const rect = this.#rect();
+      const sheet = resolveSheet(this.#sheet);
+      areas = cellRuns(
+        [...sheet.cells].flatMap(([key, cell]) => (cell.formula === undefined ? [] : [key])),
+        rect,
+      );
+    });
+    return new StandInRangeAreas(this.#batch, this.#sheet, () => areas);
+  }
+
   /** A range that may be a null object: `isNullObject` is known after the next sync. */
   static nullable(batch: Batch, sheet: StandInWorksheet, locate: () => CellRect | undefined): StandInRange {
     const range = new StandInRange(batch, sheet, locate);
@@ -346,6 +395,68 @@ class StandInRange {
     const range = new StandInRange(batch, sheet, () => rect);
     range.#loaded.set("isNullObject", false);
     return range;
+  }
+}
+
+/** The areas of a RangeAreas: `load("items/rowIndex,...")` gives each as a range. */
+class StandInRangeCollection {
+  static readonly officeName = "Excel.RangeCollection";
+  readonly #batch: Batch;
+  readonly #sheet: StandInWorksheet;
+  readonly #rects: () => CellRect[];
+  #items: StandInRange[] | undefined;
+
+  constructor(batch: Batch, sheet: StandInWorksheet, rects: () => CellRect[]) {
+    this.#batch = batch;
+    this.#sheet = sheet;
+    this.#rects = rects;
+  }
+
+  load(names: string | string[]): StandInRangeCollection {
+    const wanted = (Array.isArray(names) ? names : names.split(",")).map((name) => {
+      const trimmed = name.trim();
+      if (!trimmed.startsWith("items/"))
+        throw new WorkbookError(
+          "InvalidArgument",
+          `The stand-in loads only items of areas, not '${trimmed}'.`,
+        );
+      return trimmed.slice("items/".length);
+    });
+    this.#batch.queue(() => {
+      const rects = this.#rects();
+      this.#batch.respond(rects);
+      this.#items = rects.map((rect) => {
+        const item = StandInRange.known(this.#batch, this.#sheet, rect);
+        item.load(wanted);
+        return item;
+      });
+    });
+    return this;
+  }
+
+  get items(): StandInRange[] {
+    if (!this.#items) throw new PropertyNotLoadedError("items");
+    return Array.from(this.#items);
+  }
+}
+
+/** Several ranges of one sheet (ExcelApi 1.9), as `getSpecialCellsOrNullObject` gives them. */
+class StandInRangeAreas {
+  static readonly officeName = "Excel.RangeAreas";
+  readonly #loaded = new LoadedProperties();
+  readonly #areas: StandInRangeCollection;
+
+  constructor(batch: Batch, sheet: StandInWorksheet, rects: () => CellRect[]) {
+    this.#areas = new StandInRangeCollection(batch, sheet, rects);
+    batch.queue(() => this.#loaded.set("isNullObject", rects().length === 0));
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  get areas(): StandInRangeCollection {
+    return this.#areas;
   }
 }
 
@@ -793,6 +904,8 @@ export const EXCEL_STAND_INS = [
   StandInTable,
   StandInWorksheetFreezePanes,
   StandInRange,
+  StandInRangeAreas,
+  StandInRangeCollection,
   StandInRangeFormat,
   StandInSelectionChangedHandlers,
   StandInEventHandlerResult,

@@ -3,7 +3,7 @@
  * its formulas; the stand-in's `Excel.run` reads and writes it on behalf of the add-in. It knows nothing of
  * the Office API shapes (that is test/host/standin/) nor of formulas' meaning (test/host/page/calculator.ts).
  */
-import { rectContains, type CellRect } from "../../../src/excel/a1";
+import type { CellRect } from "../../../src/excel/a1";
 
 export type CellValue = string | number | boolean;
 export type Visibility = "Visible" | "Hidden" | "VeryHidden";
@@ -95,12 +95,8 @@ export class Sheet {
     return this.cells.get(cellKey(row, column));
   }
 
-  /**
-   * The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells), within `within`
-   * when given (a range's used range).
-   */
-  usedRect(valuesOnly: boolean, within?: CellRect): CellRect | undefined {
-    if (within) return this.boundingRect(valuesOnly, within);
+  /** The bounding rectangle of cells that hold something (valuesOnly: ignore format-only cells). */
+  usedRect(valuesOnly: boolean): CellRect | undefined {
     // Kept until the sheet changes: the grid asks on every redraw, and a big export has millions of cells.
     if (this.usedRects.has(valuesOnly)) return this.usedRects.get(valuesOnly);
     const used = this.boundingRect(valuesOnly);
@@ -108,7 +104,7 @@ export class Sheet {
     return used;
   }
 
-  private boundingRect(valuesOnly: boolean, within?: CellRect): CellRect | undefined {
+  private boundingRect(valuesOnly: boolean): CellRect | undefined {
     let top = Infinity;
     let left = Infinity;
     let bottom = -1;
@@ -118,7 +114,6 @@ export class Sheet {
       const comma = key.indexOf(",");
       const row = Number(key.slice(0, comma));
       const column = Number(key.slice(comma + 1));
-      if (within && !rectContains(within, row, column)) continue;
       if (row < top) top = row;
       if (row > bottom) bottom = row;
       if (column < left) left = column;
@@ -140,7 +135,13 @@ const FORBIDDEN_SHEET_CHARACTERS = /[[\]:*?/\\]/;
 /** An Office-style failure: the stand-in rejects `context.sync()` with it, as Excel does. */
 export class WorkbookError extends Error {
   constructor(
-    readonly code: "ItemNotFound" | "ItemAlreadyExists" | "InvalidArgument" | "InvalidOperation",
+    readonly code:
+      | "ItemNotFound"
+      | "ItemAlreadyExists"
+      | "InvalidArgument"
+      | "InvalidOperation"
+      | "RequestPayloadSizeLimitExceeded"
+      | "ResponsePayloadSizeLimitExceeded",
     message: string,
   ) {
     super(message);
@@ -157,6 +158,8 @@ export class Workbook {
   /** Comments (Excel.Comment), one thread per cell at most, as Excel allows. */
   readonly comments: CellComment[] = [];
   private commentIds = 0;
+  /** Cells whose contents the add-in has read through a range's grid properties: tests compare scans by it. */
+  addInCellReads = 0;
   private readonly listeners = new Set<(change: WorkbookChange) => void>();
 
   constructor() {

@@ -1,4 +1,4 @@
-import { jsonByteLength, utf8ByteLength } from "../../src/excel/requestPayload";
+import { jsonByteLength, utf8ByteLength } from "../../src/tables/payloadBytes";
 
 describe("request payload sizes", () => {
   it("counts UTF-8 bytes, as the request travels", () => {

@@ -1,7 +1,9 @@
 /**
- * Excel on the web rejects any single request over 5 MB (`RequestPayloadSizeLimitExceeded`). A request is
- * everything queued between two `context.sync()` calls, serialized as JSON, so the writers estimate that JSON
- * from the values themselves and sync before the estimate would cross the budget.
+ * Excel on the web rejects any single request or response over 5 MB (`RequestPayloadSizeLimitExceeded`,
+ * `ResponsePayloadSizeLimitExceeded`), and Excel limits a custom function's payload to 5 MB as well
+ * (docs/hosts.md gives the sources). A request is everything queued between two `context.sync()` calls,
+ * serialized as JSON, so the writers estimate that JSON from the values themselves and sync before the
+ * estimate would cross the budget; the readers and the functions size what comes back the same way.
  */
 
 export const EXCEL_REQUEST_LIMIT_BYTES = 5_000_000;
