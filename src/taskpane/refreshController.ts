@@ -89,7 +89,9 @@ export class RefreshController {
   private endOf(refresh: CellRefresh): (busy: number) => boolean {
     let quiet: { since: number; waiting: number } | undefined;
     return (busy) => {
-      if (refresh.waiting === 0) return true;
+      // Every call has settled in the runtime, and Excel shows each answer (a look taken just before the last
+      // call ended may still have seen it calculating: look once more rather than stamp it as still calculating).
+      if (refresh.waiting === 0 && busy === 0) return true;
       const now = this.now();
       if (now - refresh.startedAt >= this.longestWaitMs) return true;
       if (busy > 0 || cellsWaiting() > 0) quiet = undefined;
