@@ -177,6 +177,50 @@ describe("the stand-in under the add-in's workbook code", () => {
   });
 });
 
+/** Sheet names Excel writes bare although they are not plain ASCII, and ones it quotes although they are. */
+const SHEET_NAMES = ["École", "Лист1", "Q1", "FY24", "O'Brien", "My Sheet"];
+
+describe("the as-of comment of a frozen formula, on sheets Excel names its own way", () => {
+  const asOfText = () => "As of: frozen for the test.";
+  const commentsOn = (workbook: Workbook, sheet: string) =>
+    workbook.comments
+      .filter((comment) => comment.sheet === sheet)
+      .map(({ row, column, content }) => ({ row, column, content }));
+
+  it.each(SHEET_NAMES)("Freeze then Restore on %s removes the comment it wrote", async (sheet) => {
+    const { workbook, run, calculated } = host();
+    workbook.addSheet(sheet);
+    workbook.enter(sheet, 1, 2, "=RENT.UNITS(3)");
+    await calculated();
+
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    expect(commentsOn(workbook, sheet)).toEqual([{ row: 1, column: 2, content: asOfText() }]);
+
+    const restored = await run((context) => restoreRentFormulas(context, { kind: "workbook" }));
+    expect(restored.restored).toHaveLength(1);
+    expect(commentsOn(workbook, sheet)).toEqual([]);
+  });
+
+  it.each(SHEET_NAMES)("freezing %s a second time leaves one comment", async (sheet) => {
+    const { workbook, run, calculated } = host();
+    workbook.addSheet(sheet);
+    workbook.enter(sheet, 1, 2, "=RENT.UNITS(3)");
+    await calculated();
+    // A comment Restore must keep (someone edited it), and so a cell the next Freeze must not comment again.
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    const written = workbook.comments[0]!;
+    workbook.deleteComment(written.id);
+    workbook.addComment(sheet, written.row, written.column, "Checked against the rent roll.");
+    await run((context) => restoreRentFormulas(context, { kind: "workbook" }));
+    await calculated();
+
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    expect(commentsOn(workbook, sheet)).toEqual([
+      { row: 1, column: 2, content: "Checked against the rent roll." },
+    ]);
+  });
+});
+
 describe("the host's calculation", () => {
   it("cancels a running call when its input changes, and shows only the newer answer", async () => {
     const workbook = new Workbook();

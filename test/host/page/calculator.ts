@@ -6,12 +6,13 @@
  * **Calculate now** (a full calculation), and when its function is (re)associated; an invocation still running
  * then is cancelled.
  */
-import { cellAddress, qualifiedAddress, type CellRect } from "../../../src/excel/a1";
+import { cellAddress, type CellRect } from "../../../src/excel/a1";
 import { StandInInvocation, StandInStreamingInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { cellFromValue, isDataType, passedValue } from "../workbook/cellValues";
+import { excelAddress } from "../workbook/excelAddress";
 import {
   CALCULATION_RERUNS_ALL,
   holdsDataTypes,
@@ -80,10 +81,10 @@ function shownResult(value: unknown, profile: HostProfile): Result {
   return [[shown(value)]];
 }
 
-/** A calling cell's address as Excel gives it to a function ("Sheet1!B2", "'My sheet'!B2"). */
+/** A calling cell's address as Excel gives it to a function ("Sheet1!B2", "École!B2", "'Q1'!B2"). */
 function callerAddress(sheetName: string, anchor: string): string {
   const [row, column] = anchor.split(",").map(Number);
-  return qualifiedAddress(sheetName, cellAddress(row ?? 0, column ?? 0));
+  return excelAddress(sheetName, cellAddress(row ?? 0, column ?? 0));
 }
 
 function failure(error: unknown): Result {
