@@ -10,6 +10,7 @@ import {
   type FrozenFormula,
 } from "./frozenFormulaStore";
 import { asLiteralText } from "../tables/literalText";
+import { plainCell } from "./plainCells";
 import { jsonByteLength } from "./requestPayload";
 import { hostSupports } from "./requirementSets";
 import { findRentFormulaCells, FORMULA_READ_BLOCK_CELLS, type RentFormulaCell } from "./rentFormulas";
@@ -18,6 +19,11 @@ export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
   /** The as-of of a formula's values, written beside them as a comment; none written without it. */
   readonly asOfText?: (cell: { sheetName: string; address: string }) => string | Promise<string>;
+  /**
+   * Freeze for sharing: plain values with the number formats they show, no data types, so that Excel 2021 and
+   * older (no data types in cells) show what this Excel shows (src/excel/plainCells.ts).
+   */
+  readonly forSharing?: boolean;
 }
 
 export interface FreezeResult {
@@ -174,8 +180,13 @@ export async function freezeRentFormulas(
   for (const { cell, rect, shown } of results) {
     await batch.add(jsonByteLength(shown) + 64, () => {
       const range = cellRange(context, cell.sheetName, rect);
-      if (property === "valuesAsJson") range.valuesAsJson = shown as Excel.CellValue[][];
-      else range.values = shown;
+      if (property === "values") range.values = shown;
+      else if (!options.forSharing) range.valuesAsJson = shown as Excel.CellValue[][];
+      else {
+        const plain = shown.map((row) => row.map(plainCell));
+        range.values = plain.map((row) => row.map((c) => c.value));
+        range.numberFormat = plain.map((row) => row.map((c) => c.format));
+      }
     });
   }
   await batch.flush();

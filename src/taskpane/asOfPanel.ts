@@ -15,6 +15,7 @@ const ACTS_THAT_CHANGE_THE_WORKBOOK = [
   ["sign-in-form", "submit"],
   ["refresh-button", "click"],
   ["freeze-button", "click"],
+  ["freeze-sharing-button", "click"],
   ["restore-button", "click"],
 ] as const;
 

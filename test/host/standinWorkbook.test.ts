@@ -143,6 +143,23 @@ describe("the stand-in under the add-in's workbook code", () => {
     expect(sheet.cell(1, 2)).toMatchObject({ value: 46053, valueFormat: "yyyy-mm-dd" });
   });
 
+  it("freezes for sharing: a card as its text, rents and dates as plain numbers in the cell's own format", async () => {
+    const { workbook, run, calculated } = host("m365-windows");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARD()");
+    workbook.enter("Sheet1", 0, 2, "=RENT.RENTS()");
+    await calculated();
+
+    const frozen = await run((context) =>
+      freezeRentFormulas(context, { kind: "workbook" }, { forSharing: true }),
+    );
+    expect(frozen.frozen).toHaveLength(2);
+    const sheet = workbook.sheet("Sheet1");
+    // What Excel 2021 and older read: no data type left in any cell, each format on the cell itself.
+    expect(sheet.cell(0, 0)).toEqual({ value: "The Dylan" });
+    expect(sheet.cell(0, 2)).toEqual({ value: 1890, numberFormat: "$#,##0.00" });
+    expect(sheet.cell(1, 2)).toEqual({ value: 46053, numberFormat: "yyyy-mm-dd" });
+  });
+
   it("freezes plain values where the host has no data types in functions (Office 2024)", async () => {
     const { workbook, run, calculated } = host("office2024-windows");
     workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
