@@ -1,4 +1,4 @@
-import { recalculateRentFormulas, recalculateUnanswered } from "../excel/recalculate";
+import { recalculateRentFormulas, recalculateUnanswered, reenterUnresolvedNames } from "../excel/recalculate";
 import { session } from "../session/session";
 import { wireAsOfPanel } from "./asOfPanel";
 import { CompSetsController } from "./compSetsController";
@@ -58,6 +58,9 @@ function start(inExcel: boolean): void {
     afterSignIn: () => recalculateInExcel(recalculateUnanswered),
     afterAccountChange: () => recalculateInExcel(recalculateRentFormulas),
   });
+  // Cells Excel calculated before the functions were loaded still show #NAME? (a streaming one until entered
+  // again): the functions are associated by now, as their bundle runs before Office.onReady calls back.
+  if (inExcel) void runExcel(reenterUnresolvedNames).catch((error: unknown) => status.error(error));
   wireSignInPanel({ session, controller: signIn, settings, status });
   wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);
   wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);

@@ -5,6 +5,7 @@
  */
 import { freezeRentFormulas, restoreRentFormulas } from "../../src/excel/freeze";
 import { FROZEN_STORE_SHEET_NAME } from "../../src/excel/frozenFormulaStore";
+import { reenterUnresolvedNames } from "../../src/excel/recalculate";
 import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
@@ -43,6 +44,8 @@ function host(profileName: HostProfileName = "m365-windows") {
       { id: "UNITS", name: "UNITS", parameters: [{ name: "compSetId" }] },
       { id: "RENTS", name: "RENTS", parameters: [] },
       { id: "CARD", name: "CARD", parameters: [] },
+      // Streaming, and associated only when a test says so (an add-in that loads after the workbook).
+      { id: "TICKS", name: "TICKS", parameters: [], options: { stream: true } },
     ],
     profile,
   );
@@ -178,6 +181,26 @@ describe("the stand-in under the add-in's workbook code", () => {
     await calculated();
     expect(refreshed.cells.map((cell) => cell.address)).toEqual(["A1"]);
     expect(calculator.invocationCounts.get("UNITS")).toBe(2);
+  });
+
+  it("enters again a streaming formula left at #NAME? by an add-in that loaded after it calculated", async () => {
+    const { workbook, calculator, run, calculated, shown, register } = host();
+    workbook.enter("Sheet1", 0, 0, "=RENT.TICKS()");
+    workbook.enter("Sheet1", 0, 1, "=RENT.UNITS(3)");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("#NAME?");
+
+    register("TICKS", (invocation) => (invocation as { setResult(value: unknown): void }).setResult(42));
+    await calculated();
+    // As in Excel (office-js #6355): the function's loading leaves the cell as it was.
+    expect(shown("Sheet1", 0, 0)).toBe("#NAME?");
+
+    const entered = await run(reenterUnresolvedNames);
+    await calculated();
+    expect(entered).toBe(1);
+    expect(shown("Sheet1", 0, 0)).toBe(42);
+    // Only that cell: a cell that shows its answer is not asked again.
+    expect(calculator.invocationCounts.get("UNITS")).toBe(1);
   });
 
   it("keeps Excel's batch rules: load and sync before reading, a missing sheet fails the sync", async () => {

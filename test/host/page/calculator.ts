@@ -332,7 +332,11 @@ export class Calculator {
     const metadata = this.metadataByName.get(expression.name);
     if (!metadata) return errorResult("#NAME?", `There is no function named ${expression.name}.`);
     const implementation = this.implementations.get(metadata.id);
-    // The add-in has not associated its functions yet: wait for it (registerFunction runs the cell again).
+    // The add-in has not associated its functions yet. A streaming function's cell shows #NAME? and the add-in's
+    // loading leaves it so, until the formula is entered again (office-js #6355, docs/hosts.md); any other
+    // waits for it (registerFunction runs the cell again).
+    if (!implementation && metadata.options?.stream)
+      return errorResult("#NAME?", `${expression.name} was not loaded when this cell calculated.`);
     if (!implementation) {
       this.waitingForFunctions.set(`${sheetName.toUpperCase()}!${anchor}`, { sheetName, anchor });
       throw new WaitingForInput();
