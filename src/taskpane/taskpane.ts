@@ -86,10 +86,16 @@ function start(inExcel: boolean): void {
   );
 }
 
+// Excel may call the functions (their bundle has associated them) before Office.onReady: until the pane has
+// started, and with it the resume of a kept sign-in, such a cell waits rather than says "Not signed in".
+let paneStarted = () => {};
+void session.whileResuming(new Promise<void>((resolve) => (paneStarted = resolve)));
+
 void Office.onReady((info) => {
   try {
     start(info.host === Office.HostType.Excel);
   } finally {
+    paneStarted();
     // The page stays hidden until its controls are wired (and shown even if wiring failed, so the status line
     // can say so): a click on a control that does nothing yet would be lost.
     element("pane-main").hidden = false;
