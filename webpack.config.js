@@ -6,7 +6,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const webpack = require("webpack");
-const { HelpPagePlugin, FUNCTION_REFERENCE } = require("./scripts/helpPagePlugin");
+const { HelpPagePlugin, FUNCTION_REFERENCE, SUPPORT_PAGE } = require("./scripts/helpPagePlugin");
 
 /** The origin the add-in is served from during development (the manifest's URLs use it). */
 const DEV_BASE_URL = "https://localhost:3000/";
@@ -149,7 +149,12 @@ module.exports = async (env = {}, argv = {}) => {
         chunks: ["taskpane", "functions"],
         contentSecurityPolicy: contentSecurityPolicy(baseUrl),
       }),
-      new HelpPagePlugin({ reference: FUNCTION_REFERENCE, devBaseUrl: DEV_BASE_URL, baseUrl }),
+      new HelpPagePlugin({
+        reference: FUNCTION_REFERENCE,
+        support: SUPPORT_PAGE,
+        devBaseUrl: DEV_BASE_URL,
+        baseUrl,
+      }),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

@@ -39,11 +39,29 @@ export function parseCellAddress(address: string): { row: number; column: number
   return { row: Number(match[2]) - 1, column: column - 1 };
 }
 
-/** Excel quotes sheet names in formulas and addresses when they hold anything but letters and digits. */
-export function qualifiedAddress(sheetName: string, address: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheetName);
-  const sheet = plain ? sheetName : `'${sheetName.replace(/'/g, "''")}'`;
-  return `${sheet}!${address}`;
+/**
+ * "Sheet1!B2", "École!B2", "'Q1'!B2", "'O''Brien'!B2" as the sheet's name and the cells. Excel decides by rules
+ * of its own which names it quotes (docs/hosts.md, "Addresses"); reading both forms, the add-in never relies on
+ * them, and it compares what it parsed, never the text.
+ */
+export function splitSheetAddress(address: string): { sheetName: string; cells: string } | undefined {
+  const bang = address.lastIndexOf("!");
+  if (bang <= 0) return undefined;
+  const sheet = address.slice(0, bang);
+  const quoted = sheet.length >= 2 && sheet.startsWith("'") && sheet.endsWith("'");
+  return {
+    sheetName: quoted ? sheet.slice(1, -1).replace(/''/g, "'") : sheet,
+    cells: address.slice(bang + 1),
+  };
+}
+
+/** The sheet, row and column of a one-cell address as Excel gives it (`Range.address`); undefined otherwise. */
+export function parseSheetCell(
+  address: string,
+): { sheetName: string; row: number; column: number } | undefined {
+  const parts = splitSheetAddress(address);
+  if (!parts || !CELL.test(parts.cells.trim())) return undefined;
+  return { sheetName: parts.sheetName, ...parseCellAddress(parts.cells) };
 }
 
 export function rectContains(outer: CellRect, row: number, column: number): boolean {

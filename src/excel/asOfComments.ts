@@ -1,4 +1,4 @@
-import { qualifiedAddress } from "./a1";
+import { parseCellAddress, parseSheetCell } from "./a1";
 
 /** A frozen formula's cell and the as-of written beside its values. */
 export interface AsOfComment {
@@ -7,7 +7,19 @@ export interface AsOfComment {
   readonly text: string;
 }
 
-const cellKey = (sheetName: string, address: string) => qualifiedAddress(sheetName, address).toUpperCase();
+/**
+ * One cell, whatever the spelling of its address: sheet names compare as Excel compares them (without regard
+ * to case) and the cell by row and column. Excel writes a comment's location with its own quoting of the sheet
+ * name (`École!A1` bare, `'Q1'!A1` quoted), which no rule of ours may second-guess.
+ */
+function cellKey(sheetName: string, row: number, column: number): string {
+  return `${sheetName.toUpperCase()}\n${row}\n${column}`;
+}
+
+const noteKey = (note: AsOfComment) => {
+  const { row, column } = parseCellAddress(note.address);
+  return cellKey(note.sheetName, row, column);
+};
 
 /** The comments of the workbook by the cell they are on (two requests, whatever their number). */
 async function commentsByCell(context: Excel.RequestContext): Promise<Map<string, Excel.Comment>> {
@@ -20,9 +32,12 @@ async function commentsByCell(context: Excel.RequestContext): Promise<Map<string
     return { comment, cell };
   });
   await context.sync();
-  return new Map(
-    located.map(({ comment, cell }) => [cell.address.replace(/\$/g, "").toUpperCase(), comment]),
-  );
+  const byCell = new Map<string, Excel.Comment>();
+  for (const { comment, cell } of located) {
+    const where = parseSheetCell(cell.address);
+    if (where) byCell.set(cellKey(where.sheetName, where.row, where.column), comment);
+  }
+  return byCell;
 }
 
 /**
@@ -35,19 +50,23 @@ export async function uncommentedOnly(
 ): Promise<AsOfComment[]> {
   if (asOf.length === 0) return [];
   const existing = await commentsByCell(context);
-  return asOf.filter((note) => !existing.has(cellKey(note.sheetName, note.address)));
+  return asOf.filter((note) => !existing.has(noteKey(note)));
 }
 
 /**
  * Writes each as-of as a comment on the formula's cell (Excel comments, ExcelApi 1.10): it stays beside the
- * values, travels with the workbook and reads the same without the add-in.
+ * values, travels with the workbook and reads the same without the add-in. The cell goes as a Range, so no
+ * address of ours has to be spelled the way Excel reads one.
  */
 export async function writeAsOfComments(
   context: Excel.RequestContext,
   asOf: readonly AsOfComment[],
 ): Promise<void> {
-  for (const note of asOf)
-    context.workbook.comments.add(qualifiedAddress(note.sheetName, note.address), note.text);
+  for (const note of asOf) {
+    const { row, column } = parseCellAddress(note.address);
+    const cell = context.workbook.worksheets.getItem(note.sheetName).getRangeByIndexes(row, column, 1, 1);
+    context.workbook.comments.add(cell, note.text);
+  }
   await context.sync();
 }
 
@@ -59,7 +78,7 @@ export async function removeAsOfComments(
   if (asOf.length === 0) return;
   const existing = await commentsByCell(context);
   for (const note of asOf) {
-    const comment = existing.get(cellKey(note.sheetName, note.address));
+    const comment = existing.get(noteKey(note));
     if (comment && comment.content === note.text) comment.delete();
   }
   await context.sync();

@@ -4,6 +4,7 @@ import { BudgetedBatch } from "./budgetedBatch";
 import type { FormulaScope } from "./formulaScope";
 import { appendFrozenFormulas, readFrozenStore, type FrozenFormula } from "./frozenFormulaStore";
 import { asLiteralText } from "../tables/literalText";
+import { plainCell } from "./plainCells";
 import { jsonByteLength } from "../tables/payloadBytes";
 import { hostSupports } from "./requirementSets";
 import { findRentFormulaCells, type RentFormulaCell } from "./rentFormulas";
@@ -15,6 +16,11 @@ export interface FreezeOptions {
   readonly requestBudgetBytes?: number;
   /** The as-of of a formula's values, written beside them as a comment; none written without it. */
   readonly asOfText?: (cell: { sheetName: string; address: string }) => string | Promise<string>;
+  /**
+   * Freeze for sharing: plain values with the number formats they show, no data types, so that Excel 2021 and
+   * older (no data types in cells) show what this Excel shows (src/excel/plainCells.ts).
+   */
+  readonly forSharing?: boolean;
 }
 
 export interface FreezeResult {
@@ -103,12 +109,16 @@ export async function withShownValues<R extends FormulaResult>(
   });
 }
 
-/** Writes what each result showed over its cells (a formula there is replaced), in requests under the budget. */
+/**
+ * Writes what each result showed over its cells (a formula there is replaced), in requests under the budget;
+ * `forSharing` writes cards and formatted values as plain values with their number formats on the cells.
+ */
 export async function writeShownValues(
   context: Excel.RequestContext,
   results: readonly ShownResult[],
   property: ValuesProperty,
   requestBudgetBytes?: number,
+  forSharing = false,
 ): Promise<void> {
   const batch = new BudgetedBatch(context, requestBudgetBytes);
   for (const { cell, rect, shown } of results) {
@@ -122,8 +132,13 @@ export async function writeShownValues(
           rowCount: end - start,
         });
         const rows = shown.slice(start, end);
-        if (property === "valuesAsJson") range.valuesAsJson = rows as Excel.CellValue[][];
-        else range.values = rows;
+        if (property === "values") range.values = rows;
+        else if (!forSharing) range.valuesAsJson = rows as Excel.CellValue[][];
+        else {
+          const plain = rows.map((row) => row.map(plainCell));
+          range.values = plain.map((row) => row.map((c) => c.value));
+          range.numberFormat = plain.map((row) => row.map((c) => c.format));
+        }
       });
     }
   }
@@ -172,7 +187,7 @@ export async function freezeRentFormulas(
 
   await appendFrozenFormulas(context, await readFrozenStore(context), frozen);
 
-  await writeShownValues(context, results, property, options.requestBudgetBytes);
+  await writeShownValues(context, results, property, options.requestBudgetBytes, options.forSharing);
   await writeAsOfComments(context, commented);
   return { frozen, stillCalculating };
 }

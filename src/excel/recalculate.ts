@@ -28,6 +28,18 @@ export async function recalculateUnanswered(): Promise<number> {
 }
 
 /**
+ * When the add-in's functions are loaded: enters again the RENT formulas that show #NAME?. A cell Excel
+ * calculated before the add-in associated its functions (a workbook opened before the add-in loaded) keeps
+ * #NAME? after they load until its formula is entered again (office-js #6355, #6611). Returns how many cells were entered again.
+ */
+export async function reenterUnresolvedNames(context: Excel.RequestContext): Promise<number> {
+  const cells = await findRentFormulaCells(context, { kind: "workbook" }, { withValues: true });
+  const unresolved = cells.filter((cell) => cell.value === "#NAME?");
+  if (unresolved.length > 0) await enterAgain(context, unresolved);
+  return unresolved.length;
+}
+
+/**
  * After the formulas' default account changed: recalculates every RENT cell of the workbook (a cell that names
  * no account answers for the new one), and no other formula, as the pane's Refresh does without its bypass of
  * the cache.

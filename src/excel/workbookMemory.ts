@@ -54,17 +54,25 @@ export async function readLastRefresh(context: Excel.RequestContext): Promise<La
 
 const WORKBOOK_ID_KEY = "rentMarket.workbookId";
 
-/**
- * This workbook's identity: a random id kept in its settings, made the first time it is asked for. It names
- * the workbook's cells in what the add-in keeps outside it (their as-of), and says nothing of the file or its
- * owner. A copy of the file carries the same id (the copy's cells are the same formulas).
- */
-export async function workbookIdentity(context: Excel.RequestContext): Promise<string> {
+/** This workbook's identity (below) if it has one; reads only, so a workbook just opened stays unchanged. */
+export async function readWorkbookIdentity(context: Excel.RequestContext): Promise<string | undefined> {
   const setting = context.workbook.settings.getItemOrNullObject(WORKBOOK_ID_KEY);
   setting.load("value");
   await context.sync();
   if (!setting.isNullObject && typeof setting.value === "string" && setting.value !== "")
     return setting.value;
+  return undefined;
+}
+
+/**
+ * This workbook's identity: a random id kept in its settings, made the first time it is asked for. It names
+ * the workbook's cells in what the add-in keeps outside it (their as-of), and says nothing of the file or its
+ * owner. A copy of the file carries the same id (the copy's cells are the same formulas). Making it changes the
+ * file (Excel then asks to save it, and a read-only file refuses it): only a person's act asks for it.
+ */
+export async function workbookIdentity(context: Excel.RequestContext): Promise<string> {
+  const kept = await readWorkbookIdentity(context);
+  if (kept !== undefined) return kept;
   const id = [...globalThis.crypto.getRandomValues(new Uint8Array(16))]
     .map((byte) => byte.toString(16).padStart(2, "0"))
     .join("");

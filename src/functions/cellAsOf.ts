@@ -1,6 +1,7 @@
 import type { AnswerTrail, TrailLine } from "../data/answerTrail";
 import { requestKey } from "../data/cacheKey";
 import type { DataLayer } from "../data/dataLayer";
+import { splitSheetAddress } from "../excel/a1";
 import { session, type SignedIn } from "../session/session";
 
 /** What a formula's last calculation rested on: the pane shows it for the selected cell. */
@@ -114,16 +115,10 @@ export function cellKey(sheetName: string, a1: string): string {
   return `${sheetName.toUpperCase()}!${a1.replace(/\$/g, "").toUpperCase()}`;
 }
 
-/** "Sheet1!B2" or "'My ''Q3'' sheet'!B2" as sheet name and cell. */
-export function splitAddress(address: string): { sheetName: string; a1: string } | undefined {
-  const bang = address.lastIndexOf("!");
-  if (bang <= 0) return undefined;
-  const sheet = address.slice(0, bang);
-  const quoted = sheet.startsWith("'") && sheet.endsWith("'") && sheet.length >= 2;
-  return {
-    sheetName: quoted ? sheet.slice(1, -1).replace(/''/g, "'") : sheet,
-    a1: address.slice(bang + 1),
-  };
+/** "Sheet1!B2", "'Q1'!B2" as sheet name and cell. */
+function splitAddress(address: string): { sheetName: string; a1: string } | undefined {
+  const parts = splitSheetAddress(address);
+  return parts && { sheetName: parts.sheetName, a1: parts.cells };
 }
 
 /** One spelling for the cell at an address Excel gives a call ("Sheet1!B2", "'My sheet'!B2"). */

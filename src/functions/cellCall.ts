@@ -211,6 +211,48 @@ function unansweredReason(outcome: unknown): string | undefined {
 }
 
 /**
+ * Runs a cell's work; when it fails for want of a sign-in while a kept one is being resumed (Excel on the web
+ * calculates as the workbook opens, before the pane has resumed it), runs it again once the resume settles.
+ */
+function orAfterResume<T>(work: (cell: CellSignal) => T | Promise<T>, wait: CellSignal): T | Promise<T> {
+  const again = (error: unknown): Promise<T> => {
+    const resuming = session.current ? undefined : session.resuming;
+    if (!resuming) throw error;
+    return afterResume(resuming, wait, work);
+  };
+  let first: T | Promise<T>;
+  try {
+    first = work(wait);
+  } catch (error) {
+    return again(error);
+  }
+  return first instanceof Promise ? first.catch(again) : first;
+}
+
+/**
+ * The work of a cell called while a kept sign-in is being resumed, run once the resume has settled. It waits
+ * on the cell's signal (so its time bound and Excel's cancellation hold, and a value preview asks nothing).
+ */
+async function afterResume<T>(
+  resuming: Promise<void>,
+  wait: CellSignal,
+  work: (cell: CellSignal) => T | Promise<T>,
+): Promise<T> {
+  const signal = wait.signal;
+  await new Promise<void>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    if (signal.aborted) return stop();
+    signal.addEventListener("abort", stop, { once: true });
+    void resuming.then(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    });
+  });
+  // The pane's start may have handed over to the resume itself meanwhile: wait for that one too.
+  return orAfterResume(work, wait);
+}
+
+/**
  * Runs one custom function call: gives the work a signal that fires when Excel cancels the call or when the
  * time bound passes, and turns every failure into a cell error. A cell always ends with a value or an error.
  *
@@ -235,7 +277,7 @@ export function runCell<T>(
   if (invocation) invocation.onCanceled = () => wait.cancel();
   let working: T | Promise<T>;
   try {
-    working = work(wait);
+    working = orAfterResume(work, wait);
   } catch (error) {
     wait.settle();
     const cellError = toCellError(error);

@@ -69,6 +69,26 @@ export class Session {
     return this.state;
   }
 
+  private resumes = new Set<Promise<unknown>>();
+
+  /**
+   * Settles when no kept sign-in is being resumed any more; undefined when none is. Excel on the web calculates
+   * a workbook's RENT cells as it opens, before the pane has resumed the person's kept sign-in: such a cell
+   * waits for the resume rather than showing "Not signed in" over its saved value.
+   */
+  get resuming(): Promise<void> | undefined {
+    if (this.resumes.size === 0) return undefined;
+    return Promise.allSettled([...this.resumes]).then(() => undefined);
+  }
+
+  /** Marks `resume` (a kept sign-in being resumed) as under way until it settles, and returns it. */
+  whileResuming<T>(resume: Promise<T>): Promise<T> {
+    this.resumes.add(resume);
+    const done = () => this.resumes.delete(resume);
+    resume.then(done, done);
+    return resume;
+  }
+
   /**
    * Gets a token and the account list; the session changes only when both succeed. Another person's sign-in
    * ends the current one as a sign-out does (their cache goes) once the new credentials are accepted, so

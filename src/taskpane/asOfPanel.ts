@@ -1,10 +1,40 @@
 import { followSelection, readSelectedFormula } from "../excel/selectedFormula";
-import { workbookIdentity } from "../excel/workbookMemory";
+import { readWorkbookIdentity, workbookIdentity } from "../excel/workbookMemory";
 import { session } from "../session/session";
 import { onCellAsOf, rememberedCellAsOf, useWorkbookIdentity } from "../functions/cellAsOf";
 import { cellAsOfLines } from "./asOfText";
 import { element, fillList, whileBusy, type StatusLine } from "./dom";
 import type { ExcelRunner } from "./excelRunner";
+
+/**
+ * The person's acts after which the workbook may carry its identity: a sign-in by hand, Refresh, Freeze and
+ * Restore each recalculate or write the workbook anyway. Opening the pane (and a sign-in it resumes) changes
+ * nothing in the file: no "save changes?" for a file only looked at, and no failure on a read-only one.
+ */
+const ACTS_THAT_CHANGE_THE_WORKBOOK = [
+  ["sign-in-form", "submit"],
+  ["refresh-button", "click"],
+  ["freeze-button", "click"],
+  ["freeze-sharing-button", "click"],
+  ["restore-button", "click"],
+] as const;
+
+/**
+ * The workbook's identity names its cells' as-of kept across reloads: read at once if the file has one, else
+ * made at the person's first act above. Until then cells' as-of wait in memory.
+ */
+function identifyWorkbook(runExcel: ExcelRunner): Promise<void> {
+  return runExcel(readWorkbookIdentity).then((kept) => {
+    if (kept !== undefined) return useWorkbookIdentity(kept);
+    return new Promise<void>((resolve, reject) => {
+      const make = () => {
+        for (const [id, event] of ACTS_THAT_CHANGE_THE_WORKBOOK) element(id).removeEventListener(event, make);
+        runExcel(workbookIdentity).then(useWorkbookIdentity).then(resolve, reject);
+      };
+      for (const [id, event] of ACTS_THAT_CHANGE_THE_WORKBOOK) element(id).addEventListener(event, make);
+    });
+  });
+}
 
 /**
  * "As of" for the selected cell: shown when the selection changes, when that cell's formula answers again, and
@@ -24,8 +54,7 @@ export function wireAsOfPanel(runExcel: ExcelRunner, status: StatusLine, inExcel
     void whileBusy(element("asof-button"), status, show);
   });
   if (!inExcel) return;
-  // The workbook's identity names its cells' as-of kept across reloads: read (or made) once, then shown again.
-  const identified = runExcel(workbookIdentity).then(useWorkbookIdentity);
+  const identified = identifyWorkbook(runExcel);
   onCellAsOf((sheetName, address) => {
     if (
       shownCell &&

@@ -123,11 +123,15 @@ export class FreezeController {
     this.now = options.now ?? Date.now;
   }
 
-  /** Replaces the formulas by their values and writes each one's as-of beside them (a comment on its cell). */
-  freeze(scope: FormulaScope): Promise<FreezeResult> {
+  /**
+   * Replaces the formulas by their values and writes each one's as-of beside them (a comment on its cell); for
+   * sharing, plain values with their number formats, which Excel 2021 and older show as this Excel does.
+   */
+  freeze(scope: FormulaScope, { forSharing = false }: { forSharing?: boolean } = {}): Promise<FreezeResult> {
     const frozenAt = this.now();
     return this.runExcel((context) =>
       freezeRentFormulas(context, scope, {
+        forSharing,
         // What the sign-in's cache kept counts too: a cell calculated before a reload still has its as-of.
         asOfText: async (cell) =>
           frozenAsOfText(await rememberedCellAsOf(cell.sheetName, cell.address), frozenAt),

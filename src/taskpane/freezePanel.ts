@@ -10,8 +10,9 @@ import { PaneInputError } from "./paneInputError";
 import { scopeOf } from "./scopeChoice";
 
 /**
- * "Freeze to values" and "Restore formulas". A restore is offered first: the pane says what it would put back
- * and cost, and writes only once the person confirms (Office add-ins have no window.confirm).
+ * "Freeze to values", "Freeze for sharing" (plain values with their formats) and "Restore formulas". A restore
+ * is offered first: the pane says what it would put back and cost, and writes only once the person confirms
+ * (Office add-ins have no window.confirm).
  */
 export function wireFreezePanel(controller: FreezeController, status: StatusLine): void {
   const scope = () => scopeOf(element<HTMLSelectElement>("freeze-scope").value);
@@ -21,12 +22,15 @@ export function wireFreezePanel(controller: FreezeController, status: StatusLine
     offered = undefined;
     confirm.hidden = true;
   };
-  element<HTMLButtonElement>("freeze-button").addEventListener("click", () => {
-    withdraw();
-    void whileBusy(element("freeze-button"), status, async () => {
-      status.show(freezeSummary(await controller.freeze(scope())));
+  const freezeOn = (buttonId: string, forSharing: boolean) =>
+    element<HTMLButtonElement>(buttonId).addEventListener("click", () => {
+      withdraw();
+      void whileBusy(element(buttonId), status, async () => {
+        status.show(freezeSummary(await controller.freeze(scope(), { forSharing })));
+      });
     });
-  });
+  freezeOn("freeze-button", false);
+  freezeOn("freeze-sharing-button", true);
   element<HTMLButtonElement>("restore-button").addEventListener("click", () => {
     withdraw();
     void whileBusy(element("restore-button"), status, async () => {

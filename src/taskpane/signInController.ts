@@ -119,7 +119,12 @@ export class SignInController {
    * Signs in again with kept credentials when the pane starts. A refused secret is forgotten (it will not
    * work next time either); when the service cannot be reached it stays kept for the next start.
    */
-  async resume(): Promise<SignedIn | undefined> {
+  resume(): Promise<SignedIn | undefined> {
+    // Cells calculated meanwhile wait for it (Session.resuming) rather than say "Not signed in".
+    return this.deps.session.whileResuming(this.resumeKept());
+  }
+
+  private async resumeKept(): Promise<SignedIn | undefined> {
     if (this.deps.session.current) return this.deps.session.current;
     const credentials = await this.deps.vault.recall();
     if (!credentials) return undefined;

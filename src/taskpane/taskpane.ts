@@ -1,4 +1,9 @@
-import { recalculateRentFormulas, recalculateUnanswered, rentFormulaBlocks } from "../excel/recalculate";
+import {
+  recalculateRentFormulas,
+  recalculateUnanswered,
+  reenterUnresolvedNames,
+  rentFormulaBlocks,
+} from "../excel/recalculate";
 import { session } from "../session/session";
 import { wireAsOfPanel } from "./asOfPanel";
 import { CompSetsController } from "./compSetsController";
@@ -59,6 +64,9 @@ function start(inExcel: boolean): void {
     afterAccountChange: () => recalculateInExcel(recalculateRentFormulas),
     accountChangeFormulas: () => (inExcel ? rentFormulaBlocks() : Promise.resolve([])),
   });
+  // Cells Excel calculated before the functions were loaded still show #NAME? (a streaming one until entered
+  // again): the functions are associated by now, as their bundle runs before Office.onReady calls back.
+  if (inExcel) void runExcel(reenterUnresolvedNames).catch((error: unknown) => status.error(error));
   wireSignInPanel({ session, controller: signIn, settings, status });
   wireConnectionPanel(new ConnectionCheckController(session), readSignInForm, status);
   wireCompSetsPanel(session, new CompSetsController(session, runExcel), status);
@@ -84,10 +92,16 @@ function start(inExcel: boolean): void {
   );
 }
 
+// Excel may call the functions (their bundle has associated them) before Office.onReady: until the pane has
+// started, and with it the resume of a kept sign-in, such a cell waits rather than says "Not signed in".
+let paneStarted = () => {};
+void session.whileResuming(new Promise<void>((resolve) => (paneStarted = resolve)));
+
 void Office.onReady((info) => {
   try {
     start(info.host === Office.HostType.Excel);
   } finally {
+    paneStarted();
     // The page stays hidden until its controls are wired (and shown even if wiring failed, so the status line
     // can say so): a click on a control that does nothing yet would be lost.
     element("pane-main").hidden = false;

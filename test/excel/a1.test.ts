@@ -2,7 +2,7 @@ import {
   cellAddress,
   columnLetters,
   parseCellAddress,
-  qualifiedAddress,
+  parseSheetCell,
   rectAddress,
   rectContains,
 } from "../../src/excel/a1";
@@ -29,10 +29,14 @@ describe("A1 addresses", () => {
     expect(() => parseCellAddress("A1:B2")).toThrow(/Not a cell address/);
   });
 
-  it("quotes sheet names when Excel would", () => {
-    expect(qualifiedAddress("Model", "B2")).toBe("Model!B2");
-    expect(qualifiedAddress("Comp Set (2)", "A1")).toBe("'Comp Set (2)'!A1");
-    expect(qualifiedAddress("O'Brien", "A1")).toBe("'O''Brien'!A1");
+  it("reads the sheet and cell of an address in either spelling Excel writes", () => {
+    expect(parseSheetCell("Model!$B$2")).toEqual({ sheetName: "Model", row: 1, column: 1 });
+    expect(parseSheetCell("École!A1")).toEqual({ sheetName: "École", row: 0, column: 0 });
+    expect(parseSheetCell("'Q1'!C3")).toEqual({ sheetName: "Q1", row: 2, column: 2 });
+    expect(parseSheetCell("'O''Brien'!A1")).toEqual({ sheetName: "O'Brien", row: 0, column: 0 });
+    expect(parseSheetCell("'Hi!'!A1")).toEqual({ sheetName: "Hi!", row: 0, column: 0 });
+    expect(parseSheetCell("Model!A1:B2")).toBeUndefined();
+    expect(parseSheetCell("A1")).toBeUndefined();
   });
 
   it("tells whether a cell lies in a rectangle", () => {

@@ -62,6 +62,19 @@ describe.each(PROFILE_NAMES)("with empty cells as %s passes them", (name) => {
     expect(JSON.stringify(block[0])).toMatch(/\d/);
   });
 
+  it('reads an option row whose value cell is empty as no option: no state, rather than the state "0"', async () => {
+    const ids = await lookup(
+      [
+        ["city", "Austin"],
+        ["state", empty],
+        ["max_results", 3],
+      ],
+      fakeInvocation(),
+    );
+    expect(ids[0]).toEqual(["property_id"]);
+    expect(ids.length).toBeGreaterThan(1);
+  });
+
   it("skips a blank row of an options range, and an empty intersecting id", async () => {
     const ids = await lookup(
       [

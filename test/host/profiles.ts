@@ -5,7 +5,8 @@
  * calculation) and unit tests read the same answers.
  */
 
-export type HostProfileName = "web" | "m365-windows" | "m365-mac" | "office2024-windows";
+export type HostProfileName =
+  "web" | "m365-windows" | "m365-mac" | "office2024-windows" | "retail2024-windows" | "office2021-windows";
 
 /** What Excel does with each `application.calculate` type (Excel.CalculationType, ExcelApi 1.1). */
 export type CalculationType = "Recalculate" | "Full" | "FullRebuild";
@@ -91,6 +92,42 @@ export const HOST_PROFILES: Readonly<Record<HostProfileName, HostProfile>> = {
       ExcelApi: "1.17",
       CustomFunctionsRuntime: "1.3",
       SharedRuntime: "1.2",
+      OpenBrowserWindowApi: "1.1",
+    },
+    emptyCellArgument: 0,
+    windowOpen: false,
+    blobDownload: false,
+    recalculatesOnOpen: false,
+    partitionKey: undefined,
+    storesCryptoKeys: true,
+  },
+  "retail2024-windows": {
+    name: "retail2024-windows",
+    label: "Office 2024 retail perpetual on Windows (WebView2)",
+    // Retail perpetual builds take Excel's sets by version, as Microsoft 365 does, but no custom function set
+    // past 1.3 (1.4 and 1.5 "Not supported"; 1.1 to 1.3 from Version 2311): a current one reads data types in
+    // cells while its functions cannot return them, and previews no formula values.
+    requirementSets: {
+      ExcelApi: "1.20",
+      CustomFunctionsRuntime: "1.3",
+      SharedRuntime: "1.2",
+      OpenBrowserWindowApi: "1.1",
+    },
+    emptyCellArgument: 0,
+    windowOpen: false,
+    blobDownload: false,
+    recalculatesOnOpen: false,
+    partitionKey: undefined,
+    storesCryptoKeys: true,
+  },
+  "office2021-windows": {
+    name: "office2021-windows",
+    label: "Office 2021 / LTSC 2021 on Windows (WebView2)",
+    // Office 2021: Version 2108 in each table: ExcelApi 1.14 (no valuesAsJson, no data types in cells).
+    requirementSets: {
+      ExcelApi: "1.14",
+      CustomFunctionsRuntime: "1.3",
+      SharedRuntime: "1.1",
       OpenBrowserWindowApi: "1.1",
     },
     emptyCellArgument: 0,

@@ -7,6 +7,7 @@ import { readBounded } from "../../src/excel/boundedReads";
 import { freezeRentFormulas } from "../../src/excel/freeze";
 import { restoreRentFormulas } from "../../src/excel/restore";
 import { FROZEN_STORE_SHEET_NAME, readFrozenStore } from "../../src/excel/frozenFormulaStore";
+import { reenterUnresolvedNames } from "../../src/excel/recalculate";
 import { refreshRentFormulas } from "../../src/excel/refresh";
 import { shapeTable } from "../../src/tables/tableData";
 import { writeTable } from "../../src/excel/tableWriter";
@@ -51,6 +52,8 @@ function host(profileName: HostProfileName = "m365-windows") {
       { id: "RENTS", name: "RENTS", parameters: [] },
       { id: "CARD", name: "CARD", parameters: [] },
       { id: "CARDS", name: "CARDS", parameters: [{ name: "count" }] },
+      // Streaming, and associated only when a test says so (an add-in that loads after the workbook).
+      { id: "TICKS", name: "TICKS", parameters: [], options: { stream: true } },
     ],
     profile,
   );
@@ -154,6 +157,23 @@ describe("the stand-in under the add-in's workbook code", () => {
     expect(sheet.cell(1, 2)).toMatchObject({ value: 46053, valueFormat: "yyyy-mm-dd" });
   });
 
+  it("freezes for sharing: a card as its text, rents and dates as plain numbers in the cell's own format", async () => {
+    const { workbook, run, calculated } = host("m365-windows");
+    workbook.enter("Sheet1", 0, 0, "=RENT.CARD()");
+    workbook.enter("Sheet1", 0, 2, "=RENT.RENTS()");
+    await calculated();
+
+    const frozen = await run((context) =>
+      freezeRentFormulas(context, { kind: "workbook" }, { forSharing: true }),
+    );
+    expect(frozen.frozen).toHaveLength(2);
+    const sheet = workbook.sheet("Sheet1");
+    // What Excel 2021 and older read: no data type left in any cell, each format on the cell itself.
+    expect(sheet.cell(0, 0)).toEqual({ value: "The Dylan" });
+    expect(sheet.cell(0, 2)).toEqual({ value: 1890, numberFormat: "$#,##0.00" });
+    expect(sheet.cell(1, 2)).toEqual({ value: 46053, numberFormat: "yyyy-mm-dd" });
+  });
+
   it("freezes plain values where the host has no data types in functions (Office 2024)", async () => {
     const { workbook, run, calculated } = host("office2024-windows");
     workbook.enter("Sheet1", 0, 0, "=RENT.UNITS(3)");
@@ -172,6 +192,26 @@ describe("the stand-in under the add-in's workbook code", () => {
     await calculated();
     expect(refreshed.cells.map((cell) => cell.address)).toEqual(["A1"]);
     expect(calculator.invocationCounts.get("UNITS")).toBe(2);
+  });
+
+  it("enters again a streaming formula left at #NAME? by an add-in that loaded after it calculated", async () => {
+    const { workbook, calculator, run, calculated, shown, register } = host();
+    workbook.enter("Sheet1", 0, 0, "=RENT.TICKS()");
+    workbook.enter("Sheet1", 0, 1, "=RENT.UNITS(3)");
+    await calculated();
+    expect(shown("Sheet1", 0, 0)).toBe("#NAME?");
+
+    register("TICKS", (invocation) => (invocation as { setResult(value: unknown): void }).setResult(42));
+    await calculated();
+    // As in Excel (office-js #6355): the function's loading leaves the cell as it was.
+    expect(shown("Sheet1", 0, 0)).toBe("#NAME?");
+
+    const entered = await run(reenterUnresolvedNames);
+    await calculated();
+    expect(entered).toBe(1);
+    expect(shown("Sheet1", 0, 0)).toBe(42);
+    // Only that cell: a cell that shows its answer is not asked again.
+    expect(calculator.invocationCounts.get("UNITS")).toBe(1);
   });
 
   it("keeps Excel's batch rules: load and sync before reading, a missing sheet fails the sync", async () => {
@@ -278,6 +318,50 @@ describe("Excel's payload limits, under the add-in's workbook code", () => {
     expect(refreshed.cells.map((cell) => cell.address)).toEqual(["D11", "E4001"]);
     // The two formulas' own cells, however many cells the sheet uses.
     expect(workbook.addInCellReads - before).toBe(2);
+  });
+});
+
+/** Sheet names Excel writes bare although they are not plain ASCII, and ones it quotes although they are. */
+const SHEET_NAMES = ["École", "Лист1", "Q1", "FY24", "O'Brien", "My Sheet"];
+
+describe("the as-of comment of a frozen formula, on sheets Excel names its own way", () => {
+  const asOfText = () => "As of: frozen for the test.";
+  const commentsOn = (workbook: Workbook, sheet: string) =>
+    workbook.comments
+      .filter((comment) => comment.sheet === sheet)
+      .map(({ row, column, content }) => ({ row, column, content }));
+
+  it.each(SHEET_NAMES)("Freeze then Restore on %s removes the comment it wrote", async (sheet) => {
+    const { workbook, run, calculated } = host();
+    workbook.addSheet(sheet);
+    workbook.enter(sheet, 1, 2, "=RENT.UNITS(3)");
+    await calculated();
+
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    expect(commentsOn(workbook, sheet)).toEqual([{ row: 1, column: 2, content: asOfText() }]);
+
+    const restored = await run((context) => restoreRentFormulas(context, { kind: "workbook" }));
+    expect(restored.restored).toHaveLength(1);
+    expect(commentsOn(workbook, sheet)).toEqual([]);
+  });
+
+  it.each(SHEET_NAMES)("freezing %s a second time leaves one comment", async (sheet) => {
+    const { workbook, run, calculated } = host();
+    workbook.addSheet(sheet);
+    workbook.enter(sheet, 1, 2, "=RENT.UNITS(3)");
+    await calculated();
+    // A comment Restore must keep (someone edited it), and so a cell the next Freeze must not comment again.
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    const written = workbook.comments[0]!;
+    workbook.deleteComment(written.id);
+    workbook.addComment(sheet, written.row, written.column, "Checked against the rent roll.");
+    await run((context) => restoreRentFormulas(context, { kind: "workbook" }));
+    await calculated();
+
+    await run((context) => freezeRentFormulas(context, { kind: "workbook" }, { asOfText }));
+    expect(commentsOn(workbook, sheet)).toEqual([
+      { row: 1, column: 2, content: "Checked against the rent roll." },
+    ]);
   });
 });
 

@@ -135,6 +135,24 @@ describe("manifest.xml", () => {
     expect(metadata).toMatch(/\/functions\.json$/);
   });
 
+  it("admits only an Excel that has custom functions (CustomFunctionsRuntime 1.3, Marketplace policy 1120.3)", () => {
+    // Builds that report ExcelApi 1.12 and SharedRuntime 1.1 but run no custom functions (retail perpetual ones,
+    // docs/hosts.md) would otherwise be offered an add-in whose formulas show #NAME?.
+    const sets = findAll(only(manifest, "Requirements"), "Set");
+    expect(sets).toContainEqual(
+      expect.objectContaining({ "@_Name": "CustomFunctionsRuntime", "@_MinVersion": "1.3" }),
+    );
+  });
+
+  it("points the support and learn-more links at the support page, not at the pane", () => {
+    const support = only(manifest, "SupportUrl")["@_DefaultValue"];
+    const learnMore = resolve(only(manifest, "LearnMoreUrl")["@_resid"]);
+    const pane = resolve(only(only(manifest, "Runtimes"), "Runtime")["@_resid"]);
+    expect(support).toMatch(/\/support\.html$/);
+    expect(learnMore).toBe(support);
+    expect(support).not.toBe(pane);
+  });
+
   it("uses the RENT namespace", () => {
     const cf = findAll(manifest, "ExtensionPoint").find((ep) => ep["@_type"] === "CustomFunctions");
     expect(resolve(only(cf, "Namespace")["@_resid"])).toBe("RENT");
@@ -226,6 +244,13 @@ describe("the production build", () => {
       stream: true,
       requiresStreamAddress: true,
     });
+  });
+
+  it("ships the support page the manifest links: the troubleshooting guide, no script", () => {
+    const page = readFileSync(path.join(outDir, "support.html"), "utf8");
+    expect(page).toContain("<title>Rent Market: troubleshooting</title>");
+    expect(page).toContain("Not signed in: open the Rent Market pane");
+    expect(page).toContain("script-src 'none'");
   });
 
   it("links every function to its own section of help.html, at the production URL", () => {

@@ -9,7 +9,7 @@ import { operationById, type OperationId } from "../../api/operations";
 import { ArgumentError } from "../cellErrors";
 import { readDate } from "./excelDates";
 import type { OptionValues } from "./options";
-import { describe, isBlank, readChoice, readNumber, readText } from "./scalars";
+import { describe, isBlank, isEmptyArgument, readChoice, readNumber, readText } from "./scalars";
 
 /** One member of a request as the contract types it. */
 export interface ContractMember {
@@ -91,6 +91,17 @@ function readMember(value: unknown, member: ContractMember): string | number {
   return UPPER_CASED.has(member.name) ? text.toUpperCase() : text;
 }
 
+/**
+ * Whether an option row gives its member a value. An empty value cell reaches a function as 0 from desktop Excel
+ * builds before Microsoft's fix (office-js #4702; later builds pass null, as Excel on the web does): where 0 is
+ * no value of the member (text, a choice, a date) it reads as empty, so `state` left empty is no filter rather
+ * than the state "0". A number keeps 0, which those builds cannot tell from an empty cell.
+ */
+function givenFor(member: ContractMember, value: unknown): boolean {
+  const numeric = !member.enum && (member.type === "integer" || member.type === "number");
+  return !(numeric ? isBlank(value) : isEmptyArgument(value));
+}
+
 /** The given options among `members`, each read by its contract type, under the contract's names. */
 export function readMembers(
   options: OptionValues,
@@ -99,7 +110,8 @@ export function readMembers(
   const values: Record<string, string | number> = {};
   for (const member of members) {
     const value = options.get(member.name);
-    if (!isBlank(value)) values[member.name] = readMember(value, member);
+    if (!givenFor(member, value)) continue;
+    values[member.name] = readMember(value, member);
   }
   return values;
 }

@@ -7,9 +7,13 @@
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { isValidError } from "office-addin-mock/lib/possibleErrors";
-import { parseCellAddress, qualifiedAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
+import { parseCellAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
 import { cellRuns } from "../../support/cellRuns";
+import { excelAddress } from "../../host/workbook/excelAddress";
 import { jsonByteLength } from "../../../src/tables/payloadBytes";
+
+/** Each range mock's address, as Excel writes it (what a comment added on the range is listed under). */
+const rangeAddresses = new WeakMap<object, string>();
 
 export type MockCellValue = string | number | boolean;
 
@@ -208,7 +212,10 @@ export class MockExcel {
   private commentsSeed(): Record<string, unknown> {
     let loadedItems: unknown[] | undefined;
     const collection: Record<string, unknown> = {
-      add: (address: string, content: string) => {
+      // Excel takes the cell as a Range or as its address.
+      add: (cell: MockObject | string, content: string) => {
+        const address = typeof cell === "string" ? cell : rangeAddresses.get(cell);
+        if (address === undefined) throw new Error("comments.add: not a range of this mock");
         this.operation("comments.add", address);
         this.comments.push({ address, content });
       },
@@ -311,7 +318,7 @@ export class MockExcel {
     const snapshot = (property: RangeProperty) => this.readGrid(state, rect, property);
     const seen: Partial<Record<RangeProperty, unknown>> = {};
     const mock = new OfficeMockObject({
-      address: qualifiedAddress(state.name, rectAddress(rect)),
+      address: excelAddress(state.name, rectAddress(rect)),
       rowIndex: rect.row,
       columnIndex: rect.column,
       rowCount: rect.rowCount,
@@ -357,6 +364,7 @@ export class MockExcel {
         return OfficeMockObject.prototype.load.call(this, argument as string);
       },
     }) as MockObject;
+    rangeAddresses.set(mock, excelAddress(state.name, rectAddress(rect)));
     // Built on first use: most ranges never ask for their sheet.
     let sheetMock: MockObject | undefined;
     Object.defineProperty(mock, "worksheet", { get: () => (sheetMock ??= this.sheetMock(state)) });

@@ -6,13 +6,14 @@
  * **Calculate now** (a full calculation), and when its function is (re)associated; an invocation still running
  * then is cancelled.
  */
-import { cellAddress, qualifiedAddress, type CellRect } from "../../../src/excel/a1";
+import { cellAddress, type CellRect } from "../../../src/excel/a1";
 import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../../src/tables/payloadBytes";
 import { StandInInvocation, StandInStreamingInvocation } from "../standin/customFunctions";
 import type { CustomFunctionImplementation } from "../standin/hostBridge";
 import type { Cell, Workbook, WorkbookChange } from "../workbook/workbook";
 import { ERROR_VALUES, cellKey } from "../workbook/workbook";
 import { cellFromValue, isDataType, passedValue } from "../workbook/cellValues";
+import { excelAddress } from "../workbook/excelAddress";
 import {
   CALCULATION_RERUNS_ALL,
   holdsDataTypes,
@@ -88,10 +89,10 @@ function shownResult(value: unknown, profile: HostProfile): Result {
   return [[shown(value)]];
 }
 
-/** A calling cell's address as Excel gives it to a function ("Sheet1!B2", "'My sheet'!B2"). */
+/** A calling cell's address as Excel gives it to a function ("Sheet1!B2", "École!B2", "'Q1'!B2"). */
 function callerAddress(sheetName: string, anchor: string): string {
   const [row, column] = anchor.split(",").map(Number);
-  return qualifiedAddress(sheetName, cellAddress(row ?? 0, column ?? 0));
+  return excelAddress(sheetName, cellAddress(row ?? 0, column ?? 0));
 }
 
 function failure(error: unknown): Result {
@@ -364,7 +365,11 @@ export class Calculator {
     const metadata = this.metadataByName.get(expression.name);
     if (!metadata) return errorResult("#NAME?", `There is no function named ${expression.name}.`);
     const implementation = this.implementations.get(metadata.id);
-    // The add-in has not associated its functions yet: wait for it (registerFunction runs the cell again).
+    // The add-in has not associated its functions yet. A streaming function's cell shows #NAME? and the add-in's
+    // loading leaves it so, until the formula is entered again (office-js #6355, docs/hosts.md); any other
+    // waits for it (registerFunction runs the cell again).
+    if (!implementation && metadata.options?.stream)
+      return errorResult("#NAME?", `${expression.name} was not loaded when this cell calculated.`);
     if (!implementation) {
       this.waitingForFunctions.set(`${sheetName.toUpperCase()}!${anchor}`, { sheetName, anchor });
       throw new WaitingForInput();

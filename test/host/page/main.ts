@@ -37,7 +37,8 @@ async function start(): Promise<void> {
   const config = await json<HostConfig>("/host/config.json");
   const metadata = await json<{ functions: FunctionMetadata[] }>(config.functionsMetadataUrl);
 
-  // The Excel this page plays: ?host=web|m365-windows|m365-mac|office2024-windows (test/host/profiles.ts).
+  // The Excel this page plays: ?host=web|m365-windows|m365-mac|office2024-windows|retail2024-windows|office2021-windows
+  // (test/host/profiles.ts).
   const profile = hostProfile(new URLSearchParams(location.search).get("host"));
   element("host-name").textContent = profile.label;
   const workbook = new Workbook();

@@ -6,10 +6,11 @@
  * (test/host/standinMembers.test.ts compares them with the add-in's source); all else is `#private`.
  */
 import type { CellRect } from "../../../src/excel/a1";
-import { parseCellAddress, qualifiedAddress, rectAddress } from "../../../src/excel/a1";
+import { parseCellAddress, rectAddress } from "../../../src/excel/a1";
 import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../../src/tables/payloadBytes";
 import { limitsSyncPayload, supportsSet } from "../profiles";
 import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
+import { excelAddress, readExcelAddress } from "../workbook/excelAddress";
 import type { Cell, CellComment, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
@@ -156,6 +157,9 @@ function resolveSheet(worksheet: StandInWorksheet): Sheet {
   return resolve();
 }
 
+/** Where a range proxy is, inside a running batch (a comment added on a Range goes there). */
+const rangeLocators = new WeakMap<object, () => { sheetName: string; rect: CellRect }>();
+
 const RANGE_PROPERTIES = [
   "address",
   "values",
@@ -189,6 +193,7 @@ class StandInRange {
     this.#sheet = sheet;
     this.#locate = locate;
     this.#format = new StandInRangeFormat(batch);
+    rangeLocators.set(this, () => ({ sheetName: resolveSheet(sheet).name, rect: this.#rect() }));
   }
 
   #rect(): CellRect {
@@ -241,7 +246,7 @@ class StandInRange {
       if (!rect) return;
       const sheet = resolveSheet(this.#sheet);
       const scalars = {
-        address: qualifiedAddress(sheet.name, rectAddress(rect)),
+        address: excelAddress(sheet.name, rectAddress(rect)),
         rowIndex: rect.row,
         columnIndex: rect.column,
         rowCount: rect.rowCount,
@@ -688,16 +693,22 @@ class StandInComment {
   }
 }
 
-/** "Sheet1!B2" or "'My sheet'!B2" as sheet name and cell. */
-function parseQualifiedCell(address: string): { sheetName: string; row: number; column: number } {
-  const bang = address.lastIndexOf("!");
-  if (bang <= 0) throw new WorkbookError("InvalidArgument", `"${address}" names no sheet.`);
-  const sheet = address.slice(0, bang);
-  const sheetName = sheet.startsWith("'") ? sheet.slice(1, -1).replace(/''/g, "'") : sheet;
-  const cell = address.slice(bang + 1).replace(/\$/g, "");
-  if (!/^[A-Za-z]+[0-9]+$/.test(cell))
+/** The one cell a comment goes on: a Range, or its address as Excel reads one ("Sheet1!B2", "'Q1'!B2"). */
+function commentCell(cell: StandInRange | string): { sheetName: string; row: number; column: number } {
+  if (typeof cell !== "string") {
+    const locate = rangeLocators.get(cell);
+    if (!locate) throw new WorkbookError("InvalidArgument", "Not a range of this stand-in.");
+    const { sheetName, rect } = locate();
+    if (rect.rowCount !== 1 || rect.columnCount !== 1)
+      throw new WorkbookError("InvalidArgument", "A comment goes on one cell.");
+    return { sheetName, row: rect.row, column: rect.column };
+  }
+  const parts = readExcelAddress(cell);
+  if (!parts) throw new WorkbookError("InvalidArgument", `Excel reads no sheet and cell in "${cell}".`);
+  const a1 = parts.cells.replace(/\$/g, "");
+  if (!/^[A-Za-z]+[0-9]+$/.test(a1))
     throw new WorkbookError("InvalidArgument", "A comment goes on one cell.");
-  return { sheetName, ...parseCellAddress(cell) };
+  return { sheetName: parts.sheetName, ...parseCellAddress(a1) };
 }
 
 /** `workbook.comments` (ExcelApi 1.10): the add-in adds comments, lists them (`load("items/...")`) and deletes. */
@@ -730,9 +741,9 @@ class StandInCommentCollection {
     return Array.from(this.#items);
   }
 
-  add(cellAddress: string, content: string): void {
+  add(cellAddress: StandInRange | string, content: string): void {
     this.#batch.queue(() => {
-      const { sheetName, row, column } = parseQualifiedCell(cellAddress);
+      const { sheetName, row, column } = commentCell(cellAddress);
       this.#batch.workbook.addComment(sheetName, row, column, content);
     });
   }
