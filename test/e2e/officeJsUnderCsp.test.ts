@@ -60,10 +60,20 @@ function policySources(html: string, directive: string): string[] {
   return found?.slice(1) ?? [];
 }
 
-/** The HTML pages a built manifest sends Office to, each once (SourceLocation and bt:Url values). */
+/**
+ * The HTML pages a built manifest has Office run the add-in in, each once: a SourceLocation's URL, given
+ * directly or through a bt:Url that a SourceLocation, Runtime or FunctionFile names. The support and "learn
+ * more" pages (SupportUrl, LearnMoreUrl) are the person's browser's, not office.js's.
+ */
 function manifestPages(manifest: string): string[] {
-  const urls = [...manifest.matchAll(/DefaultValue="(https:[^"]+\.html)"/g)].map((match) => match[1]!);
-  return [...new Set(urls)];
+  const direct = [...manifest.matchAll(/<SourceLocation DefaultValue="(https:[^"]+\.html)"/g)];
+  const runIn = new Set(
+    [...manifest.matchAll(/<(?:SourceLocation|Runtime|FunctionFile) resid="([^"]+)"/g)].map((m) => m[1]),
+  );
+  const named = [...manifest.matchAll(/<bt:Url id="([^"]+)" DefaultValue="(https:[^"]+\.html)"/g)].filter(
+    (match) => runIn.has(match[1]),
+  );
+  return [...new Set([...direct.map((m) => m[1]!), ...named.map((m) => m[2]!)])];
 }
 
 /** A file of `directory` for a path under it, or undefined (nothing outside it). */
