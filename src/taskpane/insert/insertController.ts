@@ -53,9 +53,6 @@ interface Write {
   formulas: string[][];
 }
 
-/** Where a selection of cells is, as the workbook gives it. */
-type Selection = CellRect;
-
 /** What Insert writes, where, and on which sheet (the selection's). */
 interface Placed {
   planned: Planned;
@@ -233,7 +230,7 @@ export class InsertController {
 async function headedBlock(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
-  selection: Selection,
+  selection: CellRect,
   kind: InsertKind,
   fields: readonly string[],
 ): Promise<Placed> {
@@ -268,7 +265,7 @@ async function headedBlock(
 async function forecastPerProperty(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
-  selection: Selection,
+  selection: CellRect,
   kind: InsertKind,
   fields: readonly string[],
   options: FormulaOptions,

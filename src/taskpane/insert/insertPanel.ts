@@ -51,7 +51,7 @@ function fillSelect(select: HTMLSelectElement, empty: string, values: readonly s
   select.replaceChildren(option("", empty), ...values.map((value) => option(value, value)));
 }
 
-/** The kinds whose options fieldset is shown: forecasts' interval, dollars and dates; RENT.MARKETS' ranking. */
+/** The kinds that show the forecast options (interval, dollars, dates). */
 const FORECAST_KINDS: ReadonlySet<InsertKind> = new Set(["propertyForecast", "forecast"]);
 
 /** A Fluent radio or check box with its label after it, in a Fluent field (which ties the two together). */
