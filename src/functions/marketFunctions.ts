@@ -9,13 +9,13 @@ import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
 import { factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan, salesSectionText } from "../api/planLimits";
-import { bodyDefaults, bodyRange } from "../api/requestFacts";
-import { marketGeoTypeValues, sortDirectionValues } from "../api/schema";
+import { marketGeoTypeValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
 import { DEFAULT_MARKETS_GEO_TYPE, type MarketGeoType } from "./args/geoTypes";
 import { readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
+import { MARKETS_DEFAULTS, MARKETS_DIRECTIONS, MARKETS_LIMIT, MARKETS_OPTIONS } from "./args/marketsOptions";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
 import {
   isBlank,
@@ -35,10 +35,6 @@ import { selectColumns, spillFromTable } from "./shape/spill";
 import { entityCard, fieldCell, hostHoldsDataTypes } from "./shape/dataTypes";
 import { withFetchedAt } from "./shape/asOfCard";
 import { fieldGrid, fillBlock, fillRecords, grid, keyedBlock } from "./shape/keyedBlock";
-
-/** What explore markets takes for a direction or limit left out, and the range of its limit (the contract's). */
-const EXPLORE_DEFAULTS = bodyDefaults("exploreMarkets");
-const MARKETS_LIMIT = bodyRange("exploreMarkets", "limit");
 
 /** Metrics the service used to return; a formula still asking for one is told why it gets nothing. */
 const REMOVED_METRICS: Record<string, string> = {
@@ -197,17 +193,6 @@ export async function market(
   });
 }
 
-const MARKETS_OPTIONS = [
-  "geo_type",
-  "sort",
-  "direction",
-  "limit",
-  "states",
-  "msa_id",
-  "boundary_ids",
-  "account",
-  ...PROPERTY_FILTER_OPTIONS,
-] as const;
 const MARKET_FILTER_FAMILY = {
   test: (name: string) => /_(gte|lte)$/.test(name),
   description: "and market filters named <metric>_gte or <metric>_lte (e.g. rent_avg_t30_gte)",
@@ -270,10 +255,10 @@ export async function markets(
       property_filters: readPropertyFilters(option),
       sort: isBlank(option.get("sort")) ? metricNames[0] : readText(option.get("sort"), "sort"),
       sort_direction: isBlank(option.get("direction"))
-        ? EXPLORE_DEFAULTS.sort_direction
-        : readChoice(option.get("direction"), "direction", sortDirectionValues),
+        ? MARKETS_DEFAULTS.sort_direction
+        : readChoice(option.get("direction"), "direction", MARKETS_DIRECTIONS),
       limit: isBlank(option.get("limit"))
-        ? EXPLORE_DEFAULTS.limit
+        ? MARKETS_DEFAULTS.limit
         : readInteger(option.get("limit"), "limit", MARKETS_LIMIT.minimum, MARKETS_LIMIT.maximum),
     };
     const found = (await context.data.read(EXPLORE_MARKETS, query, context.call)).value.data;

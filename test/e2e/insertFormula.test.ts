@@ -19,6 +19,8 @@ import {
   tick,
 } from "./support/previewBrowser";
 import { rawService, type RawService } from "../support/rawService";
+import { labelOf } from "../../src/api/fieldFacts";
+import { sortDirectionValues } from "../../src/api/schema";
 
 jest.setTimeout(90_000);
 
@@ -140,8 +142,11 @@ it("inserts one block formula over ten selected property ids that refers to thei
   const fields = ["asking_rent", "unit_count", "year_built"];
   for (const field of fields) await tick(pane.locator(`#insert-field-${field}`));
 
-  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
+  expect(await paneAction(world, "insert-button")).toBe(
+    "Inserted 1 formula at B2, with its header row in B1:D1.",
+  );
   expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.PROPERTY(A2:A11, "asking_rent,unit_count,year_built")');
+  expect(valuesOf(await shownAt(page, sheet, "B1"))).toEqual([[labelOf("asking_rent", "property")]]);
   const records = (
     await raw.get<{ data: Envelope<Attributes>[] }>("/properties/bulk_details", {
       account_id: accountId,
@@ -168,7 +173,9 @@ it("inserts one block RENT.MARKET over selected market names, one row per market
   const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
   for (const metric of metrics) await tick(pane.locator(`#insert-field-${metric}`));
 
-  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at B2.");
+  expect(await paneAction(world, "insert-button")).toBe(
+    "Inserted 1 formula at B2, with its header row in B1:C1.",
+  );
   expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.MARKET(A2:A4, "rent_avg_t30,leased_percent_avg_t30")');
   // What the sandbox serves for each name's best MSA or submarket match.
   const expected = await Promise.all(
@@ -290,7 +297,7 @@ it("puts the block formula over spilled ids beside their spill, and shows it wit
   await expect(shown.textContent()).resolves.toBe(`D2: ${formula}`);
 
   expect(await paneAction(world, "insert-button")).toBe(
-    "Inserted 1 formula at D2 (B2:C11 is inside the spill of A1, where the selected cells come from).",
+    "Inserted 1 formula at D2, with its header row in D1:E1 (B1:C11 is inside the spill of A1, where the selected cells come from).",
   );
   expect(await formulaAt(sheet, 1, 1)).toBeUndefined();
   expect(await formulaAt(sheet, 1, 3)).toBe(formula);
@@ -325,7 +332,7 @@ it("never writes a formula over data: a block skips to free cells, one cell with
   await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(`D2: ${block}`);
   // B2:C3 holds the note in C3: the block (two rows, two columns) goes to D2.
   expect(await paneAction(world, "insert-button")).toBe(
-    "Inserted 1 formula at D2 (B2:C3 beside the selection is not empty).",
+    "Inserted 1 formula at D2, with its header row in D1:E1 (B1:C3 beside the selection is not empty).",
   );
   expect(await formulaAt(sheet, 1, 3)).toBe(block);
   expect(valuesOf(await shownAt(page, sheet, "C3"))).toEqual([["my note"]]);
@@ -390,6 +397,160 @@ it("searches properties by city in the pane: ids and addresses shown, the capped
   const labels = await pane.locator("#insert-found label").allTextContents();
   expect(labels).toHaveLength(8);
   for (const label of labels) expect(label).toMatch(/^.+ · .+, Austin, [A-Z]{2} · id \d+$/);
+});
+
+/** Ids of Austin properties whose forecast of forecast rent by year has values, as the sandbox serves it. */
+async function propertiesWithForecasts(count: number): Promise<{ id: number; series: Attributes[] }[]> {
+  const austin = (
+    await raw.get<{ data: number[] }>("/properties/lookup", {
+      account_id: accountId,
+      city: "Austin",
+      per_page: 60,
+    })
+  ).data;
+  const withValues: { id: number; series: Attributes[] }[] = [];
+  for (const id of austin) {
+    const forecast = await raw.post<{ data: { attributes: { time_series: { values: Attributes }[] } } }>(
+      `/properties/${id}/forecasts`,
+      {
+        account_id: accountId,
+        aggregations: [
+          { name: "rent_growth_rate_yoy", field: "rent_growth_rate_yoy", aggregation_type: "avg" },
+        ],
+        interval: "year",
+        use_rent_value: true,
+      },
+    );
+    const series = forecast.data.attributes.time_series.map((row) => row.values);
+    if (series.some((values) => typeof values.rent_growth_rate_yoy === "number"))
+      withValues.push({ id, series });
+    if (withValues.length === count) return withValues;
+  }
+  throw new Error(`the sandbox has fewer than ${count} Austin properties with forecasts`);
+}
+
+it("inserts a dollar forecast by year for ten selected properties in under 20 clicks and keys", async () => {
+  const { page, pane } = world;
+  const properties = await propertiesWithForecasts(10);
+  const sheet = await newSheet(page);
+  for (const [index, { id }] of properties.entries()) await typeInto(page, `A${index + 2}`, String(id));
+
+  // Every click, choice and key a person makes from here on, counted.
+  let gestures = 0;
+  const gesture = async (act: Promise<unknown>) => {
+    gestures += 1;
+    await act;
+  };
+  await gesture(page.locator('#grid td[data-address="A2"]').click());
+  await gesture(page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] }));
+  await gesture(openTab(world, "insert"));
+  await gesture(pane.locator("#insert-kind").selectOption("propertyForecast"));
+  await gesture(tick(pane.locator("#insert-field-rent_growth_rate_yoy")));
+  await gesture(pane.locator("#insert-interval").selectOption("year"));
+  await gesture(tick(pane.locator("#insert-dollars")));
+  const first = '=RENT.FORECAST(A2, "rent_growth_rate_yoy", , "year", , , TRUE)';
+  await pane.locator("#insert-formula", { hasText: first }).waitFor();
+  await expect(pane.locator("#insert-formula").textContent()).resolves.toBe(
+    `B2: ${first}  (and 9 more, one per property)`,
+  );
+  let status = "";
+  await gesture(paneAction(world, "insert-button").then((shown) => (status = shown)));
+  expect(gestures).toBeLessThan(20);
+  // A year's table: its header and at most six years (60 months from this month touch six calendar years),
+  // under the property's name, and a blank row.
+  const every = 9;
+  expect(status).toBe(`Inserted 10 formulas at B2, each under its property's name, ${every} rows apart.`);
+
+  for (const [index, { id, series }] of properties.entries()) {
+    const top = 2 + index * every;
+    expect(await formulaAt(sheet, top - 1, 1)).toBe(`=RENT.PROPERTY(A${index + 2}, "property_name")`);
+    expect(valuesOf(await shownAt(page, sheet, `B${top}`))).toEqual([[await propertyName(id)]]);
+    expect(await formulaAt(sheet, top, 1)).toBe(
+      `=RENT.FORECAST(A${index + 2}, "rent_growth_rate_yoy", , "year", , , TRUE)`,
+    );
+    const table = valuesOf(await shownAt(page, sheet, `B${top + 1}`));
+    expect(table[0]).toEqual([
+      "date",
+      "forecast rent (rent_growth_rate_yoy)",
+      "covers_from",
+      "covers_to",
+      "months_covered",
+    ]);
+    // The dollars the sandbox forecasts for the property, year by year.
+    expect(table.slice(1).map((row) => row[1])).toEqual(
+      series.map((values) => values.rent_growth_rate_yoy ?? ""),
+    );
+    expect(table.length).toBeLessThanOrEqual(every - 2);
+  }
+});
+
+it("inserts a five-market block under a header row of the metrics' readable names", async () => {
+  const { page, pane } = world;
+  const names = ["Austin", "Dallas", "Houston", "San Antonio", "Phoenix"];
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", "Market");
+  for (const [index, name] of names.entries()) await typeInto(page, `A${index + 2}`, name);
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A6"]').click({ modifiers: ["Shift"] });
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("market");
+  const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
+  for (const metric of metrics) await tick(pane.locator(`#insert-field-${metric}`));
+
+  expect(await paneAction(world, "insert-button")).toBe(
+    "Inserted 1 formula at B2, with its header row in B1:C1.",
+  );
+  // The header row is text the builder writes above the block: the contract's labels of the metrics.
+  const header = [valuesOf(await shownAt(page, sheet, "B1")), valuesOf(await shownAt(page, sheet, "C1"))];
+  expect(header.flat(2)).toEqual(metrics.map((metric) => labelOf(metric, "market")));
+  expect(header[0]).toEqual([["Asking rent, avg 30 d"]]);
+  expect(await formulaAt(sheet, 1, 1)).toBe('=RENT.MARKET(A2:A6, "rent_avg_t30,leased_percent_avg_t30")');
+  const block = valuesOf(await shownAt(page, sheet, "B2"));
+  expect(block).toHaveLength(5);
+  expect(block.flat().every((value) => typeof value === "number")).toBe(true);
+});
+
+it("offers RENT.MARKETS' sort, direction and limit, and the formula ranks as the sandbox does", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  await page.locator('#grid td[data-address="A1"]').click();
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("markets");
+  await expect(pane.locator("#insert-markets-options").isVisible()).resolves.toBe(true);
+  await expect(pane.locator("#insert-search").isVisible()).resolves.toBe(false);
+  // The directions are the contract's, after the default.
+  expect(
+    await pane
+      .locator("#insert-markets-direction option")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)),
+  ).toEqual(["", ...sortDirectionValues]);
+  const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
+  for (const metric of metrics) await tick(pane.locator(`#insert-field-${metric}`));
+  // The metrics to sort by are the ones picked.
+  expect(
+    await pane
+      .locator("#insert-markets-sort option")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)),
+  ).toEqual(["", ...metrics]);
+  await pane.locator("#insert-markets-sort").selectOption("leased_percent_avg_t30");
+  await pane.locator("#insert-markets-direction").selectOption("asc");
+  await pane.locator("#insert-markets-limit input").fill("5");
+  const formula =
+    '=RENT.MARKETS("rent_avg_t30,leased_percent_avg_t30", "sort=leased_percent_avg_t30; direction=asc; limit=5", "names")';
+  await pane.locator("#insert-formula", { hasText: formula }).waitFor();
+
+  expect(await paneAction(world, "insert-button")).toBe("Inserted 1 formula at A1.");
+  expect(await formulaAt(sheet, 0, 0)).toBe(formula);
+  const ranked = await raw.post<{ data: Envelope<Attributes>[] }>("/explore_markets", {
+    account_id: accountId,
+    market_filters: { geo_type: "MSA" },
+    sort: "leased_percent_avg_t30",
+    sort_direction: "asc",
+    limit: 5,
+  });
+  const table = valuesOf(await shownAt(page, sheet, "A1"));
+  expect(table).toHaveLength(6);
+  expect(table.slice(1).map((row) => row[0])).toEqual(ranked.data.map((entry) => entry.attributes.id));
 });
 
 // The file's pane, signed out and signed in again with a base-plan client, as a person switching accounts does:

@@ -2,7 +2,8 @@
  * Screenshots for the README, made the way the e2e tests work: the preview with the real add-in in
  * headless Chromium against a fresh sandbox. Writes docs/screenshots/*.png.
  *
- *   npx tsx test/e2e/screenshots.ts
+ *   npx tsx test/e2e/screenshots.ts                    every screenshot
+ *   npx tsx test/e2e/screenshots.ts forecast-builder   only the forecast builder's, light and dark
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -70,10 +71,47 @@ async function paneTabs(world: PreviewBrowser, scheme: "light" | "dark"): Promis
   }
 }
 
-async function main(): Promise<void> {
+/**
+ * The Insert tab building a forecast in dollars by year for ten properties selected in the sheet, after Insert:
+ * the forecasts under their properties' names beside the ids, in the light and the dark theme.
+ */
+async function forecastBuilder(world: PreviewBrowser): Promise<void> {
+  const { page, pane } = world;
+  await newSheet(page);
+  await typeInto(page, "A1", '=RENT.LOOKUP("city=Austin; property_class=A; max_results=10")');
+  await allCalculated(page);
+  await page.locator('#grid td[data-address="A2"]').click();
+  await page.locator('#grid td[data-address="A11"]').click({ modifiers: ["Shift"] });
+  await openTab(world, "insert");
+  await pane.locator("#insert-kind").selectOption("propertyForecast");
+  await tick(pane.locator("#insert-field-rent_growth_rate_yoy"));
+  await pane.locator("#insert-interval").selectOption("year");
+  await tick(pane.locator("#insert-dollars"));
+  await paneAction(world, "insert-button");
+  await allCalculated(page);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await pane.locator(`html[data-theme="${scheme}"]`).waitFor({ state: "attached" });
+    // The buttons fade to the theme's colours: the picture waits for the fade to end.
+    await pane
+      .locator("body")
+      .evaluate(() => Promise.all(document.getAnimations().map((run) => run.finished)));
+    await page.screenshot({ path: join(OUTPUT, `forecast-builder-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function main(only: string | undefined): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
   try {
+    if (only === "forecast-builder") {
+      await signIn(world, "demo-pro", "sandbox-secret-pro");
+      await forecastBuilder(world);
+      return;
+    }
+    if (only !== undefined)
+      throw new Error(`No screenshots named ${only}: forecast-builder, or none for all.`);
     const { page, pane } = world;
     // The sign-in form a person meets first, its service settings open.
     await pane.locator("#service-settings summary").click();
@@ -122,13 +160,14 @@ async function main(): Promise<void> {
     await paneAction(world, "export-units-button");
     await page.locator("#grid td.table-header").first().waitFor();
     await page.screenshot({ path: join(OUTPUT, "comp-set-export.png") });
+    await forecastBuilder(world);
     console.log(`Screenshots written to ${OUTPUT}`);
   } finally {
     await world.close();
   }
 }
 
-main().catch((error: unknown) => {
+main(process.argv[2]).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -12,7 +12,15 @@ import {
 import type { ForecastAggregation } from "../../src/data/batchedEndpoints";
 import { validateForecastFields } from "../../src/data/forecastFields";
 import { RECORD_FIELDS } from "../../src/api/recordFields";
-import { formulasFor } from "../../src/taskpane/insert/insertFormulas";
+import { FORECAST_INTERVALS, forecastTableSize, formulasFor } from "../../src/taskpane/insert/insertFormulas";
+import { forecastIntervalValues, sortDirectionValues } from "../../src/api/schema";
+import { FORWARD_PERIODS } from "../../src/functions/args/forecastPeriods";
+import {
+  MARKETS_DIRECTIONS,
+  MARKETS_LIMIT,
+  MARKETS_OPTIONS,
+  MARKETS_RANKING_OPTIONS,
+} from "../../src/functions/args/marketsOptions";
 import { PaneInputError } from "../../src/taskpane/paneInputError";
 
 const contract = parse(readFileSync(join(__dirname, "../../src/api/openapi.yaml"), "utf8")) as {
@@ -135,5 +143,91 @@ describe("formulas the builder inserts", () => {
     expect(() => formulasFor("narrative", { cells: "A1:A3" }, ["rent"])).toThrow(
       /property ids or markets only/,
     );
+  });
+});
+
+describe("the builder's forecast options", () => {
+  const options = (
+    choice: Partial<{ interval: string; useRentValue: boolean; start: string; end: string }>,
+  ) => ({
+    forecast: { interval: "", useRentValue: false, start: "", end: "", ...choice },
+  });
+
+  it("offers the contract's intervals and the forward periods RENT.FORECAST takes", () => {
+    expect(FORECAST_INTERVALS).toEqual([...forecastIntervalValues, ...FORWARD_PERIODS]);
+    expect(FORECAST_INTERVALS).toEqual(
+      expect.arrayContaining(["month", "quarter", "year", "next_12_months", "next_3_years", "next_5_years"]),
+    );
+  });
+
+  it("writes interval, dollars and dates in their places, the unset ones empty and the trailing ones left out", () => {
+    const fields = ["rent_growth_rate_yoy"];
+    expect(formulasFor("propertyForecast", { cells: "A2" }, fields, options({ useRentValue: true }))).toEqual(
+      ['=RENT.FORECAST(A2, "rent_growth_rate_yoy", , , , , TRUE)'],
+    );
+    expect(
+      formulasFor("propertyForecast", { id: 42 }, fields, options({ interval: "year", useRentValue: true })),
+    ).toEqual(['=RENT.FORECAST(42, "rent_growth_rate_yoy", , "year", , , TRUE)']);
+    expect(
+      formulasFor(
+        "forecast",
+        { id: 7 },
+        ["rent_growth_yoy", "rent_growth_yoy_downside", "rent_growth_yoy_upside"],
+        options({ interval: "quarter", start: "2027-01-01", end: "2028-12-31" }),
+      ),
+    ).toEqual([
+      '=RENT.GEOFORECAST(7, "rent_growth_yoy,rent_growth_yoy_downside,rent_growth_yoy_upside", , "quarter", "2027-01-01", "2028-12-31")',
+    ]);
+    expect(
+      formulasFor("propertyForecast", { id: 42 }, fields, options({ interval: "next_3_years" })),
+    ).toEqual(['=RENT.FORECAST(42, "rent_growth_rate_yoy", , "next_3_years")']);
+  });
+
+  it("refuses a date the function would refuse, and dates with a forward period, in words", () => {
+    expect(() =>
+      formulasFor("propertyForecast", { id: 42 }, ["occupancy_percent"], options({ start: "2027-02-30" })),
+    ).toThrow(new PaneInputError("Start must be a date (a date cell, DATE(...) or text like 2026-01-31)."));
+    expect(() =>
+      formulasFor(
+        "propertyForecast",
+        { id: 42 },
+        ["occupancy_percent"],
+        options({ interval: "next_12_months", end: "2027-12-31" }),
+      ),
+    ).toThrow(/^next_12_months runs from this month and takes no start or end date/);
+  });
+
+  it("leaves room for the most rows and the columns a forecast can spill", () => {
+    // Header, then a row per month of the 60-month window; a quarter or year may be cut at both ends.
+    expect(forecastTableSize("", 1)).toEqual({ rows: 61, columns: 2 });
+    expect(forecastTableSize("year", 1)).toEqual({ rows: 7, columns: 5 });
+    expect(forecastTableSize("quarter", 2)).toEqual({ rows: 22, columns: 6 });
+    expect(forecastTableSize("next_12_months", 2)).toEqual({ rows: 2, columns: 6 });
+  });
+});
+
+describe("RENT.MARKETS in the builder", () => {
+  it("offers the ranking options RENT.MARKETS reads, with the contract's directions and limit", () => {
+    expect(MARKETS_OPTIONS).toEqual(expect.arrayContaining([...MARKETS_RANKING_OPTIONS]));
+    expect(MARKETS_RANKING_OPTIONS).toEqual(["sort", "direction", "limit"]);
+    expect(MARKETS_DIRECTIONS).toEqual(sortDirectionValues);
+    expect(MARKETS_LIMIT.minimum).toBe(1);
+  });
+
+  it("writes the sort, direction and limit chosen as the function's options, headed by readable names", () => {
+    const metrics = ["rent_avg_t30", "leased_percent_avg_t30"];
+    expect(
+      formulasFor("markets", undefined, metrics, {
+        markets: { sort: "leased_percent_avg_t30", direction: "asc", limit: "15" },
+      }),
+    ).toEqual([
+      '=RENT.MARKETS("rent_avg_t30,leased_percent_avg_t30", "sort=leased_percent_avg_t30; direction=asc; limit=15", "names")',
+    ]);
+    expect(formulasFor("markets", undefined, metrics, { markets: { sort: "", limit: " " } })).toEqual([
+      '=RENT.MARKETS("rent_avg_t30,leased_percent_avg_t30", , "names")',
+    ]);
+    expect(() =>
+      formulasFor("markets", undefined, metrics, { markets: { limit: String(MARKETS_LIMIT.maximum + 1) } }),
+    ).toThrow(/^Markets shown: a whole number from 1 to/);
   });
 });

@@ -136,18 +136,37 @@ describe("Insert formula and other formulas' spills", () => {
     expect(place.skippedSpill).toEqual({ row: 0, column: 1, rowCount: 3, columnCount: 2 });
     expect(place.sourceSpill).toBeUndefined();
 
-    // The pane's Insert: the formula goes to D2, and B1's spill stays whole.
+    // The pane's Insert: the formula goes to D2 under its header row, and B1's spill stays whole.
     workbook.select("Sheet1", selection);
     const controller = new InsertController({} as Session, run);
     const planned = await controller.insert("market", undefined, ["rent_avg_t30", "leased_percent_avg_t30"]);
     expect(planned.address).toBe("D2");
-    expect(planned.note).toBe("B2:C3 is inside the spill of B1");
+    expect(planned.with).toBe("with its header row in D1:E1");
+    expect(planned.note).toBe("B1:C3 is inside the spill of B1");
     await calculated();
+    expect(workbook.sheet("Sheet1").cell(0, 3)?.value).toBe("Asking rent, avg 30 d");
     expect(workbook.sheet("Sheet1").cell(1, 3)?.formula).toBe(
       '=RENT.MARKET(A2:A3, "rent_avg_t30,leased_percent_avg_t30")',
     );
     expect(workbook.sheet("Sheet1").cell(1, 1)?.formula).toBeUndefined();
     expect(workbook.sheet("Sheet1").cell(0, 1)?.value).toBe("head");
+  });
+
+  it("puts a block whose cells start in the sheet's first row without a header row, and says so", async () => {
+    const { workbook, run, calculated } = host();
+    workbook.enter("Sheet1", 0, 0, "Austin");
+    workbook.enter("Sheet1", 1, 0, "Dallas");
+    workbook.select("Sheet1", { row: 0, column: 0, rowCount: 2, columnCount: 1 });
+    const controller = new InsertController({} as Session, run);
+    const planned = await controller.insert("market", undefined, ["rent_avg_t30"]);
+    expect(planned).toEqual({
+      address: "B1",
+      formulas: ['=RENT.MARKET(A1:A2, "rent_avg_t30")'],
+      block: true,
+      note: "no header row: the selected cells start in the sheet's first row",
+    });
+    await calculated();
+    expect(workbook.sheet("Sheet1").cell(0, 1)?.formula).toBe('=RENT.MARKET(A1:A2, "rent_avg_t30")');
   });
 
   it("reads the spills in a bounded number of syncs, however many formulas the sheet holds", async () => {
