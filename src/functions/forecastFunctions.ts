@@ -17,7 +17,7 @@ import {
 } from "./args/forecastPeriods";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
-import { resolveBoundary, resolveProperty } from "./args/nameResolver";
+import { firstArgumentOf, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
@@ -232,7 +232,11 @@ export async function forecast(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const id = await resolveProperty(propertyId, cellContext(cellSignal), "property_id");
+    const id = await resolveProperty(
+      propertyId,
+      cellContext(cellSignal),
+      firstArgumentOf("property_id", "RENT.FORECAST"),
+    );
     const target: ForecastTarget = { kind: "property", id };
     const args = {
       fields: field,
@@ -281,7 +285,7 @@ export async function geoForecast(
     const { id } = await resolveBoundary(
       boundaryId,
       cellContext(cellSignal),
-      "boundary_id",
+      firstArgumentOf("boundary_id", "RENT.GEOFORECAST"),
       forecastGeoTypeValues,
     );
     const target: ForecastTarget = { kind: "geo_boundary", id };

@@ -4,7 +4,13 @@ import { recordsToTable } from "../tables/records";
 import { geoTypeValues } from "../api/schema";
 import { readGeoTypes } from "./args/geoTypes";
 import { isBlank, isEmptyArgument, readInteger, readText } from "./args/scalars";
-import { resolveBoundary } from "./args/nameResolver";
+import { resolveBoundary, type NameSite } from "./args/nameResolver";
+
+/** The boundaries' own search takes the id of the area they cross last. */
+const INTERSECTING_SITE: NameSite = {
+  argument: "intersecting_id",
+  formula: (id) => `=RENT.BOUNDARIES("*", , , ${id})`,
+};
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { spillFromTable } from "./shape/spill";
@@ -45,7 +51,7 @@ export async function boundaries(
         : readInteger(limit, "limit", GEO_SEARCH_LIMIT.minimum, GEO_SEARCH_LIMIT.maximum),
       intersects_geo_boundary_id: isEmptyArgument(intersectingId)
         ? undefined
-        : (await resolveBoundary(intersectingId, context, "intersecting_id", geoTypeValues)).id,
+        : (await resolveBoundary(intersectingId, context, INTERSECTING_SITE, geoTypeValues)).id,
     };
     const { data, call } = context;
     const results = (await data.read(GEO_SEARCH, body, call)).value.data;

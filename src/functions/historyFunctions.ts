@@ -12,7 +12,7 @@ import { ArgumentError, toCellError } from "./cellErrors";
 import { cellContext } from "./cellContext";
 import { streamingCellSignal } from "./cellCall";
 import { historyExportsOf } from "./historyExportsOf";
-import { isIdText, resolveProperty } from "./args/nameResolver";
+import { firstArgumentOf, isIdText, resolveProperty } from "./args/nameResolver";
 import { readHeaders, type Headers } from "./args/headers";
 import {
   AGGREGATIONS,
@@ -164,7 +164,9 @@ export function history(
     readArguments([0], fields, start, end, interval, aggregation, today);
     invocation.setResult([[FINDING_PROPERTIES]]);
     const context = cellContext(cell);
-    Promise.all(given.map((item) => resolveProperty(item, context, "properties")))
+    Promise.all(
+      given.map((item) => resolveProperty(item, context, firstArgumentOf("properties", "RENT.HISTORY"))),
+    )
       .then((ids) => {
         if (!controller.signal.aborted) run([...new Set(ids)]);
       })

@@ -13,7 +13,7 @@ import { bodyDefaults, bodyRange } from "../api/requestFacts";
 import { marketGeoTypeValues, sortDirectionValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
 import { DEFAULT_MARKETS_GEO_TYPE, type MarketGeoType } from "./args/geoTypes";
-import { readPlaceList, resolveBoundary } from "./args/nameResolver";
+import { firstArgumentOf, optionSite, readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "./args/propertyFilters";
@@ -49,12 +49,14 @@ const REMOVED_METRICS: Record<string, string> = {
 const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
   readChoice(value, argument, marketGeoTypeValues);
 
-/** A market given as an id, or as a name resolved to the best MSA or submarket match. */
+const MARKET_SITE = firstArgumentOf("boundary", "RENT.MARKET");
+
+/** A market given as an id, or as a name of one MSA or submarket. */
 async function resolveMarket(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
-  const found = await resolveBoundary(value, context, "boundary", marketGeoTypeValues);
+  const found = await resolveBoundary(value, context, MARKET_SITE, marketGeoTypeValues);
   return { id: found.id, geoType: found.geoType as MarketGeoType | undefined };
 }
 
@@ -252,7 +254,7 @@ export async function markets(
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
     const context = cellContext(cellSignal, option.get("account"));
     const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
-      resolveBoundary(value, context, argument, types).then((found) => found.id);
+      resolveBoundary(value, context, optionSite(argument), types).then((found) => found.id);
     const boundaryIds = await Promise.all(
       named.map((item) => resolve(item, "boundary_ids", geoType ? [geoType] : marketGeoTypeValues)),
     );
@@ -320,7 +322,12 @@ export async function narrative(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const context = cellContext(cellSignal);
-    const { id } = await resolveBoundary(boundaryId, context, "boundary_id", marketGeoTypeValues);
+    const { id } = await resolveBoundary(
+      boundaryId,
+      context,
+      firstArgumentOf("boundary_id", "RENT.NARRATIVE"),
+      marketGeoTypeValues,
+    );
     const { data, call } = context;
     const wanted = isEmptyArgument(section)
       ? DEFAULT_SECTION

@@ -21,7 +21,13 @@ import { readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, plainValue, readId, readInteger, readList, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
-import { isIdText, readPlaceList, resolveBoundary, resolveProperty } from "./args/nameResolver";
+import {
+  firstArgumentOf,
+  isIdText,
+  readPlaceList,
+  resolveBoundary,
+  resolveProperty,
+} from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError, toCellError } from "./cellErrors";
@@ -171,7 +177,7 @@ async function namedProperties(
   const context = cellContext(cellSignal);
   const given = [...new Set(idGrid.flat().map(plainValue))];
   const settled = await Promise.allSettled(
-    given.map((value) => resolveProperty(value, context, "property_id")),
+    given.map((value) => resolveProperty(value, context, firstArgumentOf("property_id", "RENT.PROPERTY"))),
   );
   const resolved = new Map(given.map((value, index) => [value, settled[index]]));
   const keys = idGrid.map((row) => row.map((value) => resolved.get(plainValue(value))));
@@ -239,7 +245,10 @@ async function readArea(
   // Ids or names ("Austin"), each name resolved to the service's best matching boundary.
   const given = readPlaceList(value, "area");
   const ids = await Promise.all(
-    given.map(async (item) => (await resolveBoundary(item, context, "area", geoTypeValues)).id),
+    given.map(
+      async (item) =>
+        (await resolveBoundary(item, context, firstArgumentOf("area", "RENT.PROPERTIES"), geoTypeValues)).id,
+    ),
   );
   return ids.length > 0 ? { geo_boundary_ids: ids } : {};
 }
