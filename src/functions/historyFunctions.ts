@@ -91,7 +91,7 @@ function readArguments(
  * @helpurl https://localhost:3000/help.html#rent-history
  * @streaming
  * @requiresStreamAddress
- * @param properties Property ids or names: a range, or text like "100001, 100002".
+ * @param properties Property ids, names or street addresses (each optionally with its city and/or state): a range, or text like "100001, 100002".
  * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
  * @param start First day (a date).
  * @param end Last day (a date before today).

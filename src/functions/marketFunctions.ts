@@ -139,7 +139,7 @@ const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as co
  * @helpurl https://localhost:3000/help.html#rent-market
  * @cancelable
  * @requiresAddress
- * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
+ * @param boundary The MSA or submarket: its id or its exact name such as "Austin" or "Austin, TX" (a metro by its whole name or principal city), or a range of them.
  * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (the function reference lists the market metrics), or several as a range or comma-separated text; empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (${values MarketGeoType}), account, and property filters ${options PROPERTY_FILTERS}.
  * @param [invocation] Custom function invocation.
@@ -310,7 +310,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @helpurl https://localhost:3000/help.html#rent-narrative
  * @cancelable
  * @requiresAddress
- * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
+ * @param boundaryId The MSA or submarket: its id or its exact name such as "Austin" (a metro by its whole name or principal city).
  * @param [section] ${own NARRATIVE_SECTIONS}.
  * @param [invocation] Custom function invocation.
  * @returns The section's text, or a two-column table [section, text] for all.

@@ -140,7 +140,7 @@ describe("RENT.MARKET", () => {
     // Alone, an empty market is a bad argument.
     await expect(market([[""]], [["rent_avg_t30"]])).rejects.toMatchObject({ code: "#VALUE!" });
     expect(named[1]).toEqual([
-      expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket matches "Zzyzxqq".' }),
+      expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket named "Zzyzxqq".' }),
       expect.objectContaining({ code: "#N/A" }),
     ]);
   });
