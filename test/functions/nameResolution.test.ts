@@ -10,6 +10,7 @@ import type { PropertyCore } from "../../sandbox/data/properties";
 import { market } from "../../src/functions/marketFunctions";
 import { properties, property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
+import { boundaryNamed } from "../support/boundaryNamed";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -18,16 +19,7 @@ let env: SignedInSandbox;
 const SEARCH = "/v1/geo_boundaries/search";
 const LOOKUP = "/v1/properties/lookup";
 
-/** The id of the boundary of this exact name and type, from the sandbox's own search. */
-async function idOf(name: string, geoType: string): Promise<number> {
-  const found = await env.raw.post<{ data: { attributes: { id: number; name: string } }[] }>(
-    "/geo_boundaries/search",
-    { account_id: env.accountId, query: name, geo_type: [geoType], limit: 50 },
-  );
-  const match = found.data.find((entry) => entry.attributes.name === name);
-  if (!match) throw new Error(`the sandbox has no ${geoType} named ${name}`);
-  return match.attributes.id;
-}
+const idOf = (name: string, geoType: string) => boundaryNamed(env, name, geoType);
 
 const metric = [["rent_avg_t30"]];
 const marketOf = (value: unknown) => market([[value]], metric, undefined, fakeInvocation());

@@ -5,20 +5,13 @@
  */
 import { market } from "../../src/functions/marketFunctions";
 import { properties } from "../../src/functions/propertyFunctions";
+import { boundaryNamed } from "../support/boundaryNamed";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
 let env: SignedInSandbox;
 
-async function idOf(name: string, geoType: string): Promise<number> {
-  const found = await env.raw.post<{ data: { attributes: { id: number; name: string } }[] }>(
-    "/geo_boundaries/search",
-    { account_id: env.accountId, query: name, geo_type: [geoType], limit: 50 },
-  );
-  const match = found.data.find((entry) => entry.attributes.name === name);
-  if (!match) throw new Error(`the sandbox has no ${geoType} named ${name}`);
-  return match.attributes.id;
-}
+const idOf = (name: string, geoType: string) => boundaryNamed(env, name, geoType);
 
 const marketOf = (value: unknown) => market([[value]], [["rent_avg_t30"]], undefined, fakeInvocation());
 

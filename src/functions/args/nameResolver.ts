@@ -1,8 +1,9 @@
 /**
  * The one resolver of the things a formula names: a market or area, and a property, each by id or by name. An
- * id is taken as it is and costs nothing; a name costs one search request (two for a property name several
- * properties share), and the data layer caches the search (geo_search and lookup in src/data/cachePolicy.ts), so
- * the same name in a thousand cells or on the next recalculation costs no more.
+ * id is taken as it is and costs nothing; a place's name costs one search request, a property's one lookup and
+ * its candidates' records (one batched read), and the data layer caches them (geo_search, lookup and details in
+ * src/data/cachePolicy.ts), so the same name in a thousand cells or on the next recalculation costs no more.
+ * One rule for both: the one named exactly so wins; several, or none, fail saying which there are.
  */
 import { ApiError } from "../../api/errors";
 import type { PropertyAttributes } from "../../data/dataLayer";
@@ -74,7 +75,16 @@ export async function resolveBoundary(
 ): Promise<ResolvedBoundary> {
   value = plainValue(value);
   if (isIdText(value)) return { id: readId(value, site.argument) };
-  const query = readText(value, site.argument).trim();
+  return resolvePlaceName(readText(value, site.argument).trim(), context, site, geoTypes);
+}
+
+/** A place by name alone (RENT.BOUNDARY, where digits are a ZIP code's name, not an id): the rule above. */
+export async function resolvePlaceName(
+  query: string,
+  context: CellContext,
+  site: NameSite,
+  geoTypes: readonly GeoType[],
+): Promise<ResolvedBoundary> {
   const inState = splitState(query);
   const body = { query: inState?.name ?? query, limit: PLACE_CANDIDATES };
   const candidates: PlaceCandidate[] = (

@@ -49,9 +49,10 @@ const TYPE_WORDS: Readonly<Record<GeoType, string>> = {
   Neighborhood: "neighborhood",
 };
 
-/** "MSA or submarket": the kinds of place a function takes, in words. */
+/** "MSA or submarket": the kinds of place a function takes, in words ("place" for every kind). */
 export function describeTypes(geoTypes: readonly GeoType[]): string {
   const words = [...new Set(geoTypes.map((type) => TYPE_WORDS[type]))];
+  if (words.length === Object.keys(TYPE_WORDS).length) return "place";
   return words.length <= 1 ? (words[0] ?? "boundary") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }
 
