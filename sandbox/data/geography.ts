@@ -1,6 +1,6 @@
 import type { Polygon } from "geojson";
 import type { components } from "../../src/api/schema";
-import { MSAS, type MsaSeed } from "./msas";
+import { MSAS, placeState, type MsaSeed } from "./msas";
 import { Random, SALT } from "./random";
 
 export type GeoType = components["schemas"]["GeoType"];
@@ -151,6 +151,7 @@ export function buildGeography(seed: number): Geography {
       polygon: Polygon,
       placeType: string | null = null,
       submarketId: number | null = null,
+      boundaryState = msa.states[0] ?? "",
     ): number => {
       const bbox = bboxOf(polygon);
       const boundary: Boundary = {
@@ -160,7 +161,7 @@ export function buildGeography(seed: number): Geography {
         description,
         geoType,
         placeType,
-        states: geoType === "MSA" ? msa.states : [msa.states[0] ?? ""],
+        states: geoType === "MSA" ? msa.states : [boundaryState],
         centroid: centroidOf(bbox),
         polygon,
         bbox,
@@ -240,21 +241,25 @@ export function buildGeography(seed: number): Geography {
     ids.places.push(
       add(
         "CensusPlace",
-        `${msa.suburbs[0]}, ${state}`,
+        `${msa.suburbs[0]}, ${placeState(msa, 1)}`,
         msa.suburbs[0],
         `${msa.suburbs[0]}, north of ${msa.city}`,
         rectangle(msa, { row0: 3, row1: 4, col0: 0, col1: 4 }),
         "city",
+        null,
+        placeState(msa, 1),
       ),
     );
     ids.places.push(
       add(
         "CensusPlace",
-        `${msa.suburbs[1]}, ${state}`,
+        `${msa.suburbs[1]}, ${placeState(msa, 2)}`,
         msa.suburbs[1],
         `${msa.suburbs[1]}, south of ${msa.city}`,
         rectangle(msa, { row0: 0, row1: 1, col0: 0, col1: 4 }),
         "town",
+        null,
+        placeState(msa, 2),
       ),
     );
     NEIGHBORHOOD_NAMES.forEach((neighborhood, index) => {

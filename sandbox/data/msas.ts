@@ -12,6 +12,8 @@ export interface MsaSeed {
   counties: [string, string];
   /** Two other cities of the MSA, used as census places next to the principal city. */
   suburbs: [string, string];
+  /** The suburbs' states where they are not the principal city's (Arlington, VA in Washington's MSA). */
+  suburbStates?: [string, string];
   /** Relative size: how many of the synthetic properties land here. */
   weight: number;
   /** Typical rent relative to a national average of 1 (roughly the real ordering of markets). */
@@ -88,6 +90,7 @@ export const MSAS: readonly MsaSeed[] = [
     zipPrefix: "200",
     counties: ["District of Columbia", "Arlington County"],
     suburbs: ["Arlington", "Alexandria"],
+    suburbStates: ["VA", "VA"],
     weight: 5,
     rentIndex: 1.5,
   },
@@ -452,3 +455,13 @@ export const MSAS: readonly MsaSeed[] = [
     rentIndex: 1.05,
   },
 ];
+
+/**
+ * The state of a place of an MSA: its north (1) or south (2) suburb's, else (the principal city, 0, or no
+ * place, -1) the principal city's.
+ */
+export function placeState(msa: MsaSeed, placeIndex: number): string {
+  const principal = msa.states[0] ?? "";
+  const suburb = placeIndex === 1 || placeIndex === 2 ? msa.suburbStates?.[placeIndex - 1] : undefined;
+  return suburb ?? principal;
+}

@@ -8,7 +8,7 @@ import {
   msaOrigin,
   type Geography,
 } from "./geography";
-import { MSAS } from "./msas";
+import { MSAS, placeState } from "./msas";
 import { Random, round, SALT } from "./random";
 import {
   MANAGEMENT_COMPANIES,
@@ -195,7 +195,7 @@ export function buildProperties(seed: number, count: number, geography: Geograph
         name,
         address: `${random.int(100, 9899)} ${random.pick(STREET_NAMES)} ${random.pick(STREET_SUFFIXES)}`,
         city,
-        state: msa.states[0] ?? "",
+        state: placeState(msa, placeIndex),
         zip: zipBoundary?.name ?? "",
         url: `https://www.example.com/apartments/${slug(city)}/${slug(name)}-${id}`,
         managementCompany: random.pick(MANAGEMENT_COMPANIES),

@@ -17,7 +17,7 @@ import {
 } from "./args/forecastPeriods";
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
-import { resolveBoundary, resolveProperty } from "./args/nameResolver";
+import { firstArgumentOf, resolveBoundary, resolveProperty } from "./args/nameResolver";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
@@ -207,7 +207,7 @@ async function forecastTable(
  * @helpurl https://localhost:3000/help.html#rent-forecast
  * @cancelable
  * @requiresAddress
- * @param propertyId The property: its id or its name (such as "Austin Oaks").
+ * @param propertyId The property: its id, its name or street address, optionally with its city and/or state (such as "Austin Oaks, Austin").
  * @param field ${fields propertyForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates propertyForecast}. A forward period takes ${own FORWARD_AGGREGATIONS}.
  * @param [interval] ${choices getPropertyForecasts.interval}; or one row for a period forward from now, made from the monthly forecast: ${own FORWARD_PERIODS}. A quarter or year the window cuts short says which months it covers.
@@ -232,7 +232,11 @@ export async function forecast(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const id = await resolveProperty(propertyId, cellContext(cellSignal), "property_id");
+    const id = await resolveProperty(
+      propertyId,
+      cellContext(cellSignal),
+      firstArgumentOf("property_id", "RENT.FORECAST"),
+    );
     const target: ForecastTarget = { kind: "property", id };
     const args = {
       fields: field,
@@ -254,7 +258,7 @@ export async function forecast(
  * @helpurl https://localhost:3000/help.html#rent-geoforecast
  * @cancelable
  * @requiresAddress
- * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or a name such as "Austin" (the best MSA, submarket or ZIP code match).
+ * @param boundaryId The boundary: its id (see RENT.BOUNDARY) or its exact name such as "Austin" (a metro by its whole name or principal city).
  * @param field ${fields boundaryForecast} (each also with _downside or _upside), or several as a range or comma-separated text.
  * @param [aggregation] How each bucket combines its months: ${values AggregationType}; when omitted, ${aggregates boundaryForecast}. A forward period takes ${own FORWARD_AGGREGATIONS}.
  * @param [interval] ${choices getGeoBoundaryForecasts.interval}; or one row for a period forward from now, made from the monthly forecast: ${own FORWARD_PERIODS}. A quarter or year the window cuts short says which months it covers.
@@ -281,7 +285,7 @@ export async function geoForecast(
     const { id } = await resolveBoundary(
       boundaryId,
       cellContext(cellSignal),
-      "boundary_id",
+      firstArgumentOf("boundary_id", "RENT.GEOFORECAST"),
       forecastGeoTypeValues,
     );
     const target: ForecastTarget = { kind: "geo_boundary", id };

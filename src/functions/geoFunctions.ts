@@ -1,10 +1,18 @@
 import { GEO_SEARCH } from "../data/endpoints";
-import { ApiError } from "../api/errors";
 import { recordsToTable } from "../tables/records";
 import { geoTypeValues } from "../api/schema";
 import { readGeoTypes } from "./args/geoTypes";
 import { isBlank, isEmptyArgument, readInteger, readText } from "./args/scalars";
-import { resolveBoundary } from "./args/nameResolver";
+import { resolveBoundary, resolvePlaceName, type NameSite } from "./args/nameResolver";
+
+/** RENT.BOUNDARY gives the id itself: a name it cannot resolve says which id to type. */
+const BOUNDARY_SITE: NameSite = { argument: "name", formula: String };
+
+/** The boundaries' own search takes the id of the area they cross last. */
+const INTERSECTING_SITE: NameSite = {
+  argument: "intersecting_id",
+  formula: (id) => `=RENT.BOUNDARIES("*", , , ${id})`,
+};
 import { runCell } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { spillFromTable } from "./shape/spill";
@@ -45,7 +53,7 @@ export async function boundaries(
         : readInteger(limit, "limit", GEO_SEARCH_LIMIT.minimum, GEO_SEARCH_LIMIT.maximum),
       intersects_geo_boundary_id: isEmptyArgument(intersectingId)
         ? undefined
-        : (await resolveBoundary(intersectingId, context, "intersecting_id", geoTypeValues)).id,
+        : (await resolveBoundary(intersectingId, context, INTERSECTING_SITE, geoTypeValues)).id,
     };
     const { data, call } = context;
     const results = (await data.read(GEO_SEARCH, body, call)).value.data;
@@ -59,12 +67,12 @@ export async function boundaries(
 }
 
 /**
- * The id of the boundary that best matches a name, for use in RENT.MARKET, RENT.GEOFORECAST and others.
+ * The id of the one boundary named so, for use in RENT.MARKET, RENT.GEOFORECAST and others.
  * @customfunction BOUNDARY
  * @helpurl https://localhost:3000/help.html#rent-boundary
  * @cancelable
  * @requiresAddress
- * @param name The boundary's name or part of it, e.g. "Austin".
+ * @param name The boundary's exact name, optionally with its state, e.g. "Austin" or "Arlington, VA" (a metro by its whole name or principal city).
  * @param [geoType] Only this boundary type (${values GeoType}).
  * @param [invocation] Custom function invocation.
  * @returns The boundary id.
@@ -75,12 +83,15 @@ export async function boundary(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<number> {
   return runCell(invocation, async (cellSignal) => {
-    const query = readText(name, "name");
+    const query = readText(name, "name").trim();
     const types = readGeoTypes(geoType, "geo_type");
-    const { data, call } = cellContext(cellSignal);
-    const body = { query, geo_type: types.length > 0 ? types : undefined, limit: 1 };
-    const best = (await data.read(GEO_SEARCH, body, call)).value.data[0];
-    if (!best) throw new ApiError("not_found", `No boundary matches "${query}".`);
-    return best.attributes.id;
+    const context = cellContext(cellSignal);
+    const found = await resolvePlaceName(
+      query,
+      context,
+      BOUNDARY_SITE,
+      types.length > 0 ? types : geoTypeValues,
+    );
+    return found.id;
   });
 }

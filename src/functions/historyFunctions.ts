@@ -12,7 +12,7 @@ import { ArgumentError, toCellError } from "./cellErrors";
 import { cellContext } from "./cellContext";
 import { streamingCellSignal } from "./cellCall";
 import { historyExportsOf } from "./historyExportsOf";
-import { isIdText, resolveProperty } from "./args/nameResolver";
+import { firstArgumentOf, isIdText, resolveProperty } from "./args/nameResolver";
 import { readHeaders, type Headers } from "./args/headers";
 import {
   AGGREGATIONS,
@@ -91,7 +91,7 @@ function readArguments(
  * @helpurl https://localhost:3000/help.html#rent-history
  * @streaming
  * @requiresStreamAddress
- * @param properties Property ids or names: a range, or text like "100001, 100002".
+ * @param properties Property ids, names or street addresses (each optionally with its city and/or state): a range, or text like "100001, 100002".
  * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
  * @param start First day (a date).
  * @param end Last day (a date before today).
@@ -164,7 +164,9 @@ export function history(
     readArguments([0], fields, start, end, interval, aggregation, today);
     invocation.setResult([[FINDING_PROPERTIES]]);
     const context = cellContext(cell);
-    Promise.all(given.map((item) => resolveProperty(item, context, "properties")))
+    Promise.all(
+      given.map((item) => resolveProperty(item, context, firstArgumentOf("properties", "RENT.HISTORY"))),
+    )
       .then((ids) => {
         if (!controller.signal.aborted) run([...new Set(ids)]);
       })

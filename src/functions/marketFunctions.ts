@@ -12,7 +12,7 @@ import { isLimitedMarket, notInPlan, salesSectionText } from "../api/planLimits"
 import { marketGeoTypeValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
 import { DEFAULT_MARKETS_GEO_TYPE, type MarketGeoType } from "./args/geoTypes";
-import { readPlaceList, resolveBoundary } from "./args/nameResolver";
+import { firstArgumentOf, optionSite, readPlaceList, resolveBoundary } from "./args/nameResolver";
 import { readHeaders } from "./args/headers";
 import { readOptions } from "./args/options";
 import { MARKETS_DEFAULTS, MARKETS_DIRECTIONS, MARKETS_LIMIT, MARKETS_OPTIONS } from "./args/marketsOptions";
@@ -45,12 +45,14 @@ const REMOVED_METRICS: Record<string, string> = {
 const readMarketGeoType = (value: unknown, argument: string): MarketGeoType =>
   readChoice(value, argument, marketGeoTypeValues);
 
-/** A market given as an id, or as a name resolved to the best MSA or submarket match. */
+const MARKET_SITE = firstArgumentOf("boundary", "RENT.MARKET");
+
+/** A market given as an id, or as a name of one MSA or submarket. */
 async function resolveMarket(
   value: unknown,
   context: CellContext,
 ): Promise<{ id: number; geoType?: MarketGeoType }> {
-  const found = await resolveBoundary(value, context, "boundary", marketGeoTypeValues);
+  const found = await resolveBoundary(value, context, MARKET_SITE, marketGeoTypeValues);
   return { id: found.id, geoType: found.geoType as MarketGeoType | undefined };
 }
 
@@ -133,7 +135,7 @@ const MARKET_OPTIONS = ["geo_type", "account", ...PROPERTY_FILTER_OPTIONS] as co
  * @helpurl https://localhost:3000/help.html#rent-market
  * @cancelable
  * @requiresAddress
- * @param boundary The MSA or submarket: its id or a name such as "Austin", or a range of them.
+ * @param boundary The MSA or submarket: its id or its exact name such as "Austin" or "Austin, TX" (a metro by its whole name or principal city), or a range of them.
  * @param [metric] The metric's name, e.g. "rent_avg_t30", "occupancy" metrics, "median_income" (the function reference lists the market metrics), or several as a range or comma-separated text; empty for the whole record.
  * @param [options] Name/value pairs (a two-column range or "name=value; ..."): geo_type (${values MarketGeoType}), account, and property filters ${options PROPERTY_FILTERS}.
  * @param [invocation] Custom function invocation.
@@ -237,7 +239,7 @@ export async function markets(
     const states = readList(option.get("states"), "states", readText).map((state) => state.toUpperCase());
     const context = cellContext(cellSignal, option.get("account"));
     const resolve = (value: unknown, argument: string, types: readonly MarketGeoType[]) =>
-      resolveBoundary(value, context, argument, types).then((found) => found.id);
+      resolveBoundary(value, context, optionSite(argument), types).then((found) => found.id);
     const boundaryIds = await Promise.all(
       named.map((item) => resolve(item, "boundary_ids", geoType ? [geoType] : marketGeoTypeValues)),
     );
@@ -293,7 +295,7 @@ const CELL_TEXT_LIMIT = 32_767;
  * @helpurl https://localhost:3000/help.html#rent-narrative
  * @cancelable
  * @requiresAddress
- * @param boundaryId The MSA or submarket: its id or a name such as "Austin".
+ * @param boundaryId The MSA or submarket: its id or its exact name such as "Austin" (a metro by its whole name or principal city).
  * @param [section] ${own NARRATIVE_SECTIONS}.
  * @param [invocation] Custom function invocation.
  * @returns The section's text, or a two-column table [section, text] for all.
@@ -305,7 +307,12 @@ export async function narrative(
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
     const context = cellContext(cellSignal);
-    const { id } = await resolveBoundary(boundaryId, context, "boundary_id", marketGeoTypeValues);
+    const { id } = await resolveBoundary(
+      boundaryId,
+      context,
+      firstArgumentOf("boundary_id", "RENT.NARRATIVE"),
+      marketGeoTypeValues,
+    );
     const { data, call } = context;
     const wanted = isEmptyArgument(section)
       ? DEFAULT_SECTION

@@ -21,7 +21,13 @@ import { readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, plainValue, readId, readInteger, readList, readText } from "./args/scalars";
 import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
-import { isIdText, readPlaceList, resolveBoundary, resolveProperty } from "./args/nameResolver";
+import {
+  firstArgumentOf,
+  isIdText,
+  readPlaceList,
+  resolveBoundary,
+  resolveProperty,
+} from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
 import { suggestionFor } from "./args/suggest";
 import { ArgumentError, toCellError } from "./cellErrors";
@@ -133,7 +139,7 @@ function cardOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: num
  * @helpurl https://localhost:3000/help.html#rent-property
  * @cancelable
  * @requiresAddress
- * @param propertyId A property id or name (such as "Austin Oaks"), or a range of them.
+ * @param propertyId A property id, name or street address, optionally with its city and/or state ("Austin Oaks, Austin", "1200 Elm St, TX"), or a range of them.
  * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
@@ -171,7 +177,7 @@ async function namedProperties(
   const context = cellContext(cellSignal);
   const given = [...new Set(idGrid.flat().map(plainValue))];
   const settled = await Promise.allSettled(
-    given.map((value) => resolveProperty(value, context, "property_id")),
+    given.map((value) => resolveProperty(value, context, firstArgumentOf("property_id", "RENT.PROPERTY"))),
   );
   const resolved = new Map(given.map((value, index) => [value, settled[index]]));
   const keys = idGrid.map((row) => row.map((value) => resolved.get(plainValue(value))));
@@ -236,10 +242,13 @@ async function readArea(
     }
     return { geometry: geometry as Geometry };
   }
-  // Ids or names ("Austin"), each name resolved to the service's best matching boundary.
+  // Ids or names ("Austin, TX"), each name resolved to the one boundary named exactly so (nameResolver.ts).
   const given = readPlaceList(value, "area");
   const ids = await Promise.all(
-    given.map(async (item) => (await resolveBoundary(item, context, "area", geoTypeValues)).id),
+    given.map(
+      async (item) =>
+        (await resolveBoundary(item, context, firstArgumentOf("area", "RENT.PROPERTIES"), geoTypeValues)).id,
+    ),
   );
   return ids.length > 0 ? { geo_boundary_ids: ids } : {};
 }
@@ -251,7 +260,7 @@ async function readArea(
  * @helpurl https://localhost:3000/help.html#rent-properties
  * @cancelable
  * @requiresAddress
- * @param area Boundaries by id or name (a range or "Austin, 1234"), GeoJSON polygon text, or empty for all areas.
+ * @param area Boundaries by id or exact name, optionally with the state (a range or "Austin, TX; 1234"), GeoJSON polygon text, or empty for all areas.
  * @param [fields] Field names as a range or comma-separated text; a standard set when omitted.
  * @param [options] Name/value pairs: ${options PROPERTIES}; max_results is at most ${own PROPERTIES_CAP} (default ${own PROPERTIES_DEFAULT_MAX}).
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".

@@ -14,7 +14,7 @@ export interface JobForm {
   outputFormat: OutputFormat;
   startDate: string;
   endDate: string;
-  /** Ids separated by commas, semicolons, spaces or new lines. */
+  /** Ids separated by commas, semicolons, spaces or new lines, and names or addresses one a line. */
   propertyIds: string;
   callbackUrl: string;
 }
@@ -29,15 +29,30 @@ function checkDate(label: string, value: string): string {
   return text;
 }
 
-/** Property ids typed as text: every token must be a whole positive number. */
-export function parsePropertyIds(text: string): number[] {
-  const tokens = text.split(/[\s,;]+/).filter((token) => token !== "");
-  const ids = tokens.map((token) => {
-    if (!/^\d+$/.test(token) || Number(token) < 1)
-      throw new PaneInputError(`"${token}" is not a property id: enter whole numbers such as 100001.`);
-    return Number(token);
+/**
+ * What the properties box holds: ids separated by commas, spaces, semicolons or new lines, and properties by
+ * name or street address, one a line (or between semicolons), written as a formula takes them ("Mill Creek,
+ * Austin", "1200 Elm St, Austin, TX"). A line with a letter is a property; any other must hold only ids.
+ */
+export function readPropertyEntries(text: string): (number | string)[] {
+  const lines = text
+    .split(/[\n;]+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const entries = lines.flatMap((line): (number | string)[] => {
+    if (/[A-Za-z]/.test(line)) return [line];
+    return line
+      .split(/[\s,]+/)
+      .filter((token) => token !== "")
+      .map((token) => {
+        if (!/^\d+$/.test(token) || Number(token) < 1)
+          throw new PaneInputError(
+            `"${token}" is not a property id: enter whole numbers such as 100001, or names.`,
+          );
+        return Number(token);
+      });
   });
-  return [...new Set(ids)];
+  return [...new Set(entries)];
 }
 
 /**
@@ -61,27 +76,38 @@ export function propertyIdsFromCells(values: readonly (readonly unknown[])[]): n
   return [...new Set(ids)];
 }
 
-/** The form checked and turned into the job request; each problem named so the person can fix it. */
-export function jobRequestOf(form: JobForm): CreateJobBody {
+/**
+ * The form checked and turned into the job request; each problem named so the person can fix it. Properties
+ * given by name or address are resolved by `resolveName` once the rest of the form is right (each a lookup).
+ */
+export async function jobRequestOf(
+  form: JobForm,
+  resolveName: (name: string) => Promise<number>,
+): Promise<CreateJobBody> {
   const start = checkDate("Start date", form.startDate);
   const end = checkDate("End date", form.endDate);
   if (start > end) throw new PaneInputError("The start date must not be after the end date.");
-  const ids = parsePropertyIds(form.propertyIds);
-  if (ids.length === 0)
-    throw new PaneInputError("Enter property ids, or select cells holding them and choose Use selection.");
-  if (ids.length > MAX_JOB_PROPERTY_IDS)
-    throw new PaneInputError(
-      `A job takes at most ${MAX_JOB_PROPERTY_IDS} property ids; ${ids.length} were given. Split them over several jobs.`,
-    );
   const callback = form.callbackUrl.trim();
   if (callback !== "" && !/^https?:\/\/[^\s]+$/.test(callback))
     throw new PaneInputError("The callback URL must start with https:// (or leave it empty).");
+  const entries = readPropertyEntries(form.propertyIds);
+  if (entries.length === 0)
+    throw new PaneInputError(
+      "Enter property ids or names, or select cells holding ids and choose Use selection.",
+    );
+  if (entries.length > MAX_JOB_PROPERTY_IDS)
+    throw new PaneInputError(
+      `A job takes at most ${MAX_JOB_PROPERTY_IDS} properties; ${entries.length} were given. Split them over several jobs.`,
+    );
+  const ids = await Promise.all(
+    entries.map((entry) => (typeof entry === "number" ? entry : resolveName(entry))),
+  );
   return {
     report_type: form.reportType,
     output_format: form.outputFormat,
     start_date: start,
     end_date: end,
-    property_ids: ids,
+    property_ids: [...new Set(ids)],
     ...(callback === "" ? {} : { callback_url: callback }),
   };
 }

@@ -1,4 +1,7 @@
+import { ApiError } from "../api/errors";
 import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../data/endpoints";
+import { resolveProperty, type NameSite } from "../functions/args/nameResolver";
+import { ArgumentError } from "../functions/cellErrors";
 import type { components } from "../api/schema";
 import { EXCEL_MAX_ROWS } from "../excel/sheetLimits";
 import type { WriteProgress } from "../excel/tableWriter";
@@ -20,6 +23,7 @@ import {
 } from "./jobLoader";
 import { pollUntil, type PollOptions } from "./jobPoller";
 import { jobRequestOf, propertyIdsFromCells, type JobForm } from "./jobRequest";
+import { PaneInputError } from "./paneInputError";
 
 /** A bulk export job as the service describes it. */
 export type BatchJob = components["schemas"]["BatchJob"];
@@ -52,6 +56,13 @@ export interface JobsControllerOptions {
   maxSheetRows?: number;
 }
 
+/** A property typed by name in the form: its messages name the box, and the id to type instead. */
+const EXPORT_SITE: NameSite = { argument: "Properties", formula: String };
+
+/** A name that matches no property or several: the person's to fix, said in the resolver's words. */
+const isNameProblem = (error: unknown): error is Error =>
+  error instanceof ArgumentError || (error instanceof ApiError && error.kind === "not_found");
+
 /** How many jobs the list shows: the newest page. */
 const LISTED_JOBS = 50;
 
@@ -68,8 +79,15 @@ export class JobsController {
   ) {}
 
   async submit(form: JobForm, signal?: AbortSignal): Promise<BatchJob> {
-    const body = jobRequestOf(form);
-    return await this.session.requireSignedIn().data.send(SUBMIT_JOB, body, signal);
+    const state = this.session.requireSignedIn();
+    const { data, accountId } = state;
+    const call = { accountId, signal: signal ?? new AbortController().signal };
+    const body = await jobRequestOf(form, (name) =>
+      resolveProperty(name, { data, accountId, call }, EXPORT_SITE).catch((error: unknown) => {
+        throw isNameProblem(error) ? new PaneInputError(error.message) : error;
+      }),
+    );
+    return await data.send(SUBMIT_JOB, body, signal);
   }
 
   /** The caller's newest jobs, through the data layer's request gate like every other request. */

@@ -333,7 +333,7 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         [{ value: "#VALUE!", errorMessage: 'Unknown metric "rent_avg_t3". Did you mean "rent_avg_t30"?' }],
       ]);
       expect(await calculate(world.page, '=RENT.BOUNDARY("Zzyzxqq")')).toEqual([
-        [{ value: "#N/A", errorMessage: 'No boundary matches "Zzyzxqq".' }],
+        [{ value: "#N/A", errorMessage: 'No place named "Zzyzxqq".' }],
       ]);
     });
 

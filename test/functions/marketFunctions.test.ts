@@ -53,12 +53,21 @@ describe("RENT.BOUNDARIES and RENT.BOUNDARY", () => {
     });
   });
 
-  it("gives the best match's id, or #N/A when nothing matches", async () => {
+  it("gives the id of the one boundary named so, never a metro that only lists the name; #N/A when none is", async () => {
     const raw = await search({ query: "Austin", geo_type: ["MSA"], limit: 1 });
     await expect(boundary("Austin", "MSA", fakeInvocation())).resolves.toBe(raw.data[0]?.attributes.id);
+    const cities = await search({ query: "Arlington", geo_type: ["CensusPlace"], limit: 5 });
+    const virginia = cities.data.find((entry) => entry.attributes.name === "Arlington, VA")?.attributes.id;
+    await expect(boundary("Arlington, VA", undefined, fakeInvocation())).resolves.toBe(virginia);
+    await expect(boundary("Arlington", "MSA", fakeInvocation())).rejects.toMatchObject({
+      code: "#N/A",
+      message: expect.stringMatching(
+        /^No MSA named "Arlington"\. .* is a city inside the metros: Dallas-Fort Worth/,
+      ),
+    });
     await expect(boundary("Zzyzxqq", undefined, fakeInvocation())).rejects.toMatchObject({
       code: "#N/A",
-      message: 'No boundary matches "Zzyzxqq".',
+      message: 'No place named "Zzyzxqq".',
     });
   });
 });
@@ -140,7 +149,7 @@ describe("RENT.MARKET", () => {
     // Alone, an empty market is a bad argument.
     await expect(market([[""]], [["rent_avg_t30"]])).rejects.toMatchObject({ code: "#VALUE!" });
     expect(named[1]).toEqual([
-      expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket matches "Zzyzxqq".' }),
+      expect.objectContaining({ code: "#N/A", message: 'No MSA or submarket named "Zzyzxqq".' }),
       expect.objectContaining({ code: "#N/A" }),
     ]);
   });

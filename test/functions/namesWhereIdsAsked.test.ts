@@ -107,14 +107,13 @@ it("refuses a name several properties share, listing candidates with id and addr
   expect(error).toMatchObject({ code: "#VALUE!" });
   const { message } = error as { message: string };
   expect(message).toMatch(
-    new RegExp(
-      `^property_id: ambiguous: ${shared.ids.length} properties named "${shared.name}"; use the id: `,
-    ),
+    new RegExp(`^property_id: ambiguous: ${shared.ids.length} properties named "${shared.name}": `),
   );
-  expect(message).toContain(`${record.property_id} (${record.address}, ${record.city})`);
+  expect(message).toContain(`${record.property_id} ${shared.name} (${record.address}, ${record.city}, `);
+  expect(message).toContain(`Use the id: =RENT.PROPERTY(${first}, …).`);
 });
 
-it("describes an ambiguous name's candidates from one batched read of at most ten records, charged once", async () => {
+it("describes the candidates of a name no property has exactly from one batched read of at most ten records, charged once", async () => {
   // The lookup answers ids only (the contract's /properties/lookup), so telling the exact name apart and
   // describing candidates needs their records: one bulk details request for at most ten, cached after.
   // "e" is in most names: far more than ten match, and only ten are read.
@@ -130,9 +129,9 @@ it("describes an ambiguous name's candidates from one batched read of at most te
   const details = env.sandbox.counters.get(DETAILS);
   const used = quota();
   await expect(property([[broad]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
-    code: "#VALUE!",
+    code: "#N/A",
     message: expect.stringContaining(
-      `ambiguous: ${lookup.pagination.total_count} properties whose name contains "e"`,
+      `No property named "e". ${lookup.pagination.total_count} contain it (the first 10: `,
     ),
   });
   expect(env.sandbox.counters.get(LOOKUP) - lookups).toBe(1);
@@ -142,7 +141,7 @@ it("describes an ambiguous name's candidates from one batched read of at most te
   const again = requests();
   const usedAgain = quota();
   await expect(property([[broad]], [["unit_count"]], fakeInvocation())).rejects.toMatchObject({
-    code: "#VALUE!",
+    code: "#N/A",
   });
   expect(requests() - again).toBe(0);
   expect(quota() - usedAgain).toBe(0);
@@ -150,14 +149,14 @@ it("describes an ambiguous name's candidates from one batched read of at most te
 
 it("takes a market or area named with its state, the state narrowing the match; a wrong state says where", async () => {
   const metric = [["rent_avg_t30"]];
-  // The state costs one search of the name and the candidates' market records (one batched request per
-  // market type); the record of the market found is among them, so RENT.MARKET asks nothing more.
+  // The state is read from the places' names ("Austin-Round Rock-Georgetown, TX"): one search of the name,
+  // and RENT.MARKET's own read of the market's record.
   await session.requireSignedIn().data.clearCache();
   const searches = env.sandbox.counters.get("/v1/geo_boundaries/search");
   const explored = env.sandbox.counters.get("/v1/explore_markets");
   const inTexas = await market([["Austin, TX"]], metric, undefined, fakeInvocation());
   expect(env.sandbox.counters.get("/v1/geo_boundaries/search") - searches).toBe(1);
-  expect(env.sandbox.counters.get("/v1/explore_markets") - explored).toBeLessThanOrEqual(2);
+  expect(env.sandbox.counters.get("/v1/explore_markets") - explored).toBe(1);
   const byName = await market([["Austin"]], metric, undefined, fakeInvocation());
   expect(inTexas).toEqual(byName);
   for (const typed of ["Austin, TX", "Austin TX", "austin, tx"]) {
@@ -165,19 +164,31 @@ it("takes a market or area named with its state, the state narrowing the match; 
   }
   await expect(market([["Austin, CA"]], metric, undefined, fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
-    message: "No MSA or submarket named Austin in CA; Austin is in TX.",
+    message:
+      'No MSA or submarket named "Austin" in CA. "Austin" is in TX: ' +
+      `Austin-Round Rock-Georgetown, TX (MSA, id ${msaId}). For it, use the id: =RENT.MARKET(${msaId}, …).`,
   });
+  // RENT.PROPERTIES takes every kind of area: "Austin, TX" is the city named exactly so, not the metro.
+  const city = (
+    await env.raw.post<{ data: { attributes: { id: number; name: string } }[] }>("/geo_boundaries/search", {
+      account_id: env.accountId,
+      query: "Austin",
+      geo_type: ["CensusPlace"],
+      limit: 1,
+    })
+  ).data[0]?.attributes;
+  expect(city?.name).toBe("Austin, TX");
   const area = (value: unknown) =>
     properties([[value]], [["property_id"]], [["max_results=5"]], undefined, fakeInvocation());
-  await expect(area("Austin, TX")).resolves.toEqual(await area(msaId));
-  await expect(area("austin tx")).resolves.toEqual(await area(msaId));
+  await expect(area("Austin, TX")).resolves.toEqual(await area(city?.id));
+  await expect(area("austin tx")).resolves.toEqual(await area(city?.id));
   await expect(area("Austin, CA")).rejects.toMatchObject({
     code: "#N/A",
-    message: "No MSA or submarket named Austin in CA; Austin is in TX.",
+    message: expect.stringMatching(/^No place named "Austin" in CA\. "Austin" is in TX: /),
   });
   // In a list the state stays with its name: "Austin, TX; id" is two areas, not three.
-  const both = await area(`Austin, TX; ${msaId}`);
-  expect(both).toEqual(await area(msaId));
+  const both = await area(`Austin, TX; ${city?.id}`);
+  expect(both).toEqual(await area(city?.id));
 });
 
 it("gives #N/A with the reason for a name nothing matches, and each cell of a block its own answer", async () => {
@@ -259,11 +270,11 @@ it("takes a market by name in RENT.NARRATIVE, RENT.MARKETS (msa_id, boundary_ids
   const msas = (ids: string) =>
     markets([["rent_avg_t30"]], [[`boundary_ids=${ids}`]], undefined, fakeInvocation());
   await expect(msas("Austin")).resolves.toEqual(await msas(String(msaId)));
-  await expect(boundaries("*", [["ZipCode"]], 5, "Austin", fakeInvocation())).resolves.toEqual(
-    await boundaries("*", [["ZipCode"]], 5, msaId, fakeInvocation()),
-  );
+  await expect(
+    boundaries("*", [["ZipCode"]], 5, "Austin-Round Rock-Georgetown, TX", fakeInvocation()),
+  ).resolves.toEqual(await boundaries("*", [["ZipCode"]], 5, msaId, fakeInvocation()));
   await expect(narrative("Zzyzxqq", undefined, fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
-    message: 'No MSA or submarket matches "Zzyzxqq".',
+    message: 'No MSA or submarket named "Zzyzxqq".',
   });
 });

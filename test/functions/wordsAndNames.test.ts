@@ -136,13 +136,13 @@ it("takes a market or area by name wherever one is asked, through one resolver",
     fakeInvocation(),
   );
   expect(byName).toEqual(byId);
-  const best = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
-    account_id: env.accountId,
-    query: "Austin",
-    geo_type: ["MSA", "BespokeSubmarket", "CensusPlace", "County", "ZipCode", "Neighborhood"],
-    limit: 1,
-  });
-  const areaId = best.data[0]?.attributes.id as number;
+  // RENT.PROPERTIES takes every kind of area: "Austin" is the one named so exactly, the city, not the metro.
+  const city = await env.raw.post<{ data: { attributes: { id: number; name: string } }[] }>(
+    "/geo_boundaries/search",
+    { account_id: env.accountId, query: "Austin", geo_type: ["CensusPlace"], limit: 1 },
+  );
+  expect(city.data[0]?.attributes.name).toBe("Austin, TX");
+  const areaId = city.data[0]?.attributes.id as number;
   const named = await properties(
     [["Austin"]],
     [["property_id, asking_rent"]],
@@ -172,5 +172,5 @@ it("takes a market or area by name wherever one is asked, through one resolver",
       undefined,
       fakeInvocation(),
     ),
-  ).rejects.toMatchObject({ code: "#N/A", message: 'No MSA, submarket or ZIP code matches "Zzyzxqq".' });
+  ).rejects.toMatchObject({ code: "#N/A", message: 'No MSA, submarket or ZIP code named "Zzyzxqq".' });
 });

@@ -167,10 +167,47 @@ describe("bulk export jobs from the pane", () => {
     await expect(pane.jobs.submit(form(pane.sandbox, { startDate: "2026-02-30" }))).rejects.toThrow(
       /Start date must be a date/,
     );
-    await expect(pane.jobs.submit(form(pane.sandbox, { propertyIds: "100001, abc" }))).rejects.toThrow(
-      /"abc" is not a property id/,
+    await expect(pane.jobs.submit(form(pane.sandbox, { propertyIds: "100001, 12.5" }))).rejects.toThrow(
+      /"12.5" is not a property id/,
     );
     expect(pane.sandbox.counters.total()).toBe(before);
+  });
+
+  it("takes properties by name or address, one a line, as formulas do; a name several share lists them and submits nothing", async () => {
+    const pane = await openPane();
+    const { properties } = pane.sandbox.context.dataset();
+    const holding = (text: string, field: "name" | "address") =>
+      properties.filter((each) => each[field].toLowerCase().includes(text.toLowerCase()));
+    const named = properties.find((each) => holding(each.name, "name").length === 1);
+    const shared = properties.find(
+      (each) => properties.filter((other) => other.name === each.name).length > 1,
+    );
+    const addressed = properties.find(
+      (each) => each !== named && holding(each.address, "address").length === 1,
+    );
+    if (!named || !shared || !addressed)
+      throw new Error("the sandbox lacks a unique name, a shared one or an address");
+    const [id] = properties
+      .map((each) => each.id)
+      .filter((each) => each !== named.id && each !== addressed.id);
+
+    const job = await pane.jobs.submit(
+      form(pane.sandbox, {
+        propertyIds: `${id}\n${named.name.toLowerCase()}\n${addressed.address}, ${addressed.city}`,
+      }),
+    );
+
+    expect(job.property_ids).toEqual([id, named.id, addressed.id]);
+    const failure = await pane.jobs
+      .submit(form(pane.sandbox, { propertyIds: `${id}\n${shared.name}` }))
+      .catch((error: unknown) => error);
+    expect(describeError(failure)).toMatch(
+      new RegExp(
+        `^Properties: ambiguous: \\d+ properties named "${shared.name}": ${shared.id} ${shared.name} \\(`,
+      ),
+    );
+    expect(describeError(failure)).toMatch(/Use the id: \d+\.$/);
+    expect((await pane.jobs.list()).map((listed) => listed.job_id)).toEqual([job.job_id]);
   });
 
   it("downloads a job's file byte for byte, with its name, for Save file", async () => {

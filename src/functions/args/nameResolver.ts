@@ -1,20 +1,28 @@
 /**
  * The one resolver of the things a formula names: a market or area, and a property, each by id or by name. An
- * id is taken as it is and costs nothing; a name costs one search request (two for a property name several
- * properties share), and the data layer caches the search (geo_search and lookup in src/data/cachePolicy.ts), so
- * the same name in a thousand cells or on the next recalculation costs no more.
+ * id is taken as it is and costs nothing; a place's name costs one search request, a property's one lookup and
+ * its candidates' records (one batched read), and the data layer caches them (geo_search, lookup and details in
+ * src/data/cachePolicy.ts), so the same name in a thousand cells or on the next recalculation costs no more.
+ * One rule for both: the one named exactly so wins; several, or none, fail saying which there are.
  */
 import { ApiError } from "../../api/errors";
 import type { PropertyAttributes } from "../../data/dataLayer";
 import { GEO_SEARCH, LOOKUP } from "../../data/endpoints";
-import { MARKET_METRICS, PROPERTY_DETAILS } from "../../data/batchedEndpoints";
+import { PROPERTY_DETAILS } from "../../data/batchedEndpoints";
 import { ArgumentError } from "../cellErrors";
 import type { CellContext } from "../cellContext";
-import { marketGeoTypeValues, type components } from "../../api/schema";
 import type { GeoType } from "./geoTypes";
+import {
+  describePlace,
+  describeTypes,
+  listSome,
+  namingOf,
+  normalName,
+  type PlaceCandidate,
+  type PlaceNaming,
+} from "./placeNames";
+import { readPropertyText } from "./propertyNames";
 import { isEmptyArgument, plainValue, readId, readList, readText } from "./scalars";
-
-type MarketGeoType = components["schemas"]["MarketGeoType"];
 
 export interface ResolvedBoundary {
   id: number;
@@ -27,36 +35,142 @@ export const isIdText = (value: unknown) =>
   typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value));
 
 /**
+ * Where a name was typed, for the messages of a name that resolves to no place or to several: the argument, and
+ * how the formula gives an id there instead (`=RENT.MARKET(1003, …)`, `msa_id=1003`).
+ */
+export interface NameSite {
+  argument: string;
+  formula: (id: number) => string;
+}
+
+/** A site whose formula takes the id as its first argument. */
+export const firstArgumentOf = (argument: string, fn: string): NameSite => ({
+  argument,
+  formula: (id) => `=${fn}(${id}, …)`,
+});
+
+/** A site that is a name=value option. */
+export const optionSite = (option: string): NameSite => ({
+  argument: option,
+  formula: (id) => `${option}=${id}`,
+});
+
+/** Places a name search asks for: enough for every place named so, of every type, and the metros named with it. */
+const PLACE_CANDIDATES = 25;
+
+/**
  * The one resolver of a market or area asked for by id or by name, for every function that takes one
- * (RENT.MARKET, RENT.GEOFORECAST, RENT.PROPERTIES): an id is taken as it is; a name is searched (one cached
- * request per name) among the boundary types the function takes, and the service's best match (ranked by its
- * property count and type) is used. A name with a state ("Austin, TX", "Austin TX") is matched in that state
- * (see `resolveInState`).
+ * (RENT.MARKET, RENT.MARKETS, RENT.NARRATIVE, RENT.GEOFORECAST, RENT.PROPERTIES, RENT.BOUNDARIES): an id is
+ * taken as it is; a name costs one search (cached, so none after) of every type, and resolves to the one place
+ * of a type the function takes that is named exactly so ("Arlington, TX", or "Arlington" and a state), else
+ * the one metro whose name it begins ("Dallas" for "Dallas-Fort Worth-Arlington, TX"). Several give #VALUE!
+ * and none #N/A, each listing the candidates with their type and id and the formula to use; a place of
+ * another type, or a metro that only names the city in its name ("Arlington"), is never taken in its stead.
  */
 export async function resolveBoundary(
   value: unknown,
   context: CellContext,
-  argument: string,
+  site: NameSite,
   geoTypes: readonly GeoType[],
 ): Promise<ResolvedBoundary> {
   value = plainValue(value);
-  if (isIdText(value)) return { id: readId(value, argument) };
-  const query = readText(value, argument).trim();
-  const inState = splitState(query);
-  if (inState && geoTypes.some(isMarketType)) return resolveInState(query, inState, context, geoTypes);
-  const best = await bestMatch(query, context, geoTypes);
-  if (!best) throw new ApiError("not_found", `No ${describeTypes(geoTypes)} matches "${query}".`);
-  return best;
+  if (isIdText(value)) return { id: readId(value, site.argument) };
+  return resolvePlaceName(readText(value, site.argument).trim(), context, site, geoTypes);
 }
 
-async function bestMatch(
+/** A place by name alone (RENT.BOUNDARY, where digits are a ZIP code's name, not an id): the rule above. */
+export async function resolvePlaceName(
   query: string,
   context: CellContext,
+  site: NameSite,
   geoTypes: readonly GeoType[],
-): Promise<ResolvedBoundary | undefined> {
-  const body = { query, geo_type: [...geoTypes], limit: 1 };
-  const best = (await context.data.read(GEO_SEARCH, body, context.call)).value.data[0];
-  return best && { id: best.attributes.id, geoType: best.attributes.geo_type };
+): Promise<ResolvedBoundary> {
+  const inState = splitState(query);
+  const body = { query: inState?.name ?? query, limit: PLACE_CANDIDATES };
+  const candidates: PlaceCandidate[] = (
+    await context.data.read(GEO_SEARCH, body, context.call)
+  ).value.data.map(({ attributes }) => ({
+    id: attributes.id,
+    name: attributes.name,
+    geoType: attributes.geo_type,
+    placeType: attributes.place_type,
+  }));
+  const asked = candidates.filter((candidate) => geoTypes.includes(candidate.geoType));
+  // The whole text first ("Austin NW" may be a name), then the name in its state.
+  const readings: NameInState[] = [{ name: query, state: undefined }, ...(inState ? [inState] : [])];
+  for (const reading of readings) {
+    const found = namedExactly(asked, reading);
+    if (found.length === 1) return resolved(found[0] as PlaceCandidate);
+    if (found.length > 1) {
+      const shown = found.map(describePlace);
+      throw new ArgumentError(
+        `${site.argument}: ambiguous: ${found.length} places named "${query}": ${listSome(shown)}. ` +
+          `Use the id: ${site.formula((found[0] as PlaceCandidate).id)}.`,
+      );
+    }
+  }
+  throw new ApiError("not_found", noPlaceMessage(readings.at(-1) as NameInState, candidates, geoTypes, site));
+}
+
+const resolved = (candidate: PlaceCandidate): ResolvedBoundary => ({
+  id: candidate.id,
+  geoType: candidate.geoType,
+});
+
+const inStates = (state: string | undefined, naming: PlaceNaming) => !state || naming.states.includes(state);
+
+/** The places named exactly so, else the metros the name begins: a metro is known by its principal city. */
+function namedExactly(candidates: readonly PlaceCandidate[], { name, state }: NameInState): PlaceCandidate[] {
+  const wanted = normalName(name);
+  const named = (test: (naming: PlaceNaming) => boolean) =>
+    candidates.filter((candidate) => {
+      const naming = namingOf(candidate);
+      return inStates(state, naming) && test(naming);
+    });
+  const exact = named((naming) => naming.names.includes(wanted));
+  return exact.length > 0 ? exact : named((naming) => naming.metroCities[0] === wanted);
+}
+
+/**
+ * Why a name resolves to no place the function takes, with what the search found instead: the places of that
+ * name in other states, of other types (a city), the metros that name it among their cities, and names that
+ * contain it; then the formula with the first id of a type the function takes.
+ */
+function noPlaceMessage(
+  { name, state }: NameInState,
+  candidates: readonly PlaceCandidate[],
+  geoTypes: readonly GeoType[],
+  site: NameSite,
+): string {
+  const wanted = normalName(name);
+  const takes = (candidate: PlaceCandidate) => geoTypes.includes(candidate.geoType);
+  const listed = new Set<PlaceCandidate>();
+  const sentence = (lead: string, found: PlaceCandidate[]) => {
+    found.forEach((candidate) => listed.add(candidate));
+    return found.length > 0 ? ` ${lead}: ${listSome(found.map(describePlace))}.` : "";
+  };
+  const elsewhere = state ? namedExactly(candidates.filter(takes), { name, state: undefined }) : [];
+  const whereStates = [...new Set(elsewhere.flatMap((candidate) => namingOf(candidate).states))];
+  const otherTypes = candidates.filter(
+    (candidate) => !takes(candidate) && namedExactly([candidate], { name, state }).length > 0,
+  );
+  const metros = candidates.filter((candidate) => {
+    const naming = namingOf(candidate);
+    return naming.metroCities.slice(1).includes(wanted) && inStates(state, naming);
+  });
+  const text = [
+    `No ${describeTypes(geoTypes)} named "${name}"${state ? ` in ${state}` : ""}.`,
+    sentence(`"${name}" is in ${whereStates.join(", ") || "another state"}`, elsewhere),
+    sentence(`"${name}" is another kind of place`, otherTypes),
+    sentence(`"${name}" is a city inside ${metros.length > 1 ? "the metros" : "the metro"}`, metros),
+  ].join("");
+  const contain = listed.size === 0 ? candidates.filter(takes).slice(0, 3) : [];
+  const first = [...listed, ...contain].find(takes);
+  return (
+    text +
+    sentence("Names that contain it", contain) +
+    (first ? ` For it, use the id: ${site.formula(first.id)}.` : "")
+  );
 }
 
 /**
@@ -77,137 +191,70 @@ export function readPlaceList(value: unknown, argument: string): unknown[] {
   );
 }
 
-const isMarketType = (type: GeoType): type is MarketGeoType =>
-  (marketGeoTypeValues as readonly string[]).includes(type);
-
 interface NameInState {
   name: string;
   /** Upper case, as the service writes state codes. */
-  state: string;
-  /** Whether a comma set the state apart: without one, "Austin NW" may also be a whole name. */
-  comma: boolean;
+  state: string | undefined;
 }
 
 /** "Austin, TX", "Austin TX", "austin, tx": a name and a two-letter state code (the contract's form of one). */
-function splitState(query: string): NameInState | undefined {
+function splitState(query: string): { name: string; state: string } | undefined {
   const match = /^(.*?\S)(\s*,\s*|\s+)([A-Za-z]{2})$/.exec(query);
-  if (!match?.[1] || !match[2] || !match[3]) return undefined;
-  return { name: match[1], state: match[3].toUpperCase(), comma: match[2].includes(",") };
+  if (!match?.[1] || !match[3]) return undefined;
+  return { name: match[1], state: match[3].toUpperCase() };
 }
 
-/** Boundaries of a name whose states are compared with the state asked for. */
-const STATE_CANDIDATES = 10;
-
-/**
- * A name in a state. The boundary search answers names without states, so the state comes from the markets'
- * own records (`geo_states` of /explore_markets, batched per type and cached, and the record RENT.MARKET then
- * reads anyway): the best of the name's markets in that state is taken. Only markets have such records, so
- * a function that also takes other areas gets the market (an MSA or submarket) of that name and state. With no
- * market of that name in that state the answer says where the name is; without a comma the whole text is also
- * tried as a name first ("Austin NW").
- */
-async function resolveInState(
-  query: string,
-  { name, state, comma }: NameInState,
-  context: CellContext,
-  geoTypes: readonly GeoType[],
-): Promise<ResolvedBoundary> {
-  const types = geoTypes.filter(isMarketType);
-  const body = { query: name, geo_type: types, limit: STATE_CANDIDATES };
-  const candidates = (await context.data.read(GEO_SEARCH, body, context.call)).value.data.map(
-    ({ attributes }) => ({ id: attributes.id, geoType: attributes.geo_type as MarketGeoType }),
-  );
-  const statesOf = new Map<number, readonly string[]>();
-  let failure: ApiError | undefined;
-  for (const geoType of types) {
-    const ids = candidates.filter((candidate) => candidate.geoType === geoType).map(({ id }) => id);
-    if (ids.length === 0) continue;
-    const { records } = await context.data.readMany(MARKET_METRICS, { geoType }, ids, context.call);
-    for (const [id, record] of records) {
-      if (record instanceof ApiError) failure ??= record;
-      else statesOf.set(id, record.value.geo_states ?? []);
-    }
-  }
-  const match = candidates.find(({ id }) => statesOf.get(id)?.includes(state));
-  if (match) return match;
-  if (!comma) {
-    const whole = await bestMatch(query, context, geoTypes);
-    if (whole) return whole;
-  }
-  if (statesOf.size === 0 && failure) throw failure;
-  const where = [...new Set(candidates.flatMap(({ id }) => statesOf.get(id) ?? []))];
-  const what = describeTypes(types);
-  if (where.length === 0) throw new ApiError("not_found", `No ${what} matches "${name}" in ${state}.`);
-  throw new ApiError("not_found", `No ${what} named ${name} in ${state}; ${name} is in ${where.join(", ")}.`);
-}
-
-const TYPE_WORDS: Readonly<Record<GeoType, string>> = {
-  MSA: "MSA",
-  BespokeSubmarket: "submarket",
-  CensusPlace: "city",
-  ZipCode: "ZIP code",
-  County: "county",
-  Neighborhood: "neighborhood",
-};
-
-function describeTypes(geoTypes: readonly GeoType[]): string {
-  const words = geoTypes.map((type) => TYPE_WORDS[type]);
-  return words.length <= 1 ? (words[0] ?? "boundary") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
-}
-
-/** Ids a property name search asks for: enough to find the exact name among names that contain it. */
+/** Ids a property search asks for: enough to find the exact name among names that contain it. */
 const NAME_CANDIDATES = 10;
-/** Candidates whose id and address an ambiguous name's message lists (each costs a property record). */
-const LISTED_CANDIDATES = 3;
-
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-function candidateText(id: number, record: PropertyAttributes | undefined): string {
-  const where = [record?.address, record?.city].filter((part) => typeof part === "string" && part !== "");
-  return where.length > 0 ? `${id} (${where.join(", ")})` : String(id);
-}
 
 /**
- * A property asked for by id or by name. The service matches names in part ("Oaks" finds "Austin Oaks II"), so
- * one match is taken; among several the one whose whole name is the name typed; otherwise the name is ambiguous
- * and the message lists candidates with their id and address (their records are cached for the next call).
+ * A property asked for by id, by name or by street address, either optionally followed by its city and/or
+ * state ("Mill Creek, Austin", "Mill Creek, TX", "1200 Elm St, Austin, TX"): one lookup (the service matches
+ * names and addresses in part), then the candidates' records (one batched read, cached, that a property's own
+ * cell reads anyway) to keep only the one named, or at the address, exactly so, in any case. Several give
+ * #VALUE! and none #N/A, each listing candidates with id, name and address and the formula to use.
  */
-export async function resolveProperty(
-  value: unknown,
-  context: CellContext,
-  argument: string,
-): Promise<number> {
+export async function resolveProperty(value: unknown, context: CellContext, site: NameSite): Promise<number> {
   value = plainValue(value);
   // An empty cell is a missing id: its message says so rather than asking for text.
-  if (isIdText(value) || isEmptyArgument(value)) return readId(value, argument);
-  const name = readText(value, argument).trim();
-  const answer = (
-    await context.data.read(LOOKUP, { property_name: name, per_page: NAME_CANDIDATES }, context.call)
-  ).value;
+  if (isIdText(value) || isEmptyArgument(value)) return readId(value, site.argument);
+  const typed = readPropertyText(readText(value, site.argument));
+  const query = { ...typed.filters, per_page: NAME_CANDIDATES };
+  const answer = (await context.data.read(LOOKUP, query, context.call)).value;
   const ids = answer.data;
-  if (ids.length === 0) {
-    throw new ApiError(
-      "not_found",
-      `No property named "${name}" (names are matched in part). RENT.LOOKUP finds ids by city or address.`,
-    );
-  }
-  if (ids.length === 1) return ids[0] as number;
-  // The lookup answers ids only (the contract's /properties/lookup), so the exact name among names that contain
-  // it, and the address that tells candidates apart, are in the records: one batched bulk details read of at
-  // most NAME_CANDIDATES, charged to the bulk export quota once and cached for the next cell and recalculation.
-  const { records } = await context.data.readMany(PROPERTY_DETAILS, {}, ids, context.call);
+  const { records } =
+    ids.length > 0
+      ? await context.data.readMany(PROPERTY_DETAILS, {}, ids, context.call)
+      : { records: new Map() };
   const recordOf = (id: number) => {
     const record = records.get(id);
-    return record && !(record instanceof ApiError) ? record.value : undefined;
+    return record && !(record instanceof ApiError) ? (record.value as PropertyAttributes) : undefined;
   };
-  const exact = ids.filter((id) => sameName(recordOf(id)?.property_name ?? "", name));
+  const exact = ids.filter((id) => typed.isExactly(recordOf(id)));
   if (exact.length === 1) return exact[0] as number;
-  const candidates = exact.length > 1 ? exact : ids;
-  const count = exact.length > 1 ? exact.length : Math.max(answer.pagination?.total_count ?? 0, ids.length);
-  const listed = candidates.slice(0, LISTED_CANDIDATES).map((id) => candidateText(id, recordOf(id)));
-  const more = count > listed.length ? `, and ${count - listed.length} more` : "";
-  const named = exact.length > 1 ? "named" : "whose name contains";
-  throw new ArgumentError(
-    `${argument}: ambiguous: ${count} properties ${named} "${name}"; use the id: ${listed.join("; ")}${more}.`,
+  const listed = (found: readonly number[]) =>
+    listSome(found.map((id) => describeProperty(id, recordOf(id))));
+  const formula = (found: readonly number[]) => ` Use the id: ${site.formula(found[0] as number)}.`;
+  if (exact.length > 1) {
+    throw new ArgumentError(
+      `${site.argument}: ambiguous: ${exact.length} properties ${typed.described}: ${listed(exact)}.${formula(exact)}`,
+    );
+  }
+  const total = Math.max(answer.pagination?.total_count ?? 0, ids.length);
+  const partial =
+    ids.length === 0
+      ? " Add or drop the city or state, or find ids with RENT.LOOKUP."
+      : ` ${total} ${total === 1 ? "contains" : "contain"} it` +
+        (total > ids.length ? ` (the first ${ids.length}: ${listed(ids)})` : `: ${listed(ids)}`) +
+        `.${formula(ids)}`;
+  throw new ApiError("not_found", `No property ${typed.described}.${partial}`);
+}
+
+/** "116724 Mill Creek (12 Oak St, Austin, TX)": what tells a candidate property apart. */
+function describeProperty(id: number, record: PropertyAttributes | undefined): string {
+  const where = [record?.address, record?.city, record?.state].filter(
+    (part): part is string => typeof part === "string" && part !== "",
   );
+  const name = typeof record?.property_name === "string" ? ` ${record.property_name}` : "";
+  return `${id}${name}${where.length > 0 ? ` (${where.join(", ")})` : ""}`;
 }
