@@ -6,6 +6,7 @@
 import type { Request } from "playwright-core";
 import type { CellValue } from "../host/workbook/workbook";
 import {
+  CELL_TIMEOUT_MS,
   SETUP_TIMEOUT_MS,
   allCalculated,
   newSheet,
@@ -173,6 +174,11 @@ it("a sign-out during a refresh leaves its cells calculating, never #N/A, and th
   const called = (await invocations()) - before;
   expect(called).toBeGreaterThanOrEqual(waitingCalls);
   expect(called).toBeLessThanOrEqual(waitingCalls + 1);
+  // The refresh the sign-out interrupted ends once its cells have their answers, and says what it did.
+  await world.pane
+    .locator("#refresh-button:not([disabled]):not([aria-busy])")
+    .waitFor({ state: "attached", timeout: CELL_TIMEOUT_MS });
+  await expect(world.pane.locator("#status").textContent()).resolves.toMatch(/^Refreshed \d+ formulas at /);
 });
 
 it("Restore formulas refuses while signed out and changes no cell; signed in, it says the cost, then restores", async () => {

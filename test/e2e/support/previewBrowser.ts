@@ -22,7 +22,7 @@ import { sharedForWorker } from "../../support/sharedForWorker";
 /** Starting the preview and Chromium (the add-in is built before the files start: ./globalSetup.ts). */
 export const SETUP_TIMEOUT_MS = 180_000;
 /** Long enough for a formula's requests through the data layer, and for errors to tell what is wrong. */
-const CELL_TIMEOUT_MS = 20_000;
+export const CELL_TIMEOUT_MS = 20_000;
 
 /** The host page's window: its bridge holds the workbook the grid draws. */
 export type HostWindow = Window & { rentMarketHost: HostPageBridge };
