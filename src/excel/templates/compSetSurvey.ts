@@ -55,7 +55,14 @@ export function compSetSurvey(inputs: CompSetSurveyInputs): SheetTemplate {
       });
     });
   });
-  const surveyRow = FIELDS_ROW + inputs.propertyIds.length + 3;
+  const shown = inputs.propertyIds.length;
+  // The block shows the first few properties: it says so when the comp set has more, and where the rest are.
+  if (shown < inputs.propertyCount)
+    cells.push({
+      at: cellAddress(FIELDS_ROW + 1 + shown, 0),
+      entry: `${shown} of ${inputs.propertyCount} properties shown; the market survey below lists all ${inputs.propertyCount}. Add ids in column A for more.`,
+    });
+  const surveyRow = FIELDS_ROW + shown + 3;
   const unitsRow = surveyRow + 1 + inputs.propertyCount + SPILL_MARGIN;
   cells.push(
     { at: cellAddress(surveyRow - 1, 0), entry: "Market survey" },
