@@ -142,7 +142,7 @@ describe("RENT.PROPERTY", () => {
       await expect(property([[ids[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
         code: "#N/A",
         message: expect.stringMatching(
-          /^Not in your plan \(pro\): \/properties\/bulk_details needs the pro tier/,
+          /^Not in your plan \(pro\): Details of many properties needs the pro tier/,
         ),
       });
     } finally {
@@ -400,7 +400,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       ).rejects.toMatchObject({
         code: "#N/A",
         message: expect.stringMatching(
-          /^Not in your plan \(pro\): \/geo_boundary\/\d+\/forecasts needs the pro tier/,
+          /^Not in your plan \(pro\): Forecast time series of a boundary needs the pro tier/,
         ),
       });
     } finally {
