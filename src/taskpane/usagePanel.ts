@@ -44,12 +44,14 @@ export function wireUsagePanel(
     });
   });
   let stopHeld: () => void = () => undefined;
+  let stopStanding: () => void = () => undefined;
   const show = async () => {
     const state = session.current;
     element("usage-section").hidden = state === undefined;
     if (!state) return;
     const stats = await state.data.stats();
-    fillList(element("usage-lines"), tracker.lines(stats, state.accountId));
+    const standing = state.data.quota.standing(state.accountId);
+    fillList(element("usage-lines"), tracker.lines(stats, state.accountId, standing));
   };
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);
@@ -64,7 +66,10 @@ export function wireUsagePanel(
   };
   const followGuard = () => {
     stopHeld();
+    stopStanding();
     stopHeld = session.current?.data.quota.onChange(showHeld) ?? (() => undefined);
+    // The quota line moves with every pull and quota answer, not only when the pane asks.
+    stopStanding = session.current?.data.quota.onStanding(showSoon) ?? (() => undefined);
     applyShare();
     showHeld();
   };

@@ -4,6 +4,7 @@
 import "fake-indexeddb/auto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ApiError } from "../../src/api/errors";
 import { MARKET_SURVEY } from "../../src/data/endpoints";
 import { Session } from "../../src/session/session";
 import { element, StatusLine } from "../../src/taskpane/dom";
@@ -99,4 +100,41 @@ it("shows a pull the quota guard held, allows it once with a click, and keeps th
   await flush();
   expect(session.requireSignedIn().data.quota.current.maxShare).toBe(0.25);
   expect(share.value).toBe("25");
+});
+
+it("updates the quota line by itself as pulls spend, and keeps the service's figures across a sign-in", async () => {
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
+  const session = new Session(service, { databaseName: "usage-panel-standing-test" });
+  wireUsagePanel(session, new UsageTracker(), new StatusLine(element("status")), {
+    settings: new SettingsStore(new MemoryStorage()),
+    afterAllow: async () => undefined,
+  });
+  const signIn = () =>
+    session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      { kind: "manual", accessToken: "t-1" },
+    );
+  await signIn();
+  await flush();
+  const quotaLine = () => lines().find((line) => line?.startsWith("Bulk export quota"));
+  expect(quotaLine()).toMatch(/limit 5,000 properties .*at least 0 used .*at most 5,000 left\.$/);
+
+  // What a block of cells does through the data layer: the pane's Update button is not pressed.
+  const { data, accountId } = session.requireSignedIn();
+  data.quota.spent(accountId, 120);
+  await flush();
+  expect(quotaLine()).toMatch(/at least 120 used .*at most 4,880 left\.$/);
+
+  data.quota.learn(
+    accountId,
+    new ApiError("quota_exceeded", "quota", { quotaLimit: 20_000, quotaUsage: 19_500 }),
+  );
+  await flush();
+  const named = `Bulk export quota of account ${accountId}: limit 20,000 properties (as the service named it), 19,500 used, 500 left.`;
+  expect(quotaLine()).toBe(named);
+
+  await session.signOut();
+  await signIn();
+  await flush();
+  expect(quotaLine()).toBe(named);
 });
