@@ -9,6 +9,8 @@ import { catalogueFields } from "../../src/api/fieldFacts";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market, markets, narrative } from "../../src/functions/marketFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
+import { session } from "../../src/session/session";
+import { planText } from "../../src/taskpane/planPanel";
 import { HOST_PROFILES, supportsSet } from "../host/profiles";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
@@ -190,6 +192,33 @@ it("names no service path in a cell's message: every RENT formula's errors, sign
   }
   expect(messages.filter((message) => message.startsWith("Not in your plan")).length).toBeGreaterThan(3);
   expect(messages.filter((message) => servicePath.test(message))).toEqual([]);
+  await env.signInAs("demo-pro");
+});
+
+it("names the plan on the Account tab from what the sign-in's own formulas met, at no request of its own", async () => {
+  const planAfterAProperty = async (client: string) => {
+    await env.signInAs(client);
+    const { plan } = session.requireSignedIn().client;
+    const before = planText(plan);
+    const requests = env.sandbox.counters.get("/v1/properties/bulk_details");
+    await cellsOf(property([[propertyIds[0]]], [["asking_rent"]], fakeInvocation()));
+    expect(env.sandbox.counters.get("/v1/properties/bulk_details") - requests).toBe(1);
+    return [before, planText(plan)];
+  };
+  const unknown =
+    "Plan: not known yet. The service names no plan; the first property, lookup or forecast formula shows it.";
+  expect(await planAfterAProperty("demo-base")).toEqual([
+    unknown,
+    "Plan: base (as the service's answers show it).",
+  ]);
+  expect(await planAfterAProperty("demo-pro")).toEqual([
+    unknown,
+    "Plan: pro (as the service's answers show it).",
+  ]);
+  expect(await planAfterAProperty("demo-proplus")).toEqual([
+    unknown,
+    "Plan: pro-plus (as the service's answers show it).",
+  ]);
   await env.signInAs("demo-pro");
 });
 
