@@ -72,12 +72,13 @@ export function labelOf(field: string, record?: CatalogueRecord): string {
 }
 
 /**
- * The fields among `offered` (names of one record) that a typed word names: the field of that name, else every
- * field whose synonyms (`x-field-synonyms`) hold the word. Several fields: the word is ambiguous there.
+ * The fields among `offered` (the names a function takes) that a typed word names: the field of that name, else
+ * every field whose synonyms (`x-field-synonyms`, the same for a name in every record) hold the word. Several
+ * fields: the word is ambiguous there.
  */
-export function fieldsNamed(record: CatalogueRecord, typed: string, offered: readonly string[]): string[] {
+export function fieldsNamed(typed: string, offered: readonly string[]): string[] {
   const key = fieldWordKey(typed);
   const own = offered.find((field) => field.toLowerCase() === key);
   if (own !== undefined) return [own];
-  return offered.filter((field) => factsIn(record, field)?.synonyms?.includes(key));
+  return offered.filter((field) => factsOf(field)?.synonyms?.includes(key));
 }

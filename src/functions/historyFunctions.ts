@@ -41,12 +41,7 @@ interface HistoryArguments {
 /** A column of the property export, by its name or a word the contract gives it (asking_rent is avg_rent). */
 function readField(value: unknown, argument: string): string {
   const text = readText(value, argument);
-  return readFieldName(
-    text,
-    "exportProperty",
-    HISTORY_FIELDS,
-    `${argument}: the property export has no column "${text}"`,
-  );
+  return readFieldName(text, HISTORY_FIELDS, `${argument}: the property export has no column "${text}"`);
 }
 
 function readArguments(

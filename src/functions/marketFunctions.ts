@@ -98,7 +98,7 @@ function safelyPlanned(record: Record<string, unknown>, metric: string, cell: un
 function metricName(metric: string, offered: readonly string[]): string {
   const removed = REMOVED_METRICS[metric];
   if (removed) throw new ArgumentError(removed);
-  return readFieldName(metric, "market", offered, `Unknown metric "${metric}"`);
+  return readFieldName(metric, offered, `Unknown metric "${metric}"`);
 }
 
 /** The metrics a formula may name before any record is read: every metric of the contract's market record. */

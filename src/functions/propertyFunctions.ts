@@ -48,7 +48,7 @@ function fieldValue(record: PropertyAttributes, typed: string): ResultCell {
   // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
   const left = outOfPlan(record);
   const offered = [...Object.keys(attributes), ...left.keys()];
-  const field = readFieldName(typed, "property", offered, `Unknown property field "${typed}"`);
+  const field = readFieldName(typed, offered, `Unknown property field "${typed}"`);
   const tier = left.get(field);
   if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
   return fieldCell(attributes[field], field);
