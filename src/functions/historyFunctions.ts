@@ -88,7 +88,7 @@ function readArguments(
  * @streaming
  * @requiresStreamAddress
  * @param properties Property ids or names: a range, or text like "100001, 100002".
- * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
+ * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d, or a word the contract gives one (asking_rent is avg_rent).
  * @param start First day (a date).
  * @param end Last day (a date before today).
  * @param [interval] One row per ${own HISTORY_INTERVALS}.

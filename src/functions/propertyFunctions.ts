@@ -136,7 +136,7 @@ function cardOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: num
  * @cancelable
  * @requiresAddress
  * @param propertyId A property id or name (such as "Austin Oaks"), or a range of them.
- * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
+ * @param [field] A field name such as "asking_rent", "unit_count", "year_built" (or a word the contract gives one: "avg_rent" is asking_rent), or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
  */
