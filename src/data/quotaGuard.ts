@@ -81,7 +81,6 @@ export class BulkExportQuotaGuard {
   private lastHeld: HeldPull | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly learntListeners = new Set<() => void>();
-  private readonly standingListeners = new Set<() => void>();
   /** The share a person set (configure), as opposed to the default: the one kept with what was learnt. */
   private chosenShare: number | undefined;
 
@@ -98,24 +97,10 @@ export class BulkExportQuotaGuard {
       this.chosenShare = settings.maxShare;
       this.learnt();
     }
-    this.standingMoved();
   }
 
   private learnt(): void {
     for (const listener of this.learntListeners) listener();
-  }
-
-  private standingMoved(): void {
-    for (const listener of this.standingListeners) listener();
-  }
-
-  /**
-   * Tells `listener` when an account's standing may have moved: a pull spent, a quota error's figures, what a
-   * reload or the previous sign-in knew, a setting. The pane's quota line follows it by itself.
-   */
-  onStanding(listener: () => void): () => void {
-    this.standingListeners.add(listener);
-    return () => this.standingListeners.delete(listener);
   }
 
   /** Tells `listener` when what is worth keeping changes: a quota error's figures, spending after one, the share. */
@@ -158,7 +143,6 @@ export class BulkExportQuotaGuard {
       this.chosenShare = kept.maxShare;
       this.settings = { ...this.settings, maxShare: kept.maxShare };
     }
-    this.standingMoved();
   }
 
   get current(): Readonly<QuotaGuardSettings> {
@@ -170,7 +154,6 @@ export class BulkExportQuotaGuard {
     this.spentBy.set(accountId, (this.spentBy.get(accountId) ?? 0) + properties);
     // What is left of a quota the service named moves with each pull: worth keeping.
     if (properties > 0 && this.reported.has(accountId)) this.learnt();
-    if (properties > 0) this.standingMoved();
   }
 
   /** Properties spent by this sign-in, per account. */
@@ -190,7 +173,6 @@ export class BulkExportQuotaGuard {
       learntAt: this.now(),
     });
     this.learnt();
-    this.standingMoved();
   }
 
   standing(accountId: number): QuotaStanding {

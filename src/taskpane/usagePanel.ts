@@ -1,7 +1,7 @@
 import type { Session } from "../session/session";
 import { coalesced, element, fillList, whileBusy, type StatusLine } from "./dom";
 import type { SettingsStore } from "./settingsStore";
-import { quotaLine, type UsageTracker } from "./usageTracker";
+import type { UsageTracker } from "./usageTracker";
 
 /**
  * The quota and rate-limit figures, updated on demand, after each sign-in change, and whenever the pacing
@@ -44,7 +44,6 @@ export function wireUsagePanel(
     });
   });
   let stopHeld: () => void = () => undefined;
-  let stopStanding: () => void = () => undefined;
   const show = async () => {
     const state = session.current;
     element("usage-section").hidden = state === undefined;
@@ -52,16 +51,6 @@ export function wireUsagePanel(
     const stats = await state.data.stats();
     const standing = state.data.quota.standing(state.accountId);
     fillList(element("usage-lines"), tracker.lines(stats, state.accountId, standing));
-  };
-  /**
-   * A pull or a quota answer moves the quota line (the list's first) alone: it is rewritten from the guard's
-   * standing, with no read of the data layer's statistics while cells are answering.
-   */
-  const showQuota = () => {
-    const state = session.current;
-    const line = element("usage-lines").firstElementChild;
-    if (state && line)
-      line.textContent = quotaLine(state.accountId, state.data.quota.standing(state.accountId));
   };
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);
@@ -76,10 +65,7 @@ export function wireUsagePanel(
   };
   const followGuard = () => {
     stopHeld();
-    stopStanding();
     stopHeld = session.current?.data.quota.onChange(showHeld) ?? (() => undefined);
-    // The quota line moves with every pull and quota answer, not only when the pane asks.
-    stopStanding = session.current?.data.quota.onStanding(showQuota) ?? (() => undefined);
     applyShare();
     showHeld();
   };

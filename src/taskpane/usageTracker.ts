@@ -78,10 +78,10 @@ const LIMIT_FROM: Readonly<Record<QuotaStanding["limitFrom"], string>> = {
 };
 
 /**
- * The quota's limit, what is used and what is left: the Usage list's first line. The service tells the usage only in its quota error: until
+ * The quota's limit, what is used and what is left. The service tells the usage only in its quota error: until
  * then the used figure is what pulls spent since sign-in (at least), and what is left at most the rest.
  */
-export function quotaLine(accountId: number, standing: QuotaStanding): string {
+function quotaLine(accountId: number, standing: QuotaStanding): string {
   const { limit, left, spent } = standing;
   const head = `Bulk export quota of account ${accountId}: limit ${whole(limit)} properties (${LIMIT_FROM[standing.limitFrom]})`;
   if (left !== undefined) return `${head}, ${whole(limit - left)} used, ${whole(left)} left.`;
