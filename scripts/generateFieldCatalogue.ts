@@ -1,13 +1,14 @@
 /**
- * Writes src/api/fieldCatalogue.ts: the unit, the scale the service writes it in and the tier of every field of
- * the records the add-in shows, read from the `x-unit` / `x-sent-as` / `x-tier` / `x-field-units` keywords of
- * src/api/openapi.yaml, so the readers, the formats, the Insert list and the function reference take them from
+ * Writes src/api/fieldCatalogue.ts: the unit, the scale the service writes it in, the tier and the words people
+ * type for every field of the records the add-in shows, read from the `x-unit` / `x-sent-as` / `x-tier` /
+ * `x-field-units` keywords and the `x-field-synonyms` of src/api/openapi.yaml, so the readers, the formats, the Insert list and the function reference take them from
  * the contract. Nested groups are flattened to the column names tables use ("exposure_current"). Part of
  * `npm run generate:api`; a test fails when the file is stale.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadOpenApiDocument, resolvePointer, type JsonObject } from "../sandbox/contract/openapiDocument";
+import { fieldWordKey } from "../src/api/fieldWordKey";
 
 /** The catalogue's records: a name the code uses, and where its fields are in the contract. */
 export const CATALOGUE_RECORDS = {
@@ -39,6 +40,10 @@ export interface FieldFacts {
   /** An object keyed by unit type, bed/bath or fee kind: its columns are `<field>_<key>...`. */
   keyed?: true;
   aggregate?: string;
+  /** Words that name the field (`x-field-synonyms`), as the functions compare them: lower case, "_" for spaces. */
+  synonyms?: string[];
+  /** What the field is, where a word names several fields of one record. */
+  means?: string;
 }
 
 function target(node: JsonObject): JsonObject {
@@ -52,6 +57,17 @@ function target(node: JsonObject): JsonObject {
 function labels(): Record<string, unknown> {
   const components = loadOpenApiDocument().components as JsonObject;
   return (components["x-field-labels"] ?? {}) as Record<string, unknown>;
+}
+
+interface Synonyms {
+  words: string[];
+  means?: string;
+}
+
+/** The words people type for each field (`x-field-synonyms` of the components). */
+function synonyms(): Record<string, Synonyms> {
+  const components = loadOpenApiDocument().components as JsonObject;
+  return (components["x-field-synonyms"] ?? {}) as unknown as Record<string, Synonyms>;
 }
 
 function labelOf(field: string): string {
@@ -92,6 +108,12 @@ function factsOf(schema: JsonObject, field: string): FieldFacts | undefined {
   if (schema["x-tier"] !== undefined) facts.tier = tierNamed(schema["x-tier"], `x-tier of ${field}`);
   if (schema.type === "object" && schema.additionalProperties && !schema.properties) facts.keyed = true;
   if (typeof schema["x-aggregate"] === "string") facts.aggregate = schema["x-aggregate"];
+  const words = synonyms()[field];
+  if (words) {
+    // A word that is the field's own name adds nothing: the name is always taken.
+    facts.synonyms = [...new Set(words.words.map(fieldWordKey))].filter((word) => word !== field);
+    if (words.means !== undefined) facts.means = words.means;
+  }
   return facts;
 }
 
@@ -125,7 +147,29 @@ export function fieldCatalogue(): Record<string, Record<string, FieldFacts>> {
       Object.entries(units).map(([field, facts]) => [field, factsOf(facts, field) as FieldFacts]),
     );
   }
+  checkSynonyms(catalogue);
   return catalogue;
+}
+
+/**
+ * The synonyms name fields the catalogue has, and a word several fields of one record share says what each
+ * field means: the functions refuse such a word with those meanings rather than pick one.
+ */
+function checkSynonyms(catalogue: Record<string, Record<string, FieldFacts>>): void {
+  const named = new Set(Object.values(catalogue).flatMap((fields) => Object.keys(fields)));
+  for (const field of Object.keys(synonyms()))
+    if (!named.has(field)) throw new Error(`x-field-synonyms names ${field}, which no record has`);
+  for (const [record, fields] of Object.entries(catalogue)) {
+    const byWord = new Map<string, string[]>();
+    for (const [field, facts] of Object.entries(fields))
+      for (const word of facts.synonyms ?? []) byWord.set(word, [...(byWord.get(word) ?? []), field]);
+    for (const [word, shared] of byWord)
+      for (const field of shared)
+        if (shared.length > 1 && fields[field]?.means === undefined)
+          throw new Error(
+            `${record}: "${word}" names ${shared.join(", ")}; ${field} needs a means in x-field-synonyms`,
+          );
+  }
 }
 
 /** Operations above the lowest tier (`x-required-tier`), as "METHOD /path/{template}" -> tier. */
@@ -184,6 +228,10 @@ export interface FieldFacts {
   readonly keyed?: true;
   /** How a forecast bucket of several months adds up when no aggregation is named. */
   readonly aggregate?: "sum";
+  /** Words that name the field (\`x-field-synonyms\`), lower case with "_" for spaces: another record's name, plain words. */
+  readonly synonyms?: readonly string[];
+  /** What the field is, where a word names several fields of one record ("occupancy"). */
+  readonly means?: string;
 }
 
 /** Every field of every record the add-in shows, by record, in contract order (nested groups flattened). */

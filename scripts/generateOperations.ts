@@ -137,8 +137,11 @@ export function contractOperations(): JsonObject[] {
     for (const method of METHODS) {
       const operation = item[method] as JsonObject | undefined;
       if (!operation) continue;
+      if (typeof operation.summary !== "string")
+        throw new Error(`${String(operation.operationId)} has no summary: messages name it by its summary`);
       const row: JsonObject = {
         operationId: operation.operationId,
+        summary: operation.summary,
         method: method.toUpperCase(),
         path,
         parameters: ((operation.parameters as unknown[] | undefined) ?? []).map((node) =>
@@ -236,6 +239,8 @@ export interface ContractFreshness {
 /** One operation of the contract under the API base (paths relative to it, as the contract writes them). */
 export interface ContractOperation {
   readonly operationId: string;
+  /** What it does in words (the contract's \`summary\`), for a message a person reads instead of its path. */
+  readonly summary: string;
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly path: string;
   readonly parameters: readonly ContractParameter[];

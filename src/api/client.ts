@@ -2,7 +2,9 @@ import createClient, { type Client } from "openapi-fetch";
 import { sendAuthorized } from "./authorizedSend";
 import type { ServiceConfig } from "./config";
 import { ApiError, errorFromFetchFailure, errorFromStatus } from "./errors";
+import { CONTRACT_OPERATIONS } from "./contractOperations";
 import { inPlanTerms } from "./planLimits";
+import { PlanSeen } from "./planSeen";
 import { announcedLimit, type AnnouncedLimit } from "./rateLimitHeaders";
 import type { components, paths } from "./schema";
 import type { TokenManager } from "./tokens";
@@ -32,6 +34,21 @@ export interface TypedAnswer<T> {
   response: Response;
 }
 
+/** Where property records come whole (with every field the plan sees): what tells pro-plus from pro. */
+const PROPERTY_DETAILS_PATH = CONTRACT_OPERATIONS.find(
+  (operation) => operation.operationId === "getBulkPropertyDetails",
+)?.path;
+
+function propertyAttributes(body: unknown): Record<string, unknown>[] {
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((item: { attributes?: unknown }) =>
+    typeof item?.attributes === "object" && item.attributes !== null
+      ? [item.attributes as Record<string, unknown>]
+      : [],
+  );
+}
+
 function bodyText(error: unknown): string {
   if (error === undefined || error === null) return "";
   return typeof error === "string" ? error : JSON.stringify(error);
@@ -48,6 +65,8 @@ export class ServiceClient {
   /** Where the contract's paths start: `{serviceUrl}/v1`. */
   readonly apiBase: string;
   private readonly limitListeners = new Set<(limit: AnnouncedLimit) => void>();
+  /** The caller's plan as this sign-in's answers show it (the service has no call that names it). */
+  readonly plan = new PlanSeen();
 
   constructor(
     readonly config: ServiceConfig,
@@ -77,10 +96,14 @@ export class ServiceClient {
       return typed;
     });
     const { response } = answer;
+    const path = this.operationPath(response.url);
     if (!response.ok) {
       const error = errorFromStatus(response.status, response.headers, bodyText(answer.error));
-      throw inPlanTerms(error, this.operationPath(response.url));
+      if (error.kind === "forbidden") this.plan.sawOperation(path, false);
+      throw inPlanTerms(error, path);
     }
+    this.plan.sawOperation(path, true);
+    if (path === PROPERTY_DETAILS_PATH) this.plan.sawPropertyRecords(propertyAttributes(answer.data));
     return answer.data as T;
   }
 

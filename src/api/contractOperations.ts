@@ -64,6 +64,8 @@ export interface ContractFreshness {
 /** One operation of the contract under the API base (paths relative to it, as the contract writes them). */
 export interface ContractOperation {
   readonly operationId: string;
+  /** What it does in words (the contract's `summary`), for a message a person reads instead of its path. */
+  readonly summary: string;
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly path: string;
   readonly parameters: readonly ContractParameter[];
@@ -82,6 +84,7 @@ export interface ContractOperation {
 export const CONTRACT_OPERATIONS = [
   {
     operationId: "listAccounts",
+    summary: "Accounts the caller may act for",
     method: "GET",
     path: "/accounts",
     parameters: [
@@ -102,6 +105,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "listCompSets",
+    summary: "Comp sets of an account",
     method: "GET",
     path: "/accounts/{account_id}/comp_sets",
     parameters: [{ name: "account_id", in: "path", type: "integer", required: true }],
@@ -111,6 +115,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getMarketSurvey",
+    summary: "Market survey table of a comp set",
     method: "GET",
     path: "/comp_sets/{comp_set_id}/market_survey",
     parameters: [
@@ -129,6 +134,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "listCompSetUnits",
+    summary: "Units of a comp set",
     method: "GET",
     path: "/comp_sets/{comp_set_id}/units",
     parameters: [
@@ -176,6 +182,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "listCompSetFloorPlans",
+    summary: "Floor plans of a comp set",
     method: "GET",
     path: "/comp_sets/{comp_set_id}/floor_plans",
     parameters: [
@@ -191,6 +198,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "searchGeoBoundaries",
+    summary: "Search geographic boundaries",
     method: "POST",
     path: "/geo_boundaries/search",
     parameters: [],
@@ -214,6 +222,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "searchProperties",
+    summary: "Search properties by boundary, geometry or attributes",
     method: "POST",
     path: "/geo_boundaries/properties",
     parameters: [],
@@ -289,6 +298,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "lookupProperties",
+    summary: "Property ids matching filters",
     method: "GET",
     path: "/properties/lookup",
     parameters: [
@@ -340,6 +350,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getBulkPropertyDetails",
+    summary: "Details of many properties",
     method: "GET",
     path: "/properties/bulk_details",
     parameters: [
@@ -361,6 +372,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "exploreMarkets",
+    summary: "Compare aggregated market metrics",
     method: "POST",
     path: "/explore_markets",
     parameters: [],
@@ -385,6 +397,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getMarketNarratives",
+    summary: "Narrative of a market",
     method: "GET",
     path: "/markets/narratives",
     parameters: [
@@ -397,6 +410,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getPropertyForecasts",
+    summary: "Forecast time series of a property",
     method: "POST",
     path: "/properties/{property_id}/forecasts",
     parameters: [{ name: "property_id", in: "path", type: "integer", required: true, minimum: 1 }],
@@ -430,6 +444,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getGeoBoundaryForecasts",
+    summary: "Forecast time series of a boundary",
     method: "POST",
     path: "/geo_boundary/{geo_boundary_id}/forecasts",
     parameters: [{ name: "geo_boundary_id", in: "path", type: "integer", required: true, minimum: 1 }],
@@ -463,6 +478,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "listBulkJobs",
+    summary: "List bulk export jobs",
     method: "GET",
     path: "/bulk_api/jobs",
     parameters: [
@@ -482,6 +498,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "createBulkJob",
+    summary: "Submit a bulk export job",
     method: "POST",
     path: "/bulk_api/jobs",
     parameters: [],
@@ -508,6 +525,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getBulkJob",
+    summary: "A bulk export job",
     method: "GET",
     path: "/bulk_api/jobs/{job_id}",
     parameters: [{ name: "job_id", in: "path", type: "string", required: true, format: "uuid" }],
@@ -530,6 +548,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "cancelBulkJob",
+    summary: "Cancel a bulk export job",
     method: "DELETE",
     path: "/bulk_api/jobs/{job_id}",
     parameters: [{ name: "job_id", in: "path", type: "string", required: true, format: "uuid" }],
@@ -552,6 +571,7 @@ export const CONTRACT_OPERATIONS = [
   },
   {
     operationId: "getBulkJobResults",
+    summary: "Download link of a finished job",
     method: "GET",
     path: "/bulk_api/jobs/{job_id}/results",
     parameters: [{ name: "job_id", in: "path", type: "string", required: true, format: "uuid" }],

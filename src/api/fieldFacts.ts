@@ -1,4 +1,5 @@
 import { FIELD_CATALOGUE, type CatalogueRecord, type FieldFacts } from "./fieldCatalogue";
+import { fieldWordKey } from "./fieldWordKey";
 
 /**
  * Look-ups in the field catalogue (src/api/fieldCatalogue.ts, generated from openapi.yaml): what a field means,
@@ -68,4 +69,16 @@ export function labelOf(field: string, record?: CatalogueRecord): string {
       return `${facts.label} (${field.slice(group.length + 1).replace(/_/g, " ")})`;
   }
   return field;
+}
+
+/**
+ * The fields among `offered` (the names a function takes) that a typed word names: the field of that name, else
+ * every field whose synonyms (`x-field-synonyms`, the same for a name in every record) hold the word. Several
+ * fields: the word is ambiguous there.
+ */
+export function fieldsNamed(typed: string, offered: readonly string[]): string[] {
+  const key = fieldWordKey(typed);
+  const own = offered.find((field) => field.toLowerCase() === key);
+  if (own !== undefined) return [own];
+  return offered.filter((field) => factsOf(field)?.synonyms?.includes(key));
 }

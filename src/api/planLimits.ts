@@ -1,5 +1,6 @@
 import { NARRATIVE_SALES_CUT } from "./contractLimits";
 import { ApiError, type ApiErrorDetails } from "./errors";
+import { CONTRACT_OPERATIONS } from "./contractOperations";
 import { OPERATION_TIERS } from "./fieldCatalogue";
 import { catalogueFields } from "./fieldFacts";
 
@@ -29,25 +30,30 @@ export function salesSectionText(text: string): string {
 const templates = Object.entries(OPERATION_TIERS).map(([operation, tier]) => {
   const [method = "", path = ""] = operation.split(" ");
   const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-  return { method, path, pattern, tier };
+  const summary = CONTRACT_OPERATIONS.find((row) => row.method === method && row.path === path)?.summary;
+  return { method, path, pattern, tier, summary: summary ?? "this request" };
 });
 
 /**
- * The tier above base that the operations of a request path (relative to the contract's `/v1`) need. The path is
- * enough: the answer does not carry the request's method, and every operation of such a path needs the same tier.
+ * The tier above base that the operations of a request path (relative to the contract's `/v1`) need, and what
+ * they do in words (the contract's summary). The path is enough: the answer does not carry the request's method,
+ * and every operation of such a path needs the same tier.
  */
-export function tierOfPath(path: string): { tier: string; operation: string } | undefined {
+export function tierOfPath(path: string): { tier: string; operation: string; summary: string } | undefined {
   const found = templates.find((entry) => entry.pattern.test(path));
-  return found && { tier: found.tier, operation: `${found.method} ${found.path}` };
+  return found && { tier: found.tier, operation: `${found.method} ${found.path}`, summary: found.summary };
 }
 
-/** A 403 of an operation above the base tier, said as the plan it needs; any other error as it is. */
+/**
+ * A 403 of an operation above the base tier, said as the plan it needs; any other error as it is. The operation is
+ * named in words ("Details of many properties"), never by its path: a cell or the pane shows this to a person.
+ */
 export function inPlanTerms(error: ApiError, path: string): ApiError {
   if (error.kind !== "forbidden") return error;
   const needed = tierOfPath(path);
   if (needed === undefined) return error;
   const said = error.details.serviceMessage ? ` (the service said: ${error.details.serviceMessage})` : "";
-  return notInPlan(needed.tier, `${path} needs the ${needed.tier} tier${said}`, error.details);
+  return notInPlan(needed.tier, `${needed.summary} needs the ${needed.tier} tier${said}`, error.details);
 }
 
 const TIERED_MARKET_FIELDS = Object.entries(catalogueFields("market"))

@@ -6,7 +6,7 @@ import { AnswerTrail } from "../data/answerTrail";
 import { session } from "../session/session";
 import { rememberCellAsOf } from "./cellAsOf";
 import { readDate } from "./args/excelDates";
-import { didYouMean } from "./args/suggest";
+import { readFieldName } from "./args/fieldVocabulary";
 import { isBlank, readChoice, readId, readList, readText } from "./args/scalars";
 import { ArgumentError, toCellError } from "./cellErrors";
 import { cellContext } from "./cellContext";
@@ -38,14 +38,10 @@ interface HistoryArguments {
   aggregation: Aggregation;
 }
 
+/** A column of the property export, by its name or a word the contract gives it (asking_rent is avg_rent). */
 function readField(value: unknown, argument: string): string {
   const text = readText(value, argument);
-  const field = HISTORY_FIELDS.find((known) => known === text.toLowerCase());
-  if (!field)
-    throw new ArgumentError(
-      `${argument}: the property export has no column "${text}".${didYouMean(text, HISTORY_FIELDS)}`,
-    );
-  return field;
+  return readFieldName(text, HISTORY_FIELDS, `${argument}: the property export has no column "${text}"`);
 }
 
 function readArguments(
@@ -92,7 +88,7 @@ function readArguments(
  * @streaming
  * @requiresStreamAddress
  * @param properties Property ids, names or street addresses (each optionally with its city and/or state): a range, or text like "100001, 100002".
- * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d.
+ * @param fields Columns of the property export, such as avg_rent, avg_ner, advertised_occupancy_pct, leases_last_30d, or a word the contract gives one (asking_rent is avg_rent).
  * @param start First day (a date).
  * @param end Last day (a date before today).
  * @param [interval] One row per ${own HISTORY_INTERVALS}.

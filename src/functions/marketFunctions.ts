@@ -7,7 +7,7 @@ import {
 } from "./args/narrativeSections";
 import { MARKET_METRICS } from "../data/batchedEndpoints";
 import { ApiError } from "../api/errors";
-import { factsIn } from "../api/fieldFacts";
+import { catalogueFields, factsIn } from "../api/fieldFacts";
 import { isLimitedMarket, notInPlan, salesSectionText } from "../api/planLimits";
 import { marketGeoTypeValues } from "../api/schema";
 import { recordsToTable } from "../tables/records";
@@ -27,7 +27,7 @@ import {
   readNumber,
   readText,
 } from "./args/scalars";
-import { suggestionFor } from "./args/suggest";
+import { readFieldName } from "./args/fieldVocabulary";
 import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
@@ -89,12 +89,18 @@ function safelyPlanned(record: Record<string, unknown>, metric: string, cell: un
   }
 }
 
-function checkMetric(metric: string, record: Record<string, unknown>): void {
-  if (metric in record) return;
+/**
+ * A metric of `offered` by its name or a word the contract gives it (`x-field-synonyms`: asking_rent is
+ * rent_avg_t30); a removed metric says so, an unknown one suggests over every name and synonym.
+ */
+function metricName(metric: string, offered: readonly string[]): string {
   const removed = REMOVED_METRICS[metric];
   if (removed) throw new ArgumentError(removed);
-  throw new ArgumentError(`Unknown metric "${metric}".${suggestionFor(metric, Object.keys(record))}`);
+  return readFieldName(metric, offered, `Unknown metric "${metric}"`);
 }
+
+/** The metrics a formula may name before any record is read: every metric of the contract's market record. */
+const CONTRACT_METRICS = Object.keys(catalogueFields("market"));
 
 /**
  * Without a metric: the whole record. Where the host holds data types, an entity card per market
@@ -189,8 +195,8 @@ export async function market(
     return fillBlock(boundaries, block, (given, name) => {
       if (block.keysAreBlock && isEmptyArgument(given)) return "";
       const record = recordOf(given);
-      checkMetric(name, record);
-      return fieldCell(planned(record, name), name);
+      const metric = name in record ? name : metricName(name, Object.keys(record));
+      return fieldCell(planned(record, metric), metric);
     });
   });
 }
@@ -219,7 +225,10 @@ export async function markets(
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
-    const metricNames = readList(metrics, "metrics", readText);
+    // Checked before the request: a mistyped metric costs none.
+    const metricNames = readList(metrics, "metrics", readText).map((name) =>
+      metricName(name, CONTRACT_METRICS),
+    );
     if (metricNames.length === 0)
       throw new ArgumentError("metrics: name at least one metric, e.g. rent_avg_t30.");
     const option = readOptions(options, MARKETS_OPTIONS, "options", MARKET_FILTER_FAMILY);
@@ -265,8 +274,6 @@ export async function markets(
     };
     const found = (await context.data.read(EXPLORE_MARKETS, query, context.call)).value.data;
     const records = found.map((entry) => entry.attributes as unknown as Record<string, unknown>);
-    const first = records[0];
-    if (first) for (const name of metricNames) checkMetric(name, first);
     const table = selectColumns(
       recordsToTable(records),
       ["id", "name", "geo_type", ...metricNames],

@@ -19,7 +19,7 @@ import {
 import { readOptions } from "./args/options";
 import { readPropertyFilters } from "./args/propertyFilters";
 import { isBlank, plainValue, readId, readInteger, readList, readText } from "./args/scalars";
-import { catalogueFields, factsIn } from "../api/fieldFacts";
+import { catalogueFields } from "../api/fieldFacts";
 import { readHeaders } from "./args/headers";
 import {
   firstArgumentOf,
@@ -29,7 +29,7 @@ import {
   resolveProperty,
 } from "./args/nameResolver";
 import { notInPlan } from "../api/planLimits";
-import { suggestionFor } from "./args/suggest";
+import { readFieldName } from "./args/fieldVocabulary";
 import { ArgumentError, toCellError } from "./cellErrors";
 import { runCell, type CellSignal } from "./cellCall";
 import { cellContext, type CellContext } from "./cellContext";
@@ -47,15 +47,17 @@ import {
   type KeyedBlock,
 } from "./shape/keyedBlock";
 
-function fieldValue(record: PropertyAttributes, field: string): ResultCell {
+/** A field of the record by its name or a word the contract gives it (the export's avg_rent is asking_rent). */
+function fieldValue(record: PropertyAttributes, typed: string): ResultCell {
   const attributes = record as unknown as Record<string, unknown>;
-  if (field in attributes) return fieldCell(attributes[field], field);
+  if (typed in attributes) return fieldCell(attributes[typed], typed);
   // The service leaves out the fields of a higher tier (ownership and sale fields: pro-plus, openapi.yaml x-tier).
-  const tier = factsIn("property", field)?.tier;
+  const left = outOfPlan(record);
+  const offered = [...Object.keys(attributes), ...left.keys()];
+  const field = readFieldName(typed, offered, `Unknown property field "${typed}"`);
+  const tier = left.get(field);
   if (tier !== undefined) throw notInPlan(tier, `${field} needs the ${tier} tier`);
-  throw new ArgumentError(
-    `Unknown property field "${field}".${suggestionFor(field, Object.keys(attributes))}`,
-  );
+  return fieldCell(attributes[field], field);
 }
 
 function safelyCell(read: () => unknown): unknown {
@@ -140,7 +142,7 @@ function cardOf(records: ReadonlyMap<number, PropertyAttributesOrError>, id: num
  * @cancelable
  * @requiresAddress
  * @param propertyId A property id, name or street address, optionally with its city and/or state ("Austin Oaks, Austin", "1200 Elm St, TX"), or a range of them.
- * @param [field] A field name such as "asking_rent", "unit_count", "year_built", or several as a range or comma-separated text; empty for the whole record.
+ * @param [field] A field name such as "asking_rent", "unit_count", "year_built" (or a word the contract gives one: "avg_rent" is asking_rent), or several as a range or comma-separated text; empty for the whole record.
  * @param [invocation] Custom function invocation.
  * @returns The value, a block of values (ids by fields), or the whole record.
  */

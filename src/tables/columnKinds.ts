@@ -145,7 +145,10 @@ export function inferColumnKind(name: string, values: Iterable<unknown>): Column
   if (strings === seen && dates + timestamps === seen) return "timestamp";
   if (numbers === seen) {
     const allIntegers = integers === seen;
-    if (fromName === "identifier" || fromName === "integer") return allIntegers ? fromName : "number";
+    if (fromName === "identifier") return allIntegers ? fromName : "number";
+    // A count that is not whole is an average of whole things (a comp set's average units and stories): it
+    // stays a count, rounded as the thing is (toCellValue), as a year does. Days keep their fraction.
+    if (fromName === "integer") return allIntegers || factsOf(name)?.unit === "count" ? fromName : "number";
     if (fromName === "text") return allIntegers ? "identifier" : "number";
     if (["currency", "percent", "year", "miles", "coordinate"].includes(fromName ?? ""))
       return fromName as ColumnKind;

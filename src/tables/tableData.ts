@@ -1,3 +1,4 @@
+import { factsOf, labelOf } from "../api/fieldFacts";
 import { inferColumnKind, type ColumnKind } from "./columnKinds";
 import { isoToSerial } from "./excelDates";
 import { asLiteralText } from "./literalText";
@@ -37,7 +38,15 @@ const WORD_OVERRIDES: Readonly<Record<string, string>> = {
 
 const AMENITY_PREFIX = "amenities_";
 
-/** "avg_rent_per_sq_ft" -> "Avg Rent Per Sq Ft": underwriters read the header, code reads `field`. */
+/**
+ * A column's header: the contract's readable name of the field (`x-field-labels`: "Property type", "TruComp"),
+ * else its name in words. Underwriters read the header, code reads `field`.
+ */
+export function columnHeader(field: string): string {
+  return factsOf(field) && !field.startsWith(AMENITY_PREFIX) ? labelOf(field) : headerForField(field);
+}
+
+/** "avg_rent_per_sq_ft" -> "Avg Rent Per Sq Ft", for a column the contract does not name. */
 export function headerForField(field: string): string {
   if (field.startsWith(AMENITY_PREFIX)) return `Amenities: ${field.slice(AMENITY_PREFIX.length)}`;
   return field
@@ -47,10 +56,16 @@ export function headerForField(field: string): string {
     .join(" ");
 }
 
+/** Whole things (units, stories, days, years): an average of them is shown as one of them, 112 units, 1989. */
+const WHOLE_KINDS: ReadonlySet<ColumnKind> = new Set(["integer", "year"]);
+
 /** Turns any parsed or API value into what the column's cells should hold. */
 export function toCellValue(value: unknown, kind: ColumnKind): CellValue {
   if (value === null || value === undefined) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? value : "";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return "";
+    return WHOLE_KINDS.has(kind) ? Math.round(value) : value;
+  }
   if (typeof value === "bigint") return Number(value);
   if (typeof value === "boolean") return value;
   if (value instanceof Date) return isoToSerial(value.toISOString()) ?? "";
@@ -93,7 +108,7 @@ function* columnSample(rows: readonly (readonly unknown[])[], index: number): Ge
 export function shapeTable(fields: readonly string[], rows: readonly (readonly unknown[])[]): TableData {
   const columns = fields.map((field, index) => ({
     field,
-    header: headerForField(field),
+    header: columnHeader(field),
     kind: inferColumnKind(field, columnSample(rows, index)),
   }));
   const kinds = columns.map((column) => column.kind);

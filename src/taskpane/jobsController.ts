@@ -34,9 +34,17 @@ const REPORT_LABEL: Readonly<Record<BatchJob["report_type"], string>> = {
   floorplans: "Floor plans",
 };
 
-/** "Units export 1a2b3c4d": what the sheet holds and which job it came from. */
-export function jobSheetName(job: Pick<BatchJob, "report_type" | "job_id">): string {
-  return `${REPORT_LABEL[job.report_type]} export ${job.job_id.slice(0, 8)}`;
+/**
+ * A job's sheet as a person would name it: what it holds and the days it covers ("Properties 2026-11-28",
+ * "Units 2026-01-01 to 03-31", "Floor plans 2025-11 to 2026-03": within Excel's 31 characters), never the job's
+ * id. A second export of the same days is "Properties 2026-11-28 (2)" (the sheet writers keep names unique).
+ */
+export function jobSheetName(job: Pick<BatchJob, "report_type" | "start_date" | "end_date">): string {
+  const label = REPORT_LABEL[job.report_type];
+  const { start_date: start, end_date: end } = job;
+  if (start === end) return `${label} ${start}`;
+  if (start.slice(0, 4) === end.slice(0, 4)) return `${label} ${start} to ${end.slice(5)}`;
+  return `${label} ${start.slice(0, 7)} to ${end.slice(0, 7)}`;
 }
 
 export function isFinished(job: Pick<BatchJob, "status">): boolean {

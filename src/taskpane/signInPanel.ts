@@ -1,5 +1,6 @@
 import { defaultTokenUrl } from "../api/config";
 import type { Session, SignedIn } from "../session/session";
+import { wirePlanLine } from "./planPanel";
 import { element, fieldText, setChecked, whileBusy, type StatusLine } from "./dom";
 import { wireAccountChoice } from "./accountChoicePanel";
 import type { SettingsStore } from "./settingsStore";
@@ -115,6 +116,7 @@ export function wireSignInPanel({ session, controller, settings, status }: SignI
 
   session.onChange(render);
   render(session.current);
+  wirePlanLine(session);
   status.show(session.current ? "Signed in." : "Sign in to use RENT formulas.");
   controller.resume().then(
     (state) => {

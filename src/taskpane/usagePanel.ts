@@ -49,7 +49,8 @@ export function wireUsagePanel(
     element("usage-section").hidden = state === undefined;
     if (!state) return;
     const stats = await state.data.stats();
-    fillList(element("usage-lines"), tracker.lines(stats, state.accountId));
+    const standing = state.data.quota.standing(state.accountId);
+    fillList(element("usage-lines"), tracker.lines(stats, state.accountId, standing));
   };
   element<HTMLButtonElement>("usage-reload-button").addEventListener("click", () => {
     void whileBusy(element("usage-reload-button"), status, show);

@@ -1,5 +1,6 @@
 import { ApiError } from "../api/errors";
 import type { DataLayerStats } from "../data/dataLayer";
+import type { QuotaStanding } from "../data/quotaGuard";
 import { rateLimitedUntil } from "../data/rateLimitedUntil";
 import { limitInWords } from "./progressText";
 
@@ -32,12 +33,14 @@ export class UsageTracker {
       this.quota = { at: this.now(), limit: error.details.quotaLimit, usage: error.details.quotaUsage };
   }
 
-  /** Lines for the Usage section: quota use of the account, the limit in force, rate-limit waits, the last limit met. */
-  lines(stats: DataLayerStats, accountId: number): string[] {
-    const used = stats.bulkExportUsage[accountId] ?? 0;
+  /**
+   * Lines for the Usage section: the account's bulk export quota as the guard knows it (`standing`), the limit in
+   * force, rate-limit waits, the last limit met.
+   */
+  lines(stats: DataLayerStats, accountId: number, standing: QuotaStanding): string[] {
     const { limit, rateLimitedUntilMs } = stats.requests;
     const lines = [
-      `Bulk export quota: ${used} properties counted for account ${accountId} since sign-in.`,
+      quotaLine(accountId, standing),
       `Requests are paced at ${limitInWords(limit)} (${limit.learned ? "the limit the service announced" : "the documented limit; the service has not announced one"}).`,
       rateLimitLine(stats.requests),
     ];
@@ -64,6 +67,25 @@ export class UsageTracker {
     if (seconds < 60) return `${seconds} s ago`;
     return `${Math.round(seconds / 60)} min ago`;
   }
+}
+
+const whole = (count: number) => count.toLocaleString("en-US");
+
+const LIMIT_FROM: Readonly<Record<QuotaStanding["limitFrom"], string>> = {
+  service: "as the service named it",
+  setting: "as set",
+  assumed: "assumed: the service names it only when the quota runs out",
+};
+
+/**
+ * The quota's limit, what is used and what is left. The service tells the usage only in its quota error: until
+ * then the used figure is what pulls spent since sign-in (at least), and what is left at most the rest.
+ */
+function quotaLine(accountId: number, standing: QuotaStanding): string {
+  const { limit, left, spent } = standing;
+  const head = `Bulk export quota of account ${accountId}: limit ${whole(limit)} properties (${LIMIT_FROM[standing.limitFrom]})`;
+  if (left !== undefined) return `${head}, ${whole(limit - left)} used, ${whole(left)} left.`;
+  return `${head}, at least ${whole(spent)} used (pulls since sign-in), at most ${whole(Math.max(0, limit - spent))} left.`;
 }
 
 /**

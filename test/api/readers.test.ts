@@ -86,10 +86,10 @@ describe("the market survey reader", () => {
     });
   });
 
-  it("names the endpoint and the place of anything else", () => {
+  it("names the operation in words (never its service path) and the place of anything else", () => {
     expect(failure(() => read(marketSurveyReader, { data: [] })).message).toBe(
       "The service answered in an unexpected form: data should be an object but is a list " +
-        "(/comp_sets/{comp_set_id}/market_survey). Check the service URL, or report it.",
+        "(Market survey table of a comp set). Check the service URL, or report it.",
     );
     const wrongRent = failure(() =>
       read(marketSurveyReader, survey({ ...liveItem, avg_rent: "about 1500" })),
@@ -247,7 +247,7 @@ describe("the accounts reader", () => {
     expect(read(accountsReader, { data: accounts }).data).toEqual(accounts);
     expect(read(accountsReader, { data: accounts, pagination: { current_page: 1 } }).data).toEqual(accounts);
     expect(failure(() => read(accountsReader, { data: accounts, pagination: "none" })).message).toContain(
-      'pagination should be an object but is the text "none" (/accounts)',
+      'pagination should be an object but is the text "none" (Accounts the caller may act for)',
     );
   });
 });
@@ -267,7 +267,7 @@ describe("the bulk details reader", () => {
     expect(
       failure(() => read(bulkDetailsReader, details({ asking_rent: "call for pricing" }))).message,
     ).toContain(
-      'data[0].attributes.asking_rent should be a number but is the text "call for pricing" (/properties/bulk_details)',
+      'data[0].attributes.asking_rent should be a number but is the text "call for pricing" (Details of many properties)',
     );
   });
 });

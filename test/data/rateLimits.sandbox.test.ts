@@ -133,9 +133,11 @@ describe("a Retry-After of a day", () => {
     ).toContain(message);
     expect(message).toMatch(/until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:/);
     expect(describeError(error)).toContain(message);
+    const { data } = paneSession.requireSignedIn();
     const lines = new UsageTracker().lines(
-      await paneSession.requireSignedIn().data.stats(),
+      await data.stats(),
       SHARED_ACCOUNT_ID,
+      data.quota.standing(SHARED_ACCOUNT_ID),
     );
     expect(lines).toContain(message);
 

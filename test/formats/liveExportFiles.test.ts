@@ -36,44 +36,44 @@ describe.each(["live-property-report.jsonl", "live-property-report.csv"])("loadi
   it("writes every row under readable headers", () => {
     expect(rowsWritten).toBe(4);
     expect(sheet.values[0]).toEqual([
-      "Report Generation Date",
-      "ID",
-      "Property Name",
-      "Advertised Occupancy %",
-      "Leases Last 30d",
-      "Applications Last 7d",
-      "Avg Rent",
-      "Avg NER",
-      "Avg Rent PSF",
+      "Report generation date",
+      "Id",
+      "Property name",
+      "Advertised occupancy %",
+      "Leases, 30 d",
+      "Applications, 7 d",
+      "Avg rent",
+      "Avg net eff. rent",
+      "Avg rent per sf",
     ]);
   });
 
   it("makes the day an Excel date", () => {
-    expect(cells("Report Generation Date")).toEqual(
+    expect(cells("Report generation date")).toEqual(
       ["2026-02-27", "2026-02-28", "2026-02-27", "2026-02-28"].map((day) => isoToSerial(day)),
     );
-    expect(format("Report Generation Date")).toBe(NUMBER_FORMAT_BY_KIND.date);
+    expect(format("Report generation date")).toBe(NUMBER_FORMAT_BY_KIND.date);
   });
 
   it("keeps the property id an id", () => {
-    expect(cells("ID")).toEqual([99030676, 99030676, 99041203, 99041203]);
-    expect(format("ID")).toBe(NUMBER_FORMAT_BY_KIND.identifier);
+    expect(cells("Id")).toEqual([99030676, 99030676, 99041203, 99041203]);
+    expect(format("Id")).toBe(NUMBER_FORMAT_BY_KIND.identifier);
   });
 
   it("keeps decimal percents as fractions under Excel's % format, an empty cell for a missing one", () => {
-    const occupancy = cells("Advertised Occupancy %");
+    const occupancy = cells("Advertised occupancy %");
     expect(occupancy.slice(0, 3)).toEqual([0.9715, 0.9688, 0.912]);
     expect(occupancy[3]).toBe("");
-    expect(format("Advertised Occupancy %")).toBe(NUMBER_FORMAT_BY_KIND.percent);
+    expect(format("Advertised occupancy %")).toBe(NUMBER_FORMAT_BY_KIND.percent);
   });
 
   it("formats rents as currency and activity counts as whole numbers", () => {
-    expect(cells("Avg Rent").slice(0, 3)).toEqual([1842.37, 1845.1, 1390]);
-    expect(format("Avg Rent")).toBe(NUMBER_FORMAT_BY_KIND.currency);
-    expect(format("Avg NER")).toBe(NUMBER_FORMAT_BY_KIND.currency);
-    expect(format("Avg Rent PSF")).toBe(NUMBER_FORMAT_BY_KIND.currency);
-    expect(cells("Leases Last 30d").slice(0, 3)).toEqual([14, 13, 6]);
-    expect(format("Leases Last 30d")).toBe(NUMBER_FORMAT_BY_KIND.integer);
-    expect(format("Applications Last 7d")).toBe(NUMBER_FORMAT_BY_KIND.integer);
+    expect(cells("Avg rent").slice(0, 3)).toEqual([1842.37, 1845.1, 1390]);
+    expect(format("Avg rent")).toBe(NUMBER_FORMAT_BY_KIND.currency);
+    expect(format("Avg net eff. rent")).toBe(NUMBER_FORMAT_BY_KIND.currency);
+    expect(format("Avg rent per sf")).toBe(NUMBER_FORMAT_BY_KIND.currency);
+    expect(cells("Leases, 30 d").slice(0, 3)).toEqual([14, 13, 6]);
+    expect(format("Leases, 30 d")).toBe(NUMBER_FORMAT_BY_KIND.integer);
+    expect(format("Applications, 7 d")).toBe(NUMBER_FORMAT_BY_KIND.integer);
   });
 });

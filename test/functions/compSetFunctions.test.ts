@@ -259,11 +259,15 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
     afterEach(() => env.sandbox.context.faults.reset());
 
     it.each([
-      ["getMarketSurvey", () => survey(compSetId, undefined, undefined, fakeInvocation()), "market_survey"],
+      [
+        "getMarketSurvey",
+        () => survey(compSetId, undefined, undefined, fakeInvocation()),
+        "(Market survey table of a comp set)",
+      ],
       [
         "listCompSetFloorPlans",
         () => floorPlans(compSetId, undefined, undefined, undefined, undefined, undefined, fakeInvocation()),
-        "floor_plans",
+        "(Floor plans of a comp set)",
       ],
       [
         "listCompSetUnits",
@@ -278,11 +282,11 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
             undefined,
             fakeInvocation(),
           ),
-        "units",
+        "(Units of a comp set)",
       ],
     ] as const)(
-      "%s: a 200 whose data is not a list gives #N/A naming the endpoint",
-      async (operationId, call, endpoint) => {
+      "%s: a 200 whose data is not a list gives #N/A naming the operation in words, never its path",
+      async (operationId, call, operation) => {
         env.sandbox.context.faults.update({
           replacedBodies: { [operationId]: JSON.stringify({ data: "maintenance" }) },
         });
@@ -292,7 +296,8 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
         );
         expect(refused?.code).toBe("#N/A");
         expect(refused?.message).toMatch(/^The service answered in an unexpected form: /);
-        expect(refused?.message).toContain(endpoint);
+        expect(refused?.message).toContain(operation);
+        expect(refused?.message).not.toContain("/comp_sets/");
         expect(refused?.message).not.toMatch(/is not a function|Cannot read properties/);
       },
     );

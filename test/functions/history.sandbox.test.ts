@@ -430,4 +430,20 @@ describe("RENT.HISTORY", () => {
     );
     expect(requestsSince(before)).toEqual({});
   });
+
+  it("takes the words of the one vocabulary: asking_rent is the export's avg_rent, occupancy names both with their meanings", async () => {
+    await signIn(`history-${++databaseCounter}`);
+    const cell = (fields: string) =>
+      streamingCell([[100001]], fields, "2026-01-01", "2026-01-07", "week").final as Promise<unknown>;
+    const byExportName = (await cell("avg_rent")) as unknown[][];
+    const bySynonym = (await cell("Asking rent")) as unknown[][];
+    expect(bySynonym[0]).toEqual(["date", "id", "avg_rent"]);
+    expect(bySynonym).toEqual(byExportName);
+    expect(((await cell("occupancy")) as CustomFunctions.Error).message).toBe(
+      '"occupancy" names 2 fields: "advertised_occupancy_pct" (advertised occupancy: the share of units not advertised as available) or "leased_pct" (leased occupancy: the share of units under lease, the occupancy the narrative reports). Name one.',
+    );
+    expect(((await cell("askng_rent")) as CustomFunctions.Error).message).toBe(
+      'fields: the property export has no column "askng_rent". Did you mean "avg_rent"?',
+    );
+  });
 });

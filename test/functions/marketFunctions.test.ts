@@ -220,6 +220,17 @@ describe("RENT.MARKETS", () => {
     );
   });
 
+  it("takes the words of the one vocabulary for a metric: asking_rent is rent_avg_t30, in RENT.MARKET and RENT.MARKETS", async () => {
+    const byName = await market([["Austin"]], [["rent_avg_t30"]], undefined, fakeInvocation());
+    expect(await market([["Austin"]], [["asking_rent"]], undefined, fakeInvocation())).toEqual(byName);
+    const named = await markets([["rent_avg_t30"]], [["limit=5"]], undefined, fakeInvocation());
+    expect(await markets([["Asking rent"]], [["limit=5"]], undefined, fakeInvocation())).toEqual(named);
+    await expect(markets([["avg_rnt"]], [["limit=5"]], undefined, fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: 'Unknown metric "avg_rnt". Did you mean "rent_avg_t30"?',
+    });
+  });
+
   it("takes market filters by their names and lets the service judge them", async () => {
     const raw = await explore({
       market_filters: { geo_type: "MSA", rent_avg_t30_gte: 1800 },

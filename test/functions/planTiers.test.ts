@@ -3,11 +3,14 @@
  * (pro)"), never a blank that reads as missing data or as zero. The same formulas run signed in as pro and as base
  * against one sandbox; wherever pro's cell has a value, base's cell has a value or a plan message.
  */
+import { CONTRACT_OPERATIONS } from "../../src/api/contractOperations";
 import { FIELD_CATALOGUE } from "../../src/api/fieldCatalogue";
 import { catalogueFields } from "../../src/api/fieldFacts";
 import { forecast, geoForecast } from "../../src/functions/forecastFunctions";
 import { market, markets, narrative } from "../../src/functions/marketFunctions";
 import { lookup, properties, property } from "../../src/functions/propertyFunctions";
+import { session } from "../../src/session/session";
+import { planText } from "../../src/taskpane/planPanel";
 import { HOST_PROFILES, supportsSet } from "../host/profiles";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
@@ -168,13 +171,55 @@ it("says which metric needs which plan, in its own cell", async () => {
   });
   await expect(property([[propertyIds[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
-    message: expect.stringContaining("Not in your plan (pro): /properties/bulk_details needs the pro tier"),
+    message: expect.stringContaining("Not in your plan (pro): Details of many properties needs the pro tier"),
   });
   await env.signInAs("demo-pro");
   await expect(property([[propertyIds[0]]], [["last_sale_price"]], fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
     message: "Not in your plan (pro-plus): last_sale_price needs the pro-plus tier.",
   });
+});
+
+it("names no service path in a cell's message: every RENT formula's errors, signed in as base and as pro", async () => {
+  // The contract's paths ("/properties/bulk_details", "/geo_boundary/{id}/forecasts") by their first segment.
+  const segments = [...new Set(CONTRACT_OPERATIONS.map((operation) => operation.path.split("/")[1]))];
+  const servicePath = new RegExp(`/(${segments.join("|")})\\b`);
+  const messages: string[] = [];
+  for (const client of ["demo-base", "demo-pro"]) {
+    await env.signInAs(client);
+    for (const run of Object.values(FORMULAS))
+      for (const cell of (await cellsOf(run())).flat()) if (isError(cell)) messages.push(cell.message);
+  }
+  expect(messages.filter((message) => message.startsWith("Not in your plan")).length).toBeGreaterThan(3);
+  expect(messages.filter((message) => servicePath.test(message))).toEqual([]);
+  await env.signInAs("demo-pro");
+});
+
+it("names the plan on the Account tab from what the sign-in's own formulas met, at no request of its own", async () => {
+  const planAfterAProperty = async (client: string) => {
+    await env.signInAs(client);
+    const { plan } = session.requireSignedIn().client;
+    const before = planText(plan);
+    const requests = env.sandbox.counters.get("/v1/properties/bulk_details");
+    await cellsOf(property([[propertyIds[0]]], [["asking_rent"]], fakeInvocation()));
+    expect(env.sandbox.counters.get("/v1/properties/bulk_details") - requests).toBe(1);
+    return [before, planText(plan)];
+  };
+  const unknown =
+    "Plan: not known yet. The service names no plan; the first property, lookup or forecast formula shows it.";
+  expect(await planAfterAProperty("demo-base")).toEqual([
+    unknown,
+    "Plan: base (as the service's answers show it).",
+  ]);
+  expect(await planAfterAProperty("demo-pro")).toEqual([
+    unknown,
+    "Plan: pro (as the service's answers show it).",
+  ]);
+  expect(await planAfterAProperty("demo-proplus")).toEqual([
+    unknown,
+    "Plan: pro-plus (as the service's answers show it).",
+  ]);
+  await env.signInAs("demo-pro");
 });
 
 it("says a narrative's sales section cut below pro-plus is cut, and shows pro-plus the whole text", async () => {

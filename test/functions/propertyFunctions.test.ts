@@ -97,6 +97,31 @@ describe("RENT.PROPERTY", () => {
     });
   });
 
+  it("takes the words of the one vocabulary: the export's avg_rent is asking_rent, occupancy names both with their meanings", async () => {
+    const [byName] = await property(
+      [[ids[0]]],
+      [["unit_count", "asking_rent", "leased_percent"]],
+      fakeInvocation(),
+    );
+    const [bySynonym] = await property(
+      [[ids[0]]],
+      [["units", "avg_rent", "leased occupancy"]],
+      fakeInvocation(),
+    );
+    expect(typeof byName?.[0]).toBe("number");
+    expect(bySynonym).toEqual(byName);
+    await expect(property([[ids[0]]], [["occupancy"]], fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message:
+        '"occupancy" names 2 fields: "advertised_occupancy_percent" (advertised occupancy: the share of units not advertised as available) or "leased_percent" (leased occupancy: the share of units under lease, the occupancy the narrative reports). Name one.',
+    });
+    // A word of another record's vocabulary, mistyped, is suggested as this record's field.
+    await expect(property([[ids[0]]], [["avg_rnt"]], fakeInvocation())).rejects.toMatchObject({
+      code: "#VALUE!",
+      message: 'Unknown property field "avg_rnt". Did you mean "asking_rent"?',
+    });
+  });
+
   it("says ownership fields need pro-plus to a pro client", async () => {
     await env.signInAs("demo-pro");
     try {
@@ -117,7 +142,7 @@ describe("RENT.PROPERTY", () => {
       await expect(property([[ids[0]]], [["asking_rent"]], fakeInvocation())).rejects.toMatchObject({
         code: "#N/A",
         message: expect.stringMatching(
-          /^Not in your plan \(pro\): \/properties\/bulk_details needs the pro tier/,
+          /^Not in your plan \(pro\): Details of many properties needs the pro tier/,
         ),
       });
     } finally {
@@ -375,7 +400,7 @@ describe("RENT.FORECAST and RENT.GEOFORECAST", () => {
       ).rejects.toMatchObject({
         code: "#N/A",
         message: expect.stringMatching(
-          /^Not in your plan \(pro\): \/geo_boundary\/\d+\/forecasts needs the pro tier/,
+          /^Not in your plan \(pro\): Forecast time series of a boundary needs the pro tier/,
         ),
       });
     } finally {

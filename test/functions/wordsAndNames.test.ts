@@ -73,8 +73,9 @@ const prop = (field: string) =>
 it("answers plain words with the fields that hold them", async () => {
   await expect(market([[msaId]], [["occupancy"]], undefined, fakeInvocation())).rejects.toMatchObject({
     code: "#VALUE!",
+    // Both occupancies, each with what it means (the contract's x-field-synonyms).
     message:
-      'Unknown metric "occupancy". Did you mean "advertised_occupancy_percent_avg_t30", "leased_percent_avg_t30"?',
+      '"occupancy" names 2 fields: "leased_percent_avg_t30" (leased occupancy: the share of units under lease, the occupancy the narrative reports, average of the last 30 days) or "advertised_occupancy_percent_avg_t30" (advertised occupancy: the share of units not advertised as available, average of the last 30 days). Name one.',
   });
   await expect(market([[msaId]], [["concessions"]], undefined, fakeInvocation())).rejects.toMatchObject({
     message: expect.stringContaining('"concession_percent_avg_t30"'),

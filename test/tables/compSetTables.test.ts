@@ -1,4 +1,5 @@
 import { floorPlansToTable, marketSurveyToTable } from "../../src/tables/compSetTables";
+import { NUMBER_FORMAT_BY_KIND } from "../../src/tables/columnKinds";
 import { isoDateToSerial } from "../../src/tables/excelDates";
 
 describe("marketSurveyToTable", () => {
@@ -35,7 +36,7 @@ describe("marketSurveyToTable", () => {
       "property_name",
       "subject_property",
     ]);
-    expect(table.columns[column("exposure_next_30_days")]?.header).toBe("Exposure Next 30 Days");
+    expect(table.columns[column("exposure_next_30_days")]?.header).toBe("Exposure, next 30 d");
     expect(table.rows[0]?.[column("exposure_current")]).toBe(5.5);
     expect(table.rows[0]?.[column("review_review_count")]).toBe(120);
   });
@@ -53,6 +54,43 @@ describe("marketSurveyToTable", () => {
     expect(table.rows[2]?.[column("property_id")]).toBe("");
     expect(table.columns[column("avg_rent")]?.kind).toBe("currency");
     expect(table.columns[column("leased_percent")]?.kind).toBe("percent");
+  });
+});
+
+describe("a survey in the person's words", () => {
+  const item = (name: string, units: number, stories: number, built: number) => ({
+    property_name: name,
+    total_units: units,
+    number_of_stories: stories,
+    year_built: built,
+    apartmentiq_property_type: "Conventional",
+    is_trucomp: true,
+  });
+  // The comps' average, as the service sends it: averages of whole things.
+  const table = marketSurveyToTable([item("A", 112, 4, 1985), item("B", 121, 5, 1994)], {
+    total_units: 116.375,
+    number_of_stories: 4.5714,
+    year_built: 1989.4286,
+  });
+  const column = (field: string) => table.columns.find((candidate) => candidate.field === field);
+  const averageRow = table.rows.at(-1) as readonly unknown[];
+  const averageOf = (field: string) => averageRow[table.columns.findIndex((c) => c.field === field)];
+
+  it("shows whole counts whole and a year as a year, the average rounded as the thing is", () => {
+    expect(column("total_units")?.kind).toBe("integer");
+    expect(column("number_of_stories")?.kind).toBe("integer");
+    expect(column("year_built")?.kind).toBe("year");
+    expect(NUMBER_FORMAT_BY_KIND.integer).toBe("#,##0");
+    expect(averageOf("total_units")).toBe(116);
+    expect(averageOf("number_of_stories")).toBe(5);
+    expect(averageOf("year_built")).toBe(1989);
+  });
+
+  it("heads its columns with the contract's labels, not the vendor's field names", () => {
+    expect(column("apartmentiq_property_type")?.header).toBe("Property type");
+    expect(column("is_trucomp")?.header).toBe("TruComp");
+    expect(column("total_units")?.header).toBe("Total units");
+    expect(column("year_built")?.header).toBe("Year built");
   });
 });
 

@@ -75,8 +75,8 @@ describe("unitsToTable", () => {
     const fields = table.columns.map((c) => c.field);
     expect(fields.slice(0, 4)).toEqual(["id", "property_id", "subject_property", "property_name"]);
     expect(fields).toContain("trucomp_rent_differential");
-    expect(table.columns[column("avg_rent_per_sq_ft")]?.header).toBe("Avg Rent Per Sq Ft");
-    expect(table.columns[column("id")]?.header).toBe("ID");
+    expect(table.columns[column("avg_rent_per_sq_ft")]?.header).toBe("Avg rent per sf");
+    expect(table.columns[column("id")]?.header).toBe("Id");
     expect(table.rows.every((row) => row.length === table.columns.length)).toBe(true);
   });
 

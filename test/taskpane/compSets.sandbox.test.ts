@@ -91,12 +91,12 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       expect(result.rowsWritten).toBe(answer.data.length);
       expect(sheet.values).toHaveLength(answer.data.length + 1);
       expect(sheet.values[0]).toEqual(
-        expect.arrayContaining(["Min Rent", "Concessions", "Amenities: Dishwasher"]),
+        expect.arrayContaining(["Minimum rent", "Concessions", "Amenities: Dishwasher"]),
       );
       expect(sheet.frozenRows).toBe(1);
       expect(sheet.tables).toHaveLength(1);
       expect(sheet.autofitted.length).toBeGreaterThan(0);
-      const rentColumn = sheet.values[0]?.indexOf("Min Rent") ?? -1;
+      const rentColumn = sheet.values[0]?.indexOf("Minimum rent") ?? -1;
       expect(sheet.numberFormats[1]?.[rentColumn]).toBe(NUMBER_FORMAT_BY_KIND.currency);
       expect(progress.at(-1)).toBe(answer.data.length);
     });
@@ -119,10 +119,10 @@ describe.each(SANDBOX_VARIANTS)("against the %s variant", (variant) => {
       };
       const result = await controller.export(compSet, "survey");
       const sheet = excel.sheet(result.sheetName);
-      const nameColumn = sheet.values[0]?.indexOf("Property Name") ?? -1;
+      const nameColumn = sheet.values[0]?.indexOf("Property name") ?? -1;
       expect(result.rowsWritten).toBe(answer.data.attributes.market_survey_items.length + 1);
       expect(sheet.values.at(-1)?.[nameColumn]).toBe("Comp average");
-      const leasedColumn = sheet.values[0]?.indexOf("Leased Percent") ?? -1;
+      const leasedColumn = sheet.values[0]?.indexOf("Leased %") ?? -1;
       const sent = answer.data.attributes.market_survey_items[0]?.leased_percent ?? 0;
       expect(sheet.values[1]?.[leasedColumn]).toBeCloseTo(variant === "alternate" ? sent / 100 : sent, 6);
       expect(sheet.numberFormats[1]?.[leasedColumn]).toBe("0.00%");

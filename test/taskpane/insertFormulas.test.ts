@@ -8,6 +8,7 @@ import {
   PROPERTY_FIELDS,
   PROPERTY_FORECAST_FIELDS,
   filterFields,
+  type CatalogueField,
 } from "../../src/taskpane/insert/fieldCatalogue";
 import type { ForecastAggregation } from "../../src/data/batchedEndpoints";
 import { validateForecastFields } from "../../src/data/forecastFields";
@@ -80,6 +81,7 @@ describe("the field catalogue", () => {
       label: "Asking rent, avg 30 d",
       meaning: "Average asking rent over the last 30 days",
       unit: "$ per unit per month",
+      synonyms: ["asking_rent", "avg_rent"],
     });
   });
 
@@ -101,6 +103,27 @@ describe("the field catalogue", () => {
     expect(names("RENT two")[0]).toBe("rent_2_bed_avg_t30");
     expect(names("studio per sq ft")).toEqual(["rent_0_bed_psf_avg_t30", "ner_0_bed_psf_avg_t30"]);
     expect(names("")).toHaveLength(MARKET_METRICS.length);
+  });
+
+  it('finds both occupancies for "occupancy", each with what it means, as the functions name them', () => {
+    const found = (fields: readonly CatalogueField[]) =>
+      filterFields(fields, "occupancy").map(({ name, meaning }) => ({ name, meaning }));
+    expect(found(PROPERTY_FIELDS)).toEqual(
+      expect.arrayContaining([
+        {
+          name: "leased_percent",
+          meaning: "Leased occupancy: the share of units under lease, the occupancy the narrative reports",
+        },
+        {
+          name: "advertised_occupancy_percent",
+          meaning: "Advertised occupancy: the share of units not advertised as available",
+        },
+      ]),
+    );
+    expect(found(MARKET_METRICS).map(({ name }) => name)).toEqual(
+      expect.arrayContaining(["leased_percent_avg_t30", "advertised_occupancy_percent_avg_t30"]),
+    );
+    expect(filterFields(PROPERTY_FIELDS, "avg rent").map(({ name }) => name)).toContain("asking_rent");
   });
 });
 

@@ -295,6 +295,7 @@ describe.each(SANDBOX_VARIANTS)("loading jobs against the %s variant", (variant)
       expect(expectedRows).toBeGreaterThan(0);
       expect(loaded.rowsWritten).toBe(expectedRows);
       expect(loaded.sheetName).toBe(jobSheetName(finished));
+      expect(loaded.sheetName).not.toContain(finished.job_id.slice(0, 8));
       expect(pane.excel.sheet(loaded.sheetName).values).toHaveLength(expectedRows + 1);
       expect(received.at(-1)).toBe(
         readFileSync(pane.sandbox.context.jobs.get(finished.job_id)?.file?.path ?? "").length,
@@ -317,7 +318,7 @@ describe.each(SANDBOX_VARIANTS)("loading jobs against the %s variant", (variant)
       const loaded = await pane.jobs.load(finished);
 
       const sheet = pane.excel.sheet(loaded.sheetName);
-      const occupancy = sheet.values[0]?.indexOf("Advertised Occupancy %") ?? -1;
+      const occupancy = sheet.values[0]?.indexOf("Advertised occupancy %") ?? -1;
       const values = sheet.values.slice(1).map((row) => row[occupancy]);
       const numbers = values.filter((value): value is number => typeof value === "number");
       expect(numbers.length).toBeGreaterThan(0);

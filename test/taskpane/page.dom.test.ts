@@ -144,6 +144,8 @@ describe("the sign-in section", () => {
     expect(element("sign-in-section").hidden).toBe(true);
     expect(element("signed-in-section").hidden).toBe(false);
     expect(element("signed-in-identity").textContent).toBe("demo-pro");
+    // The service names no plan: the Account tab says so until the sign-in's answers show it.
+    expect(element("signed-in-plan").textContent).toMatch(/^Plan: not known yet\./);
     expect([...element<HTMLSelectElement>("account-picker").options].map((o) => o.value)).toEqual([
       "100",
       "102",

@@ -4,6 +4,7 @@
 import "fake-indexeddb/auto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ApiError } from "../../src/api/errors";
 import { MARKET_SURVEY } from "../../src/data/endpoints";
 import { Session } from "../../src/session/session";
 import { element, StatusLine } from "../../src/taskpane/dom";
@@ -99,4 +100,62 @@ it("shows a pull the quota guard held, allows it once with a click, and keeps th
   await flush();
   expect(session.requireSignedIn().data.quota.current.maxShare).toBe(0.25);
   expect(share.value).toBe("25");
+});
+
+/** Signs in and answers property details: each requested id a record, as bulk details does. */
+const detailsService: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const url = new URL(request.url);
+  if (!url.pathname.endsWith("/properties/bulk_details")) return service(input, init);
+  const ids = (url.searchParams.get("property_ids") ?? "").split(",").map(Number);
+  const data = ids.map((id) => ({
+    id: String(id),
+    type: "properties",
+    attributes: { property_id: id, property_name: `Property ${id}` },
+  }));
+  return new Response(JSON.stringify({ data }), { headers: { "Content-Type": "application/json" } });
+};
+
+it("updates the quota line by itself as pulls spend, and keeps the service's figures across a sign-in", async () => {
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(PAGE)?.[1] ?? "";
+  const session = new Session(detailsService, { databaseName: "usage-panel-standing-test" });
+  wireUsagePanel(session, new UsageTracker(), new StatusLine(element("status")), {
+    settings: new SettingsStore(new MemoryStorage()),
+    afterAllow: async () => undefined,
+  });
+  const signIn = () =>
+    session.signIn(
+      { serviceUrl: SERVICE, tokenUrl: `${SERVICE}/oauth/token` },
+      { kind: "manual", accessToken: "t-1" },
+    );
+  await signIn();
+  await flush();
+  const quotaLine = () => lines().find((line) => line?.startsWith("Bulk export quota"));
+  expect(quotaLine()).toMatch(/limit 5,000 properties .*at least 0 used .*at most 5,000 left\.$/);
+
+  // What a block of cells does: a pull through the data layer; the pane's Update button is not pressed.
+  const pull = async (count: number, first: number) => {
+    const { data, accountId } = session.requireSignedIn();
+    const ids = Array.from({ length: count }, (_, index) => first + index);
+    const { records } = await data.readMany(PROPERTY_DETAILS, {}, ids, { accountId });
+    expect(records.get(first)).not.toBeInstanceOf(Error);
+    await flush();
+  };
+  await pull(120, 200_001);
+  expect(quotaLine()).toMatch(/at least 120 used .*at most 4,880 left\.$/);
+
+  // The service named the limit and usage (its quota error); what is spent after counts on top of them.
+  const { data, accountId } = session.requireSignedIn();
+  data.quota.learn(
+    accountId,
+    new ApiError("quota_exceeded", "quota", { quotaLimit: 20_000, quotaUsage: 19_500 }),
+  );
+  await pull(10, 300_001);
+  const named = `Bulk export quota of account ${accountId}: limit 20,000 properties (as the service named it), 19,510 used, 490 left.`;
+  expect(quotaLine()).toBe(named);
+
+  await session.signOut();
+  await signIn();
+  await flush();
+  expect(quotaLine()).toBe(named);
 });

@@ -1,5 +1,6 @@
 import { ApiError } from "../../src/api/errors";
 import type { DataLayerStats } from "../../src/data/dataLayer";
+import { BulkExportQuotaGuard, type QuotaStanding } from "../../src/data/quotaGuard";
 import { describeError } from "../../src/taskpane/messages";
 import { UsageTracker } from "../../src/taskpane/usageTracker";
 
@@ -53,20 +54,36 @@ function stats(overrides: StatsOverrides = {}): DataLayerStats {
   };
 }
 
+/** The guard's standing of account 100 after `spent` properties, with the quota the service named, if any. */
+function standing(spent: number, named?: { limit: number; usage: number }): QuotaStanding {
+  const guard = new BulkExportQuotaGuard({}, () => 0);
+  if (named)
+    guard.learn(
+      100,
+      new ApiError("quota_exceeded", "quota", { quotaLimit: named.limit, quotaUsage: named.usage }),
+    );
+  guard.spent(100, spent);
+  return guard.standing(100);
+}
+
 describe("the Usage section", () => {
-  it("shows the account's quota use and that no rate limit was met", () => {
+  it("shows the account's quota limit, used and left, and that no rate limit was met", () => {
     const tracker = new UsageTracker(() => 0);
-    expect(tracker.lines(stats({ usage: { 100: 42, 102: 7 } }), 100)).toEqual([
-      "Bulk export quota: 42 properties counted for account 100 since sign-in.",
+    expect(tracker.lines(stats({ usage: { 100: 42, 102: 7 } }), 100, standing(42))).toEqual([
+      "Bulk export quota of account 100: limit 5,000 properties (assumed: the service names it only when the quota runs out), at least 42 used (pulls since sign-in), at most 4,958 left.",
       DOCUMENTED_LINE,
       "Rate limit: no waits so far.",
     ]);
+    // Once the service named the limit and usage, used and left are its figures, moved by what was spent since.
+    expect(tracker.lines(stats(), 100, standing(250, { limit: 20_000, usage: 19_000 }))[0]).toBe(
+      "Bulk export quota of account 100: limit 20,000 properties (as the service named it), 19,250 used, 750 left.",
+    );
   });
 
   it("never says 'no waits' while requests wait for their turn, nor after they did", () => {
     const tracker = new UsageTracker(() => 0);
     const line = (overrides: StatsOverrides) =>
-      tracker.lines(stats(overrides), 100).find((text) => text.startsWith("Rate limit:"));
+      tracker.lines(stats(overrides), 100, standing(0)).find((text) => text.startsWith("Rate limit:"));
     expect(line({ waiting: 25, pacedWaits: 3 })).toBe(
       "Rate limit: 25 requests are waiting for their turn at the service's pace (progress above).",
     );
@@ -86,8 +103,8 @@ describe("the Usage section", () => {
     tracker.note(new Error("not the service's"));
     now += 90_000;
 
-    expect(tracker.lines(stats({ rateLimitWaits: 2 }), 100)).toEqual([
-      "Bulk export quota: 0 properties counted for account 100 since sign-in.",
+    expect(tracker.lines(stats({ rateLimitWaits: 2 }), 100, standing(0))).toEqual([
+      "Bulk export quota of account 100: limit 5,000 properties (assumed: the service names it only when the quota runs out), at least 0 used (pulls since sign-in), at most 5,000 left.",
       DOCUMENTED_LINE,
       "Rate limit: requests waited 2 times after the service refused one.",
       "The quota was used up (500 of 500) 2 min ago.",
@@ -105,6 +122,7 @@ describe("the Usage section", () => {
         rateLimitedUntilMs: until,
       }),
       100,
+      standing(0),
     );
     expect(lines).toContain(
       "Requests are paced at 50 requests per 5 minutes (the limit the service announced).",

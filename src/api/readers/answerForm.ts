@@ -1,11 +1,22 @@
+import { CONTRACT_OPERATIONS } from "../contractOperations";
 import { ApiError } from "../errors";
 import type { TypedAnswer } from "../client";
 
-/** The error of an answer the add-in cannot read: the one kind, naming the endpoint and what was wrong. */
+/**
+ * An endpoint (a contract path) in words, by its operation's summary (the read where several share the path): a
+ * cell or the pane shows the message to a person, who is never shown a service path.
+ */
+function inWords(endpoint: string): string {
+  const operations = CONTRACT_OPERATIONS.filter((operation) => operation.path === endpoint);
+  const operation = operations.find((candidate) => candidate.method === "GET") ?? operations[0];
+  return operation?.summary ?? "an answer of the service";
+}
+
+/** The error of an answer the add-in cannot read: the one kind, naming the operation and what was wrong. */
 export function unexpectedAnswer(endpoint: string, what: string): ApiError {
   return new ApiError(
     "unexpected_answer",
-    `The service answered in an unexpected form: ${what} (${endpoint}). Check the service URL, or report it.`,
+    `The service answered in an unexpected form: ${what} (${inWords(endpoint)}). Check the service URL, or report it.`,
   );
 }
 

@@ -34,7 +34,8 @@ export function compSetSurvey(inputs: CompSetSurveyInputs): SheetTemplate {
     { at: "A1", entry: "Comp set survey" },
     {
       at: "A2",
-      entry: "Change the comp set id or the property ids; field names in row 7 can be any property field.",
+      entry:
+        "Change the comp set id or the property ids; field names in row 7 can be any property field. The market survey below lists every property of the set.",
     },
     { at: "A4", entry: "comp set id" },
     { at: "B4", entry: inputs.compSetId },
@@ -55,7 +56,15 @@ export function compSetSurvey(inputs: CompSetSurveyInputs): SheetTemplate {
       });
     });
   });
-  const surveyRow = FIELDS_ROW + inputs.propertyIds.length + 3;
+  const shown = inputs.propertyIds.length;
+  // The block shows the first few properties: it says so when the comp set has more (the survey below lists
+  // them all). Short, as column A is fitted to its cells.
+  if (shown < inputs.propertyCount)
+    cells.push({
+      at: cellAddress(FIELDS_ROW + 1 + shown, 0),
+      entry: `${shown} of ${inputs.propertyCount} properties shown`,
+    });
+  const surveyRow = FIELDS_ROW + shown + 3;
   const unitsRow = surveyRow + 1 + inputs.propertyCount + SPILL_MARGIN;
   cells.push(
     { at: cellAddress(surveyRow - 1, 0), entry: "Market survey" },

@@ -6,9 +6,8 @@
  */
 import { ApiError } from "../../api/errors";
 import type { CellValue, TableData } from "../../tables/tableData";
-import { ArgumentError } from "../cellErrors";
 import { headerOf, type Headers } from "../args/headers";
-import { suggestionFor } from "../args/suggest";
+import { readFieldName } from "../args/fieldVocabulary";
 import { resultCell, type ResultCell } from "./dataTypes";
 
 /** Each cell is formatted by its column's kind where the host takes formatted numbers (see dataTypes.ts). */
@@ -25,19 +24,21 @@ export function spillFromTable(
   ];
 }
 
-/** Keeps the requested columns, in the order asked; an unknown one is a #VALUE! naming it. */
+/**
+ * Keeps the requested columns, in the order asked, each by its name or a word the contract gives it
+ * (args/fieldVocabulary.ts); an unknown one is a #VALUE! naming it.
+ */
 export function selectColumns(table: TableData, fields: readonly string[], argument: string): TableData {
   if (fields.length === 0) return table;
   const index = new Map(table.columns.map((column, position) => [column.field.toLowerCase(), position]));
+  const known = table.columns.map((column) => column.field);
   const positions = fields.map((field) => {
     const position = index.get(field.toLowerCase());
-    if (position === undefined) {
-      // With no rows the columns are unknown, so nothing can be checked: the empty-result message says more.
-      if (table.rows.length === 0) return -1;
-      const known = table.columns.map((column) => column.field);
-      throw new ArgumentError(`${argument}: there is no column "${field}".${suggestionFor(field, known)}`);
-    }
-    return position;
+    if (position !== undefined) return position;
+    // With no rows the columns are unknown, so nothing can be checked: the empty-result message says more.
+    if (table.rows.length === 0) return -1;
+    const named = readFieldName(field, known, `${argument}: there is no column "${field}"`);
+    return index.get(named.toLowerCase()) as number;
   });
   if (positions.includes(-1)) return { columns: [], rows: [] };
   return {

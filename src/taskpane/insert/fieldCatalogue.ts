@@ -20,13 +20,19 @@ export interface CatalogueField {
   unit: string;
   /** The plan (tier) the field needs, when the base plan does not have it (openapi.yaml x-tier). */
   plan?: string;
+  /** Other words the functions take for it (the contract's x-field-synonyms), which the search finds it by. */
+  synonyms?: readonly string[];
 }
 
 const field = (name: string, meaning: string, unit: string): CatalogueField => ({ name, meaning, unit });
 
+/** "leased occupancy: ..." as a sentence. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
- * The fields with their readable names and the plan each needs, from the contract's field catalogue (or the
- * function's whole plan).
+ * The fields with their readable names, the words the functions take for them and the plan each needs, from the
+ * contract's field catalogue (or the function's whole plan). Where a word names several fields ("occupancy"),
+ * the contract's meaning of each is the one shown, so the list tells them apart as a refused formula does.
  */
 function withPlans(
   fields: readonly CatalogueField[],
@@ -34,11 +40,20 @@ function withPlans(
   functionPlan?: string,
 ): readonly CatalogueField[] {
   return fields.map((entry) => {
-    const plan = factsIn(record, entry.name)?.tier ?? functionPlan;
-    const named = { ...entry, label: labelOf(entry.name, record) };
+    const facts = factsIn(record, entry.name);
+    const plan = facts?.tier ?? functionPlan;
+    const named: CatalogueField = {
+      ...entry,
+      label: labelOf(entry.name, record),
+      meaning: facts?.means === undefined ? entry.meaning : sentence(facts.means),
+      ...(facts?.synonyms ? { synonyms: facts.synonyms } : {}),
+    };
     return plan === undefined ? named : { ...named, plan };
   });
 }
+
+/** A field whose meaning the contract gives (x-field-synonyms `means`): withPlans shows that one. */
+const MEANT_IN_CONTRACT = "";
 
 const RENT = "$ per unit per month";
 const RENT_PSF = "$ per sq ft per month";
@@ -64,8 +79,8 @@ const COMMON_MARKET_METRICS: readonly CatalogueField[] = [
   field("rent_psf_avg_t30", "Average asking rent per square foot, last 30 days", RENT_PSF),
   field("rent_1_bed_avg_t30", "Average asking rent of one-bedroom units, last 30 days", RENT),
   field("rent_2_bed_avg_t30", "Average asking rent of two-bedroom units, last 30 days", RENT),
-  field("leased_percent_avg_t30", "Share of units leased, average of the last 30 days", POINTS),
-  field("advertised_occupancy_percent_avg_t30", "Occupancy the properties advertise, last 30 days", POINTS),
+  field("leased_percent_avg_t30", MEANT_IN_CONTRACT, POINTS),
+  field("advertised_occupancy_percent_avg_t30", MEANT_IN_CONTRACT, POINTS),
   field("exposure_percent_avg_t30", "Units vacant or on notice, share of all units, last 30 days", POINTS),
   field("concession_percent_avg_t30", "Concessions as a share of rent, last 30 days", FRACTION),
   field("days_on_market_avg_t30", "Average days a unit is listed before it leases, last 30 days", "days"),
@@ -103,8 +118,8 @@ const COMMON_PROPERTY_FIELDS: readonly CatalogueField[] = [
   field("net_effective_rent", "Asking rent less concessions", RENT),
   field("asking_rent_1_bed", "Asking rent of one-bedroom units", RENT),
   field("asking_rent_2_bed", "Asking rent of two-bedroom units", RENT),
-  field("leased_percent", "Share of units leased", POINTS),
-  field("advertised_occupancy_percent", "Occupancy the property advertises", POINTS),
+  field("leased_percent", MEANT_IN_CONTRACT, POINTS),
+  field("advertised_occupancy_percent", MEANT_IN_CONTRACT, POINTS),
   field("exposure_percent", "Units vacant or on notice, share of all units", POINTS),
   field("management_company_name", "Management company", "text"),
   field("walk_score", "Walk Score (0 to 100)", "score"),
@@ -159,11 +174,12 @@ export const NARRATIVE_SECTIONS: readonly CatalogueField[] = [
   field("all", "Every section", "text"),
 ];
 
-/** The fields whose name, meaning or unit contain every word typed (any case, any order). */
+/** The fields whose name, synonyms, meaning or unit contain every word typed (any case, any order). */
 export function filterFields(fields: readonly CatalogueField[], typed: string): CatalogueField[] {
   const words = typed.toLowerCase().split(/\s+/).filter(Boolean);
   return fields.filter((candidate) => {
-    const text = `${candidate.label ?? ""} ${candidate.name.replace(/_/g, " ")} ${candidate.name} ${candidate.meaning} ${candidate.unit} ${candidate.plan ?? ""}`;
+    const synonyms = (candidate.synonyms ?? []).map((word) => word.replace(/_/g, " ")).join(" ");
+    const text = `${candidate.label ?? ""} ${candidate.name.replace(/_/g, " ")} ${candidate.name} ${synonyms} ${candidate.meaning} ${candidate.unit} ${candidate.plan ?? ""}`;
     return words.every((word) => text.toLowerCase().includes(word));
   });
 }
