@@ -18,8 +18,7 @@ import {
 import { isBlank, readChoice, readList, readOptionalBoolean, readText } from "./args/scalars";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { firstArgumentOf, resolveBoundary, resolveProperty } from "./args/nameResolver";
-import { suggestionFor } from "./args/suggest";
-import { ArgumentError } from "./cellErrors";
+import { readFieldName } from "./args/fieldVocabulary";
 import { runCell, type CellSignal } from "./cellCall";
 import { cellContext } from "./cellContext";
 import { fieldCell, resultCell, type ResultCell } from "./shape/dataTypes";
@@ -60,9 +59,8 @@ function targetField(target: ForecastTarget, given: string): string {
   const known = Object.keys(catalogueFields(catalogueOf(target)));
   if (known.includes(field)) return field;
   const what = target.kind === "property" ? "a property" : "a boundary";
-  throw new ArgumentError(
-    `field: "${given}" is not a forecast field of ${what}.${suggestionFor(given, known)}`,
-  );
+  // The one vocabulary: a word the contract gives a forecast field names it; else "Did you mean" over them all.
+  return readFieldName(given, known, `field: "${given}" is not a forecast field of ${what}`);
 }
 
 /**
