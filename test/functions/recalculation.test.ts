@@ -6,15 +6,34 @@ import { setCellTimeout, DEFAULT_CELL_TIMEOUT_MS } from "../../src/functions/cel
 import { currentRefresh, endRefresh, startRefresh } from "../../src/functions/freshness";
 import { market } from "../../src/functions/marketFunctions";
 import { property } from "../../src/functions/propertyFunctions";
+import { SERVICE_TIME_ZONE } from "../../src/data/freshnessSchedule";
+import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
-import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
+import { startSignedInSandbox, UNPACED, type SignedInSandbox } from "../support/signedInSandbox";
 
 const EXPLORE = "/v1/explore_markets";
 let env: SignedInSandbox;
 let msaId: number;
 
+/**
+ * A daily posting time twelve hours from now in the service's zone: these tests read the real clock, and a
+ * posting that fell within their seconds would make a current answer stale between two of their lines.
+ */
+function postingFarFromNow(): string {
+  const hour = Number(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: SERVICE_TIME_ZONE,
+      hour: "numeric",
+      hourCycle: "h23",
+    }).format(Date.now()),
+  );
+  return `${String((hour + 12) % 24).padStart(2, "0")}:00`;
+}
+
 beforeAll(async () => {
   env = await startSignedInSandbox("demo-pro");
+  session.useDataOptions({ ...UNPACED, postingTime: postingFarFromNow() });
+  await env.signInAs("demo-pro");
   const found = await env.raw.post<{ data: { attributes: { id: number } }[] }>("/geo_boundaries/search", {
     account_id: env.accountId,
     query: "Denver",
