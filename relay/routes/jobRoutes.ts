@@ -287,30 +287,32 @@ export function registerDownloadRoute(
     { preHandler: checkKey },
     async (request, reply) => {
       const user = request.relayUser as UserRecord;
-      const url = LINK_ID.test(request.params.id)
-        ? await downloads.get(linkKey(user, request.params.id))
-        : undefined;
-      if (!url)
-        return sendRelayError(
-          reply,
-          404,
-          "Not Found",
-          "This download link has expired or is not yours. Choose Load into sheet again for a fresh one.",
-        );
-      return streamFile(reply, url);
+      return streamLinked(
+        reply,
+        request.params.id,
+        (id) => downloads.get(linkKey(user, id)),
+        "This download link has expired or is not yours. Choose Load into sheet again for a fresh one.",
+      );
     },
   );
-  app.get<{ Params: { id: string } }>(`${BROWSER_LINKS_PATH}/:id`, async (request, reply) => {
-    const url = LINK_ID.test(request.params.id)
-      ? await downloads.take(browserLinkKey(request.params.id))
-      : undefined;
-    if (!url)
-      return sendRelayError(
-        reply,
-        404,
-        "Not Found",
-        "This download link was used already or has expired. Choose Save file in the add-in again for a fresh one.",
-      );
-    return streamFile(reply, url);
-  });
+  app.get<{ Params: { id: string } }>(`${BROWSER_LINKS_PATH}/:id`, (request, reply) =>
+    streamLinked(
+      reply,
+      request.params.id,
+      (id) => downloads.take(browserLinkKey(id)),
+      "This download link was used already or has expired. Choose Save file in the add-in again for a fresh one.",
+    ),
+  );
+}
+
+/** The file behind a link id (looked up only when the id has a link's form), or a 404 saying why there is none. */
+async function streamLinked(
+  reply: FastifyReply,
+  id: string,
+  lookUp: (id: string) => Promise<string | undefined>,
+  missing: string,
+): Promise<FastifyReply> {
+  const url = LINK_ID.test(id) ? await lookUp(id) : undefined;
+  if (!url) return sendRelayError(reply, 404, "Not Found", missing);
+  return streamFile(reply, url);
 }

@@ -4,6 +4,7 @@ import { operationById } from "../api/operations";
 import { MARKET_METRICS, PROPERTY_DETAILS, type BatchedEndpoint } from "../data/batchedEndpoints";
 import { TokenBucket, type PacingOptions } from "../data/tokenBucket";
 import { rentFunctionsIn } from "../excel/rentFormulas";
+import { limitInWords } from "./progressText";
 
 /** A formula about to be entered again, and the cells its last answer covered (one row per id of a block). */
 export interface FormulaToRecalculate {
@@ -76,11 +77,7 @@ const plural = (count: number, one: string, many: string) =>
 /** The time `requests` take at the pacing in force, from a full allowance: what the pacing alone adds. */
 function paceWords(requests: number, pacing: PacingOptions): string {
   const waitMs = new TokenBucket(pacing, () => 0).waitFor(requests);
-  const window =
-    pacing.windowMs % 60_000 === 0
-      ? plural(pacing.windowMs / 60_000, "minute", "minutes")
-      : plural(Math.round(pacing.windowMs / 1_000), "second", "seconds");
-  const allowed = `the service allows ${plural(pacing.limit, "request", "requests")} per ${window}`;
+  const allowed = `the service allows ${limitInWords(pacing)}`;
   if (waitMs < 60_000) return allowed;
   return `about ${Math.ceil(waitMs / 60_000)} min at its pace: ${allowed}`;
 }
