@@ -58,7 +58,8 @@ function cell(
       address: "Sheet1!A1",
       functionName: "HISTORY",
       setResult(value) {
-        if (value instanceof Error || (Array.isArray(value) && value.length > 1)) resolve(value);
+        // A wait is one cell of text; anything else (a table, even a lone header row, or an error) is the end.
+        if (!Array.isArray(value) || value.length > 1 || (value[0]?.length ?? 0) > 1) resolve(value);
       },
     });
   });
