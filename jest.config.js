@@ -61,7 +61,12 @@ module.exports = {
   workerGracefulExitTimeout: 10_000,
   projects: [
     { ...shared, displayName: "unit", testMatch: filesOf("unit"), testEnvironmentOptions: { unit: true } },
-    { ...shared, globalTeardown: systemTools.globalTeardown, displayName: "server", testMatch: filesOf("server") },
+    {
+      ...shared,
+      globalTeardown: systemTools.globalTeardown,
+      displayName: "server",
+      testMatch: filesOf("server"),
+    },
     { ...shared, ...systemTools, displayName: "redis", testMatch: filesOf("redis") },
     {
       ...shared,

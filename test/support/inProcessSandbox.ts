@@ -28,7 +28,9 @@ let sandboxes = 0;
 /** Hosts that are never resolved (RFC 2606's `.invalid`): a request that escapes the transport fails. */
 const originFor = (name: string) => `http://${name}.in-process.invalid`;
 
-export async function buildInProcessSandbox(overrides: Partial<SandboxOptions> = {}): Promise<InProcessSandbox> {
+export async function buildInProcessSandbox(
+  overrides: Partial<SandboxOptions> = {},
+): Promise<InProcessSandbox> {
   const app = await buildSandbox({ rateLimit: 1_000_000, ...overrides });
   const context = app.sandbox;
   const downloads = await buildDownloadServer(context);
@@ -41,12 +43,22 @@ export async function buildInProcessSandbox(overrides: Partial<SandboxOptions> =
   const url = originFor(`sandbox-${sandboxes}`);
   const downloadUrl = originFor(`downloads-${sandboxes}`);
   context.downloadOrigin = downloadUrl;
-  const fetchImpl = injectFetch(
+  let closed = false;
+  const open = injectFetch(
     new Map([
       [url, app],
       [downloadUrl, downloads],
     ]),
   );
+  // A closed sandbox refuses as a closed port does, rather than sending the request anywhere else.
+  const fetchImpl: typeof fetch = (input, init) =>
+    closed
+      ? Promise.reject(
+          new TypeError("fetch failed", {
+            cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+          }),
+        )
+      : open(input, init);
   return {
     url,
     port: 0,
@@ -60,27 +72,41 @@ export async function buildInProcessSandbox(overrides: Partial<SandboxOptions> =
     fetch: fetchImpl,
     onRequest: (listener) => listeners.push(listener),
     close: async () => {
+      closed = true;
       await Promise.all([app.close(), downloads.close()]);
     },
   };
 }
 
+/** The in-process origins the file's global fetch sends to their sandbox (see routeGlobalFetch). */
+const routed = new Map<string, InProcessSandbox>();
+
 /**
  * Makes the global `fetch` of this test file send the sandbox's origins through its transport (other URLs go
  * to the fetch there was), so code that calls `fetch` itself (the session's client and token manager, the
  * pane's downloads, the test's raw service) reaches it by its URL alone. Jest gives each test file its own
- * global, so this ends with the file; the returned function undoes it sooner.
+ * global and module registry, so this ends with the file.
  */
-export function routeGlobalFetch(sandbox: InProcessSandbox): () => void {
-  const previous = globalThis.fetch;
-  const ours = [sandbox.url, sandbox.downloadUrl];
-  globalThis.fetch = (input, init) => {
-    const target = new URL(input instanceof Request ? input.url : String(input));
-    return ours.includes(target.origin) ? sandbox.fetch(input, init) : previous(input, init);
-  };
-  return () => {
-    globalThis.fetch = previous;
-  };
+export function routeGlobalFetch(sandbox: InProcessSandbox): void {
+  if (routed.size === 0) {
+    const previous = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      const to = routed.get(target.origin);
+      return to ? to.fetch(input, init) : previous(input, init);
+    };
+  }
+  routed.set(sandbox.url, sandbox);
+  routed.set(sandbox.downloadUrl, sandbox);
+}
+
+/** buildInProcessSandbox, reached by its URL through the file's global fetch (as a sandbox on a port is). */
+export async function startInProcessSandbox(
+  overrides: Partial<SandboxOptions> = {},
+): Promise<InProcessSandbox> {
+  const sandbox = await buildInProcessSandbox(overrides);
+  routeGlobalFetch(sandbox);
+  return sandbox;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -122,11 +148,14 @@ async function injectOne(apps: Map<string, FastifyInstance>, request: Request): 
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, one);
   }
-  const response = new Response(NULL_BODY.has(injected.statusCode) ? null : injected.rawPayload, {
-    status: injected.statusCode,
-    statusText: injected.statusMessage,
-    headers: responseHeaders,
-  });
+  const response = new Response(
+    NULL_BODY.has(injected.statusCode) ? null : new Uint8Array(injected.rawPayload),
+    {
+      status: injected.statusCode,
+      statusText: injected.statusMessage,
+      headers: responseHeaders,
+    },
+  );
   // A Response made here has no URL; error messages that name it should read as they do over HTTP.
   Object.defineProperty(response, "url", { value: request.url });
   return response;
@@ -136,11 +165,24 @@ async function injectOne(apps: Map<string, FastifyInstance>, request: Request): 
 async function redirected(request: Request, status: number, location: URL): Promise<Request> {
   const headers = new Headers(request.headers);
   if (location.origin !== new URL(request.url).origin) headers.delete("authorization");
-  const toGet = status === 303 ? request.method !== "HEAD" : (status === 301 || status === 302) && request.method === "POST";
+  const toGet =
+    status === 303
+      ? request.method !== "HEAD"
+      : (status === 301 || status === 302) && request.method === "POST";
   if (toGet) {
-    for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"])
+    for (const name of [
+      "content-type",
+      "content-length",
+      "content-encoding",
+      "content-language",
+      "content-location",
+    ])
       headers.delete(name);
-    return new Request(location, { method: request.method === "HEAD" ? "HEAD" : "GET", headers, redirect: request.redirect });
+    return new Request(location, {
+      method: request.method === "HEAD" ? "HEAD" : "GET",
+      headers,
+      redirect: request.redirect,
+    });
   }
   const body = request.body ? await request.arrayBuffer() : undefined;
   return new Request(location, { method: request.method, headers, body, redirect: request.redirect });

@@ -10,7 +10,7 @@ import type { IncomingMessage } from "node:http";
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox/server";
 import { session } from "../../src/session/session";
-import { buildInProcessSandbox, routeGlobalFetch } from "./inProcessSandbox";
+import { startInProcessSandbox } from "./inProcessSandbox";
 import { rawService, type RawService } from "./rawService";
 
 /** Pacing the tests' sandbox allows: the data layer's live-limit pacing would only slow the tests down. */
@@ -32,12 +32,8 @@ export async function startSignedInSandbox(
   clientId = "demo-proplus",
   options: Partial<SandboxOptions> = {},
 ): Promise<SignedInSandbox> {
-  const sandbox = await buildInProcessSandbox(options);
-  const unroute = routeGlobalFetch(sandbox);
-  return signInTo(sandbox, clientId, sandbox.onRequest, async () => {
-    await sandbox.close();
-    unroute();
-  });
+  const sandbox = await startInProcessSandbox(options);
+  return signInTo(sandbox, clientId, sandbox.onRequest, () => sandbox.close());
 }
 
 /** On a free port of 127.0.0.1, over real HTTP. */

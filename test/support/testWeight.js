@@ -29,7 +29,11 @@ const MARKERS = [
   { weight: W.browser, pattern: /\bchromium\s*\.\s*launch\s*\(/, what: "launches Chromium" },
   { weight: W.browser, pattern: /webpack(?:\.js|-dev-server|["'])/, what: "runs webpack" },
   // Spawned by a helper in the same declaration that names it (the name alone, in a list of tools, starts nothing).
-  { weight: W.redis, pattern: /redis-server[^]*\bspawn\s*\(|\bspawn\s*\([^]*redis-server/, what: "runs redis-server" },
+  {
+    weight: W.redis,
+    pattern: /redis-server[^]*\bspawn\s*\(|\bspawn\s*\([^]*redis-server/,
+    what: "runs redis-server",
+  },
   { weight: W["port or process"], pattern: /\.listen\s*\(/, what: "listens on a port" },
   {
     weight: W["port or process"],
@@ -64,7 +68,8 @@ function createReader() {
     if (!specifier.startsWith(".")) return undefined;
     const base = path.resolve(path.dirname(from), specifier);
     for (const candidate of [base, `${base}.ts`, `${base}.js`, path.join(base, "index.ts")])
-      if (FOLLOWED.some((root) => candidate.startsWith(root + path.sep)) && isFile(candidate)) return candidate;
+      if (FOLLOWED.some((root) => candidate.startsWith(root + path.sep)) && isFile(candidate))
+        return candidate;
     return undefined;
   }
 
@@ -91,7 +96,8 @@ function createReader() {
       }
       const names = declaredNames(statement);
       // `if (require.main === module) main()` runs when the file is a program, not when a test imports it.
-      const asProgram = ts.isIfStatement(statement) && /\brequire\.main\b/.test(statement.expression.getText());
+      const asProgram =
+        ts.isIfStatement(statement) && /\brequire\.main\b/.test(statement.expression.getText());
       if (names.length === 0 && !asProgram) module.run.push(statement);
       for (const name of names) module.declarations.set(name, statement);
     }
@@ -117,11 +123,15 @@ function createReader() {
   function noteImport(module, statement, target) {
     if (ts.isExportDeclaration(statement)) {
       const clause = statement.exportClause;
-      if (!clause) module.wholeImports.push(target); // export * from
+      if (!clause)
+        module.wholeImports.push(target); // export * from
       else if (ts.isNamedExports(clause))
         for (const element of clause.elements)
           if (!element.isTypeOnly)
-            module.imports.set(element.name.text, { target, name: (element.propertyName ?? element.name).text });
+            module.imports.set(element.name.text, {
+              target,
+              name: (element.propertyName ?? element.name).text,
+            });
       return;
     }
     const clause = statement.importClause;
@@ -131,11 +141,15 @@ function createReader() {
     }
     if (clause.name) module.imports.set(clause.name.text, { target, name: "*" });
     const bindings = clause.namedBindings;
-    if (bindings && ts.isNamespaceImport(bindings)) module.imports.set(bindings.name.text, { target, name: "*" });
+    if (bindings && ts.isNamespaceImport(bindings))
+      module.imports.set(bindings.name.text, { target, name: "*" });
     if (bindings && ts.isNamedImports(bindings))
       for (const element of bindings.elements)
         if (!element.isTypeOnly)
-          module.imports.set(element.name.text, { target, name: (element.propertyName ?? element.name).text });
+          module.imports.set(element.name.text, {
+            target,
+            name: (element.propertyName ?? element.name).text,
+          });
   }
 
   const heaviest = (a, b) => (b.weight > a.weight ? b : a);
@@ -188,7 +202,9 @@ function createReader() {
     }
     const module = moduleOf(file);
     let found = importWeight(module, seen);
-    if (name === "*") for (const local of module.declarations.keys()) found = heaviest(found, localWeight(module, local, seen));
+    if (name === "*")
+      for (const local of module.declarations.keys())
+        found = heaviest(found, localWeight(module, local, seen));
     else if (module.declarations.has(name)) found = heaviest(found, localWeight(module, name, seen));
     else if (module.imports.has(name)) {
       const reexport = module.imports.get(name);
@@ -227,7 +243,9 @@ function createReader() {
 
 function declaredNames(statement) {
   if (
-    (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+    (ts.isFunctionDeclaration(statement) ||
+      ts.isClassDeclaration(statement) ||
+      ts.isEnumDeclaration(statement)) &&
     statement.name
   )
     return [statement.name.text];
@@ -238,7 +256,9 @@ function declaredNames(statement) {
 
 function bindingNames(name) {
   if (ts.isIdentifier(name)) return [name.text];
-  return name.elements.flatMap((element) => (ts.isOmittedExpression(element) ? [] : bindingNames(element.name)));
+  return name.elements.flatMap((element) =>
+    ts.isOmittedExpression(element) ? [] : bindingNames(element.name),
+  );
 }
 
 function isFile(candidate) {
@@ -291,7 +311,11 @@ function sourcesStamp() {
  * takes the TypeScript parser about a second, and jest loads its config for every run.
  */
 function classifyTestsCached() {
-  const hash = crypto.createHash("sha256").update(fs.readFileSync(__filename)).update(sourcesStamp()).digest("hex");
+  const hash = crypto
+    .createHash("sha256")
+    .update(fs.readFileSync(path.join(__dirname, "testWeight.js")))
+    .update(sourcesStamp())
+    .digest("hex");
   const cacheFile = path.join(os.tmpdir(), `rent-market-test-weights-${hash.slice(0, 16)}.json`);
   try {
     return JSON.parse(fs.readFileSync(cacheFile, "utf8"));

@@ -58,9 +58,11 @@ function forbidServersAndPrograms(): () => void {
     execSync: childProcess.execSync,
     fork: childProcess.fork,
   };
-  const refused = (programOf: (args: unknown[]) => unknown) => (...args: unknown[]) => {
-    throw new Error(`This test starts the program ${String(programOf(args))}: it ${UNIT_RULE}`);
-  };
+  const refused =
+    (programOf: (args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      throw new Error(`This test starts the program ${String(programOf(args))}: it ${UNIT_RULE}`);
+    };
   const first = (args: unknown[]) => args[0];
   Object.assign(childProcess, {
     spawn: refused(first),
