@@ -10,7 +10,7 @@
  * cross-origin hop, as fetch does), an abort that rejects at once with the signal's reason, and a Response
  * with the status, headers and body the sandbox sent. What it leaves out: bodies arrive whole, not streamed,
  * and a client that goes away is not seen by the server; tests of those run over real HTTP
- * (startSandbox, `*.sandbox.test.ts`).
+ * (startSandbox, named `*.http.test.ts`).
  */
 import type { FastifyInstance } from "fastify";
 import { buildSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox/server";

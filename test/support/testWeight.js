@@ -55,19 +55,23 @@ const PACKAGES = {
   webpack: { weight: W.browser, what: "runs webpack" },
 };
 
-const ROOT = path.resolve(__dirname, "../..");
-const TEST_ROOT = path.join(ROOT, "test");
-/** Followed through their code: the tests' helpers and the scripts tests run (generators). */
-const FOLLOWED = [TEST_ROOT, path.join(ROOT, "scripts")];
+const PROJECT_ROOT = path.resolve(__dirname, "../..");
 
-/** `weightOf(file)`: { weight, name, why } for a test file. Memoised per process. */
-function createReader() {
+/**
+ * `weightOf(file)`: { weight, name, why } for a test file of the project at `root`. Followed through their code:
+ * the tests' helpers (test/) and the scripts tests run (scripts/, the generators).
+ */
+function createReader(root) {
+  const FOLLOWED = [path.join(root, "test"), path.join(root, "scripts")];
   const modules = new Map();
 
   function resolveImport(from, specifier) {
     if (!specifier.startsWith(".")) return undefined;
     const base = path.resolve(path.dirname(from), specifier);
-    for (const candidate of [base, `${base}.ts`, `${base}.js`, path.join(base, "index.ts")])
+    // TypeScript only: the .js files of test/ are jest's own configuration (this reader, the transform).
+    for (const candidate of [base, `${base}.ts`, path.join(base, "index.ts")].filter((file) =>
+      file.endsWith(".ts"),
+    ))
       if (FOLLOWED.some((root) => candidate.startsWith(root + path.sep)) && isFile(candidate))
         return candidate;
     return undefined;
@@ -156,7 +160,7 @@ function createReader() {
   const NONE = { weight: W.nothing, why: "" };
 
   function markersOf(node, where) {
-    const text = node.getText();
+    const text = withoutCodeInStrings(node.getText());
     let found = NONE;
     for (const marker of MARKERS)
       if (marker.weight > found.weight && marker.pattern.test(text))
@@ -188,7 +192,7 @@ function createReader() {
     if (symbolWeights.has(key)) return symbolWeights.get(key);
     if (seen.has(key)) return NONE;
     seen.add(key);
-    const where = `${path.relative(ROOT, module.file)} (${name})`;
+    const where = `${path.relative(root, module.file)} (${name})`;
     const weight = nodeWeight(module, module.declarations.get(name), where, seen);
     symbolWeights.set(key, weight);
     return weight;
@@ -220,7 +224,7 @@ function createReader() {
     seen.add(key);
     let found = NONE;
     for (const statement of module.run)
-      found = heaviest(found, nodeWeight(module, statement, path.relative(ROOT, module.file), seen));
+      found = heaviest(found, nodeWeight(module, statement, path.relative(root, module.file), seen));
     for (const target of module.wholeImports) found = heaviest(found, exportWeight(target, "*", seen));
     symbolWeights.set(key, found);
     return found;
@@ -230,15 +234,25 @@ function createReader() {
   function weightOf(file) {
     const module = moduleOf(file);
     const seen = new Set();
-    let found = markersOf(module.source, path.relative(ROOT, file));
+    let found = markersOf(module.source, path.relative(root, file));
     found = heaviest(found, importWeight(module, seen));
     for (const name of module.declarations.keys()) found = heaviest(found, localWeight(module, name, seen));
     for (const statement of module.run)
-      found = heaviest(found, nodeWeight(module, statement, path.relative(ROOT, file), seen));
+      found = heaviest(found, nodeWeight(module, statement, path.relative(root, file), seen));
     return { weight: found.weight, name: WEIGHTS[found.weight], why: found.why };
   }
 
   return weightOf;
+}
+
+/**
+ * A string that holds a call (`name(`) is code written as text (a fixture of this module's test), not a call:
+ * blanked before the markers read. A program's name ("redis-server") or a message stays.
+ */
+function withoutCodeInStrings(text) {
+  return text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, (literal) =>
+    /\w\(/.test(literal) ? '""' : literal,
+  );
 }
 
 function declaredNames(statement) {
@@ -270,7 +284,7 @@ function isFile(candidate) {
 }
 
 /** Every test file under test/. */
-function testFiles() {
+function testFiles(testRoot) {
   const found = [];
   const walk = (directory) => {
     for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
@@ -279,14 +293,14 @@ function testFiles() {
       else if (entry.isFile() && entry.name.endsWith(".test.ts")) found.push(full);
     }
   };
-  walk(TEST_ROOT);
+  walk(testRoot);
   return found.sort();
 }
 
-/** Every test file with its weight. */
-function classifyTests() {
-  const weightOf = createReader();
-  return testFiles().map((file) => ({ file, ...weightOf(file) }));
+/** Every test file of the project at `root` with its weight. */
+function classifyTests(root = PROJECT_ROOT) {
+  const weightOf = createReader(root);
+  return testFiles(path.join(root, "test")).map((file) => ({ file, ...weightOf(file) }));
 }
 
 /** Every .ts and .js file under test/, with what identifies its version. */
@@ -302,7 +316,8 @@ function sourcesStamp() {
       }
     }
   };
-  walk(TEST_ROOT);
+  walk(path.join(PROJECT_ROOT, "test"));
+  walk(path.join(PROJECT_ROOT, "scripts"));
   return stamp.sort().join("\n");
 }
 
@@ -333,7 +348,7 @@ if (require.main === module) {
   const classified = classifyTests();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   for (const { file, name, why } of classified)
-    console.log(`${name.padEnd(18)} ${path.relative(ROOT, file)}${why ? `  (${why})` : ""}`);
+    console.log(`${name.padEnd(18)} ${path.relative(PROJECT_ROOT, file)}${why ? `  (${why})` : ""}`);
   const counts = WEIGHTS.map((name) => `${classified.filter((entry) => entry.name === name).length} ${name}`);
   console.log(`${classified.length} files: ${counts.join(", ")}; read in ${ms.toFixed(0)} ms`);
 }
