@@ -54,7 +54,7 @@ const systemTools = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // With --coverage (npm run test:unit): the lines of src/ and relay/ the tests run, in one summary. src/api/schema.ts
+  // With --coverage (npm run test:unit:coverage): the lines of src/ and relay/ the tests run, in one summary. src/api/schema.ts
   // is types only (generated), which V8 would count as run whenever the module loads.
   collectCoverageFrom: ["src/**/*.ts", "relay/**/*.ts", "!src/api/schema.ts"],
   // The esbuild transform leaves jest's default (babel) instrumentation nothing to see.
