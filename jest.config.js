@@ -1,28 +1,33 @@
 /**
- * The tests in four jest projects, by what they need. `npm run test:unit` runs the unit project alone (the
- * fast loop); `npm test` and a bare `jest` run all four.
+ * The tests in four jest projects, by the heaviest thing each file starts, read from its code
+ * (test/support/testWeight.js: `node test/support/testWeight.js` lists every file with its weight and why).
+ * No list of files or folders: a new test file lands in its project by what it calls. `npm test` and a bare
+ * `jest` run all four.
  *
- * - unit: everything not named below. Starts no server, browser or other program: its test environment
- *   makes a file that tries fail at once (test/support/workerEnvironment.ts). No global setup, so no apt.
- * - sandbox: the sandbox's own tests, the functions' and the reliability tests, and any `*.sandbox.test.ts`:
- *   a sandbox (an HTTP server on 127.0.0.1) in the test's process.
- * - browser: Chromium (e2e, browser) and webpack builds of the add-in (host, manifest).
- * - relay: the team relay, with redis-server.
+ * - unit: starts nothing, or a sandbox in its own process reached through fastify's `inject`
+ *   (test/support/inProcessSandbox.ts). `npm run test:unit` runs it alone, the loop to run while changing
+ *   code; its test environment fails a file that listens on a port or starts a program at once
+ *   (test/support/workerEnvironment.ts). No global setup, so no apt.
+ * - server: a port on 127.0.0.1 (a sandbox or relay over real HTTP, a stub server) or another process.
+ * - redis: redis-server (the relay's shared store).
+ * - browser: Chromium or a webpack build of the add-in (`npm run test:e2e`).
  *
  * Type checking is `npm run typecheck`'s job; jest only transpiles (isolatedModules), which keeps it fast.
  */
+const path = require("node:path");
+const { classifyTestsCached } = require("./test/support/testWeight");
 
-/** Folders of test/ whose files belong to a project other than unit. */
-const FOLDERS = {
-  sandbox: ["sandbox", "functions", "reliability"],
-  browser: ["e2e", "browser", "host", "manifest"],
-  relay: ["relay"],
+const PROJECT_OF_WEIGHT = {
+  nothing: "unit",
+  "in-process sandbox": "unit",
+  "port or process": "server",
+  redis: "redis",
+  browser: "browser",
 };
-/** A test file elsewhere that starts a sandbox says so in its name. */
-const SANDBOX_FILE = "\\.sandbox\\.test\\.ts$";
-
-const under = (folders) => `<rootDir>/test/(${folders.join("|")})/`;
-const inFolders = (folders) => folders.map((folder) => `<rootDir>/test/${folder}/**/*.test.ts`);
+const filesOf = (project) =>
+  classifyTestsCached()
+    .filter((entry) => PROJECT_OF_WEIGHT[entry.name] === project)
+    .map((entry) => `<rootDir>/${path.relative(__dirname, entry.file).split(path.sep).join("/")}`);
 
 /** @type {import('jest').Config} */
 const shared = {
@@ -32,9 +37,9 @@ const shared = {
   transform: {
     "^.+\\.[tj]sx?$": "<rootDir>/test/support/esbuildTransform.js",
   },
-  // These packages ship ES modules only; jest runs CommonJS, so the transform (esbuild) turns them into CommonJS too.
+  // These packages ship ES modules only (cookie: light-my-request's, under fastify's inject); jest runs CommonJS, so the transform (esbuild) turns them into CommonJS too.
   transformIgnorePatterns: [
-    "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch|marked)/)",
+    "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch|marked|cookie)/)",
   ],
 };
 
@@ -49,33 +54,34 @@ const systemTools = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // With --coverage (npm run test:unit:coverage): the lines of src/ and relay/ the tests run, in one summary. src/api/schema.ts
+  // is types only (generated), which V8 would count as run whenever the module loads.
+  collectCoverageFrom: ["src/**/*.ts", "relay/**/*.ts", "!src/api/schema.ts"],
+  // The esbuild transform leaves jest's default (babel) instrumentation nothing to see.
+  coverageProvider: "v8",
+  coverageReporters: ["text-summary"],
+  coverageDirectory: "<rootDir>/node_modules/.cache/jest-coverage",
   // Both cores of the project's machine (jest's default leaves one to itself, which runs everything in band).
   maxWorkers: "100%",
   testTimeout: 30000,
   // A worker that ends closes the browser and previews its files shared; that takes a moment.
   workerGracefulExitTimeout: 10_000,
   projects: [
+    { ...shared, displayName: "unit", testMatch: filesOf("unit"), testEnvironmentOptions: { unit: true } },
     {
       ...shared,
-      displayName: "unit",
-      testMatch: ["<rootDir>/test/**/*.test.ts"],
-      testPathIgnorePatterns: [under(Object.values(FOLDERS).flat()), SANDBOX_FILE],
-      testEnvironmentOptions: { unit: true },
+      globalTeardown: systemTools.globalTeardown,
+      displayName: "server",
+      testMatch: filesOf("server"),
     },
-    {
-      ...shared,
-      displayName: "sandbox",
-      testMatch: [...inFolders(FOLDERS.sandbox), "<rootDir>/test/**/*.sandbox.test.ts"],
-      testPathIgnorePatterns: [under([...FOLDERS.browser, ...FOLDERS.relay])],
-    },
+    { ...shared, ...systemTools, displayName: "redis", testMatch: filesOf("redis") },
     {
       ...shared,
       ...systemTools,
       // Also builds the add-in the preview serves, before any file starts.
       globalSetup: "<rootDir>/test/e2e/support/globalSetup.ts",
       displayName: "browser",
-      testMatch: inFolders(FOLDERS.browser),
+      testMatch: filesOf("browser"),
     },
-    { ...shared, ...systemTools, displayName: "relay", testMatch: inFolders(FOLDERS.relay) },
   ],
 };

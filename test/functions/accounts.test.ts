@@ -7,14 +7,15 @@ import { ApiError } from "../../src/api/errors";
 import { accounts } from "../../src/functions/accountFunctions";
 import { session } from "../../src/session/session";
 import { accountsForClient, DEMO_CLIENTS } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { fakeInvocation } from "../support/invocation";
 
 let sandbox: RunningSandbox;
 const configFor = (url: string) => ({ serviceUrl: url, tokenUrl: `${url}/oauth/token` });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startInProcessSandbox();
 });
 
 afterAll(async () => {
@@ -81,7 +82,7 @@ describe("signing in", () => {
   });
 
   it("says the service cannot be reached when nothing listens at the URL", async () => {
-    const closed = await startSandbox({ port: 0 });
+    const closed = await startInProcessSandbox();
     const url = closed.url;
     await closed.close();
     await expect(

@@ -5,7 +5,8 @@
 import "fake-indexeddb/auto";
 import { createStore, type UseStore } from "idb-keyval";
 import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../sandbox/server";
+import { type RunningSandbox, type SandboxOptions } from "../../../sandbox/server";
+import { startInProcessSandbox } from "../../support/inProcessSandbox";
 import { Session } from "../../../src/session/session";
 import { SecretVault } from "../../../src/taskpane/secretVault";
 import { MemoryStorage, SettingsStore } from "../../../src/taskpane/settingsStore";
@@ -57,5 +58,5 @@ export function clientForm(sandbox: RunningSandbox, clientId: string, overrides:
 }
 
 export function startPaneSandbox(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, propertyCount: 2000, rateLimit: 1_000_000, jobStartDelayMs: 0, ...options });
+  return startInProcessSandbox({ propertyCount: 2000, rateLimit: 1_000_000, jobStartDelayMs: 0, ...options });
 }

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { accountsForClient, SHARED_ACCOUNT_ID } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { countSince, layerFor, PRO } from "./support/dataHarness";
 import { COMP_SETS as COMP_SETS_ROW } from "../../src/data/endpoints";
 import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
@@ -14,8 +15,7 @@ let sandbox: RunningSandbox;
 
 beforeAll(async () => {
   // Half an hour before a new month (UTC), and every token valid for two hours.
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     propertyCount: 2000,
     rateLimit: 1_000_000,
     now: "2026-03-31T23:30:00Z",

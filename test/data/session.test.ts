@@ -5,14 +5,15 @@ import { IndexedDbStore } from "../../src/data/persistentStore";
 import { ResponseCache } from "../../src/data/responseCache";
 import { Session } from "../../src/session/session";
 import { accountsForClient } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { QUICK_RETRY, UNPACED } from "./support/dataHarness";
 import { HeldValuesStore } from "./support/heldValuesStore";
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000 });
 });
 
 afterAll(async () => {

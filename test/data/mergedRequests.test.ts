@@ -1,14 +1,15 @@
 import "fake-indexeddb/auto";
 import { ApiError } from "../../src/api/errors";
 import { boundaryMarket } from "../../sandbox/data/marketMetrics";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { ACCOUNT_ID, countSince, layerFor, marketOf, marketsOf, propertyIds } from "./support/dataHarness";
 import { readForecast } from "../../src/data/forecastSeries";
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000, rateLimit: 100_000 });
 });
 
 afterAll(async () => {

@@ -1,12 +1,13 @@
 import { ServiceClient } from "../../src/api/client";
 import { TokenManager } from "../../src/api/tokens";
 import { ACCOUNTS, sendOperation } from "../../src/data/endpoints";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startInProcessSandbox();
 });
 
 afterAll(async () => {
@@ -73,7 +74,7 @@ describe("ServiceClient", () => {
 
   it("renews once and no more when the service refuses the renewed token too", async () => {
     // Tokens that are expired when issued: the service refuses every token, a renewed one too.
-    const refusing = await startSandbox({ port: 0, tokenLifetimeSeconds: 0 });
+    const refusing = await startInProcessSandbox({ tokenLifetimeSeconds: 0 });
     try {
       const manager = new TokenManager({
         tokenUrl: `${refusing.url}/oauth/token`,

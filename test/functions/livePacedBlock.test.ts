@@ -1,4 +1,5 @@
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { LIVE_PACING } from "../../src/data/tokenBucket";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
 import { DEFAULT_CELL_TIMEOUT_MS, setCellClock, setCellTimeout } from "../../src/functions/cellCall";
@@ -61,8 +62,7 @@ async function whileClockMoves(work: Promise<unknown>): Promise<Outcome> {
 
 beforeAll(async () => {
   // The default dataset, which the worker's other sandboxes share, holds every id of the block and the cells.
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     rateLimit: LIVE_LIMIT,
     rateLimitWindowSeconds: LIVE_WINDOW_SECONDS,
     bulkExportQuota: QUOTA,

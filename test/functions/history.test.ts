@@ -3,7 +3,8 @@ import { DEMO_CLIENTS } from "../../sandbox/data/clients";
 import type { PropertyCore } from "../../sandbox/data/properties";
 import { dayNumber } from "../../sandbox/data/propertyRecord";
 import { exportRowsFor } from "../../sandbox/jobs/exportRows";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { cellAsOf } from "../../src/functions/cellAsOf";
@@ -90,8 +91,7 @@ function column(table: unknown[][], name: string): unknown[] {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     now: NOW,
     propertyCount: 2000,
     jobTimeScale: 1,

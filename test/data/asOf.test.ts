@@ -4,7 +4,8 @@
  * collected_at / analysis_date), and until when each is fresh, as the clock moves past the service's next posting.
  */
 import "fake-indexeddb/auto";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { AnswerTrail } from "../../src/data/answerTrail";
 import { LOOKUP, NARRATIVES } from "../../src/data/endpoints";
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
@@ -27,7 +28,7 @@ import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000, rateLimit: 100_000 });
 });
 
 afterAll(async () => {

@@ -5,7 +5,6 @@
  * date header.
  */
 import "fake-indexeddb/auto";
-import type { IncomingMessage } from "node:http";
 import { isoToSerial } from "../../src/tables/excelDates";
 import { floorPlanHistory } from "../../src/functions/compSetFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
@@ -32,9 +31,9 @@ beforeAll(async () => {
   useHistoryOptions({ now: () => env.sandbox.clock.now() });
   const sets = await env.raw.get<{ data: { id: string }[] }>(`/accounts/${env.accountId}/comp_sets`);
   compSetId = Number(sets.data[0]?.id);
-  env.sandbox.app.server.on("request", (request: IncomingMessage) => {
-    if (/\/floor_plans\?/.test(request.url ?? ""))
-      floorPlanQueries.push(decodeURIComponent((request.url ?? "").split("?")[1] ?? ""));
+  env.onRequest((pathAndQuery) => {
+    if (/\/floor_plans\?/.test(pathAndQuery))
+      floorPlanQueries.push(decodeURIComponent(pathAndQuery.split("?")[1] ?? ""));
   });
 });
 

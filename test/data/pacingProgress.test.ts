@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import type { DataLayer } from "../../src/data/dataLayer";
 import { JOBS } from "../../src/data/endpoints";
 import { LIVE_PACING } from "../../src/data/tokenBucket";
@@ -19,8 +20,7 @@ let layer: DataLayer;
 const clock = new MovingClock(Date.parse("2026-11-02T09:00:00Z"));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     rateLimit: LIVE_PACING.limit,
     rateLimitWindowSeconds: LIVE_PACING.windowMs / 1000,
     now: clock.now(),

@@ -1,7 +1,8 @@
 import "fake-indexeddb/auto";
 import { MAX_BULK_DETAILS_IDS } from "../../src/api/contractLimits";
 import { ApiError } from "../../src/api/errors";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { PROPERTY_SEARCH } from "../../src/data/endpoints";
 import {
   ACCOUNT_ID,
@@ -17,7 +18,7 @@ const BULK = "/v1/properties/bulk_details";
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000, rateLimit: 100_000 });
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { downloadJobResults } from "../../src/taskpane/jobDownload";
 import { layerFor, propertyIds } from "./support/dataHarness";
 import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
@@ -7,7 +8,7 @@ import { CANCEL_JOB, JOB, JOBS, SUBMIT_JOB } from "../../src/data/endpoints";
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000, jobStartDelayMs: 5 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000, jobStartDelayMs: 5 });
 });
 
 afterAll(async () => {
@@ -94,7 +95,7 @@ describe("export jobs through the data layer", () => {
   });
 
   it("says 'not available yet' for the results of a job that has not finished", async () => {
-    const slow = await startSandbox({ port: 0, propertyCount: 2000, jobStartDelayMs: 60_000 });
+    const slow = await startInProcessSandbox({ propertyCount: 2000, jobStartDelayMs: 60_000 });
     try {
       const { layer } = layerFor(slow);
       const today = slow.clock.today();

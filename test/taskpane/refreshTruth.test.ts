@@ -10,7 +10,8 @@
  * Every clock (the sandbox's budget window, the add-in's pacing, the cells' bounds, the pane's looks, and Date,
  * which the add-in reads for its stamp) is one clock that the test moves, so minutes cost no real time.
  */
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import type { RefreshReport } from "../../src/data/refreshPass";
 import { cellAddress } from "../../src/excel/a1";
 import { cellAsOf } from "../../src/functions/cellAsOf";
@@ -156,7 +157,7 @@ beforeAll(async () => {
     ],
     now: OPENED,
   });
-  sandbox = await startSandbox({ port: 0, rateLimit: 100, rateLimitWindowSeconds: 300, now: OPENED });
+  sandbox = await startInProcessSandbox({ rateLimit: 100, rateLimitWindowSeconds: 300, now: OPENED });
   session.useDataOptions({
     now: clock.now,
     sleep: clock.sleep,

@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { ACCOUNT_ID, expectedAttributes, layerFor, propertyIds, propertyOf } from "./support/dataHarness";
 import { NARRATIVES } from "../../src/data/endpoints";
 import { PROPERTY_DETAILS } from "../../src/data/batchedEndpoints";
@@ -9,7 +10,7 @@ import { RefreshPass } from "../../src/data/refreshPass";
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+  sandbox = await startInProcessSandbox({ propertyCount: 2000, rateLimit: 100_000 });
 });
 
 afterAll(async () => {
@@ -56,7 +57,7 @@ describe("a new data layer over the same IndexedDB", () => {
 
 describe("offline", () => {
   it("serves cached values flagged stale and fails uncached requests with the offline kind", async () => {
-    const own = await startSandbox({ port: 0, propertyCount: 2000, rateLimit: 100_000 });
+    const own = await startInProcessSandbox({ propertyCount: 2000, rateLimit: 100_000 });
     let now = Date.now();
     const { layer } = layerFor(own, {
       now: () => now,
