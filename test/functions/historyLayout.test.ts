@@ -1,7 +1,7 @@
 /**
  * The history layouts without a service: the reader the pane's charts use (shape/historyLayout.ts) on headers it
  * must and must not take for a history block, the wide grid's empty cell where the long table has no row for a
- * period, and the column bound of a sheet. The layouts against the sandbox: historyWide.sandbox.test.ts and
+ * period, and the column bound of a sheet. The layouts against the sandbox: historyWide.test.ts and
  * floorPlanHistory.sandbox.test.ts.
  */
 import { shapeTable } from "../../src/tables/tableData";

@@ -7,7 +7,8 @@
  */
 import "fake-indexeddb/auto";
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { historyBlockLayout, historySeries } from "../../src/functions/shape/historyLayout";
@@ -111,8 +112,7 @@ function expectSameValues(long: unknown[][], wide: unknown[][]): number {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     now: NOW,
     propertyCount: 2000,
     jobTimeScale: 1,
