@@ -1,5 +1,6 @@
 import type { ServiceConfig } from "../src/api/config";
 import type { PacingOptions } from "../src/data/tokenBucket";
+import type { RequestTimeouts } from "./requestGuards";
 import type { RelayClock } from "./upstream/relayClock";
 import type { UpstreamCredentials } from "./upstream/upstream";
 
@@ -37,6 +38,8 @@ export interface RelayOptions {
   upstreamDeadlineMs?: number;
   /** Requests one person may have waiting at the team gate; past it they get a 429 at once. */
   maxQueuedPerPerson?: number;
+  /** How long a client may take over a request's headers and body, and a socket may idle (requestGuards.ts). */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 export const DEFAULT_STORE_FILE = "relay/relay.sqlite";

@@ -7,6 +7,12 @@ import { FreshnessSchedule } from "../src/data/freshnessSchedule";
 import { ResponseCache } from "../src/data/responseCache";
 import { registerJsonBodyParser } from "./jsonBody";
 import type { RelayOptions } from "./options";
+import {
+  BODY_LIMIT_BYTES,
+  DEFAULT_REQUEST_TIMEOUTS,
+  guardRequestBodies,
+  serverTimeoutOptions,
+} from "./requestGuards";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { redactDownloadPath } from "./routes/jobRoutes";
 import { CachedReads } from "./routes/cachedReads";
@@ -77,7 +83,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
               }),
             },
           },
-    bodyLimit: 5 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...serverTimeoutOptions({ ...DEFAULT_REQUEST_TIMEOUTS, ...options.timeouts }),
   });
   registerJsonBodyParser(app);
   // Every handler knows whether its client is still there; upstream calls stop when it is not.
@@ -117,6 +124,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   );
   const reads = new CachedReads(upstream, stats, clock.now);
 
+  guardRequestBodies(app, store.users, BODY_LIMIT_BYTES);
   registerApiRoutes(app, { upstream, store, stats, reads });
   registerStatusRoutes(app, store, stats, gate);
   registerOpsRoutes(app, {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../../sandbox/server";
-import { startRelay, type RunningRelay } from "../../../relay/server";
+import { startRelay, type RelayOptions, type RunningRelay } from "../../../relay/server";
 import { REAL_CLOCK } from "../../../relay/upstream/relayClock";
 import { addUser } from "../../../relay/users/userAdmin";
 
@@ -50,6 +50,8 @@ export async function startTestRelay(
     clock?: () => number;
     /** When the service posts each day's data (the relay's --posting-time). */
     postingTime?: string;
+    /** Request timeouts of the relay's listener. */
+    timeouts?: RelayOptions["timeouts"];
   } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
@@ -73,6 +75,7 @@ export async function startTestRelay(
     // A still clock keeps a slow test run in one status window.
     now: () => startedAt,
     clock: options.clock ? { now: options.clock, sleep: REAL_CLOCK.sleep } : undefined,
+    timeouts: options.timeouts,
   });
   return {
     relay,
