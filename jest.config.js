@@ -76,6 +76,16 @@ module.exports = {
       displayName: "browser",
       testMatch: inFolders(FOLDERS.browser),
     },
-    { ...shared, ...systemTools, displayName: "relay", testMatch: inFolders(FOLDERS.relay) },
+    {
+      ...shared,
+      ...systemTools,
+      displayName: "relay",
+      testMatch: inFolders(FOLDERS.relay),
+      // `npm run test:relay:lts` runs these on the container's Node with better-sqlite3 built for it in a copy
+      // (the native addon of node_modules is built for the Node that installed it).
+      ...(process.env.RELAY_SQLITE_PACKAGE
+        ? { moduleNameMapper: { "^better-sqlite3$": process.env.RELAY_SQLITE_PACKAGE } }
+        : {}),
+    },
   ],
 };

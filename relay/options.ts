@@ -8,6 +8,10 @@ export interface RelayOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** Interface of the ops listener (/healthz, /readyz, /metrics); 127.0.0.1 unless given. */
+  opsHost?: string;
+  /** Port of the ops listener; 0 (a free one) unless given. */
+  opsPort?: number;
   /** The service the relay forwards to ({base_url} and its token endpoint). */
   upstream: ServiceConfig;
   credentials: UpstreamCredentials;
@@ -44,8 +48,23 @@ export interface RelayOptions {
 
 export const DEFAULT_STORE_FILE = "relay/relay.sqlite";
 
+/** The ops listener answers on this machine only unless told otherwise (in a container: see relay/README.md). */
+export const DEFAULT_OPS_HOST = "127.0.0.1";
+
 export function isRedisUrl(store: string): boolean {
   return /^rediss?:\/\//.test(store);
+}
+
+/**
+ * The Redis URL with the password of RELAY_STORE_PASSWORD_FILE (compose hands it in as a secret, so it is in no
+ * environment variable or log). A URL that names a password already, or a SQLite path, is left as it is.
+ */
+export function withStorePassword(store: string, password: string | undefined): string {
+  if (!password || !isRedisUrl(store)) return store;
+  const url = new URL(store);
+  if (url.password !== "") return store;
+  url.password = encodeURIComponent(password);
+  return url.href;
 }
 
 /** The add-in's service URL for a relay at `origin`: the relay forwards the service's API at `api/`. */
