@@ -13,6 +13,7 @@ import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { ApiError } from "../../src/api/errors";
 import { fetchDownload } from "../upstream/upstreamFetch";
+import { ownerIdOf } from "../users/personalKeys";
 import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 /**
@@ -55,8 +56,14 @@ function parse(body: Buffer): Json | undefined {
   }
 }
 
-/** A download link is stored under its owner's name: another person's key cannot find it. */
-const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(user.name)}/${id}`;
+/** A download link is stored under its owner's id: another person's key cannot find it. */
+const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(ownerIdOf(user))}/${id}`;
+
+/**
+ * A job id as owners are recorded under it: the service's ids are UUIDs, which it reads in any case, so
+ * `ABC...` and `abc...` name one job and must meet one owner.
+ */
+const canonicalJobId = (jobId: string): string => jobId.toLowerCase();
 
 /** A browser link is stored apart from key links: a name (escaped) never holds ":", a key link always "/". */
 const browserLinkKey = (id: string) => `browser:${id}`;
@@ -69,13 +76,13 @@ const LINK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Whether the person may act on a job: its submitter, or an admin for a job whose submitter is unknown. */
 function mayUseJob(user: UserRecord, owner: string | undefined): boolean {
-  return owner === undefined ? user.admin : owner === user.name;
+  return owner === undefined ? user.admin : owner === ownerIdOf(user);
 }
 
 async function recordOwner(owners: JobOwners, jobId: string, user: UserRecord): Promise<boolean> {
   for (let attempt = 1; attempt <= OWNER_RECORD_ATTEMPTS; attempt++) {
     try {
-      await owners.set(jobId, user.name);
+      await owners.set(canonicalJobId(jobId), ownerIdOf(user));
       return true;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
@@ -133,7 +140,7 @@ async function listJobs(
     const parsed = answer.status === 200 ? parse(answer.body) : undefined;
     if (!parsed || !Array.isArray(parsed.jobs)) return sendUpstream(reply, answer);
     for (const job of parsed.jobs as Json[])
-      if (mayUseJob(user, await parts.owners.get(String(job.job_id)))) mine.push(job);
+      if (mayUseJob(user, await parts.owners.get(canonicalJobId(String(job.job_id))))) mine.push(job);
     const totalPages = Number((parsed.pagination as Json | undefined)?.total_pages ?? 1);
     if (upstreamPage >= totalPages) break;
   }
@@ -175,7 +182,7 @@ async function jobRefusal(
 ): Promise<string | undefined> {
   if (user.accounts.length === 0 && !user.admin)
     return `The team relay gives ${user.name} no accounts, so no export jobs. Ask your relay admin to add one.`;
-  if (jobId === undefined || mayUseJob(user, await parts.owners.get(jobId))) return undefined;
+  if (jobId === undefined || mayUseJob(user, await parts.owners.get(canonicalJobId(jobId)))) return undefined;
   return "This export job was not submitted by you through the team relay: only its owner can see it.";
 }
 
