@@ -66,6 +66,7 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
     opsPort: command.opsPort,
     upstream,
     credentials: credentialsFromEnvironment(),
+    downloadOrigins: command.downloadOrigins,
     store: command.store,
     distDirectory: command.dist,
     pacing: LIVE_PACING,
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
       process.env.RELAY_POSTING_TIME || undefined,
       {
         port: process.env.RELAY_PORT || undefined,
+        downloadOrigins: process.env.RELAY_DOWNLOAD_ORIGINS || undefined,
         opsPort: process.env.RELAY_OPS_PORT || undefined,
         opsHost: process.env.RELAY_OPS_HOST || undefined,
       },

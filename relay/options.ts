@@ -15,6 +15,11 @@ export interface RelayOptions {
   /** The service the relay forwards to ({base_url} and its token endpoint). */
   upstream: ServiceConfig;
   credentials: UpstreamCredentials;
+  /**
+   * The origins (`https://host[:port]`) of the service's pre-signed download URLs: the only hosts the relay
+   * fetches export files from. A results redirect anywhere else is refused with a 502 naming its origin.
+   */
+  downloadOrigins: readonly string[];
   /** `redis://host:port` for several instances, else the path of the embedded SQLite file. */
   store: string;
   /** The built add-in served at `/` (`npm run build`). */

@@ -129,7 +129,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const reads = new CachedReads(upstream, stats, clock.now);
 
   guardRequestBodies(app, store.users, BODY_LIMIT_BYTES);
-  registerApiRoutes(app, { upstream, store, stats, reads });
+  registerApiRoutes(app, { upstream, store, stats, reads, downloadOrigins: options.downloadOrigins });
   registerStatusRoutes(app, store, stats, gate);
   registerHealthRoute(app);
   // Readiness and metrics tell how the relay and its credentials fare: for the people who run it, on a

@@ -21,6 +21,9 @@ Options:
   --dist DIR                       the built add-in to serve (default dist)
   --service-url URL                the service's {base_url}, e.g. https://data.apartmentiq.io/apartmentiq/api
   --token-url URL                  its token endpoint (default {origin of service-url}/oauth/token)
+  --download-origin URL            an origin of the service's signed export download URLs, e.g.
+                                   https://exports.example-storage.com (repeat it, or $RELAY_DOWNLOAD_ORIGINS
+                                   separated by commas); the relay fetches export files from no other host
   --posting-time HH:MM             when the service posts each day's data, US Eastern (default
                                    $RELAY_POSTING_TIME, else 07:00): cached answers serve until the next one
 
@@ -39,6 +42,7 @@ export type RelayCommand =
       dist: string;
       serviceUrl?: string;
       tokenUrl?: string;
+      downloadOrigins: string[];
       postingTime?: string;
     }
   | { kind: "users-add"; store: string; name: string; accounts: number[]; admin: boolean }
@@ -55,6 +59,8 @@ function accountList(text: string | undefined): number[] {
 
 /** Defaults the environment gives (the container sets them, and its health check reads the same ones). */
 export interface ListenerDefaults {
+  /** Download origins separated by commas. */
+  downloadOrigins?: string;
   port?: string;
   opsPort?: string;
   opsHost?: string;
@@ -64,6 +70,24 @@ function portNumber(option: string, text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new Error(`${option} must be a port number, got "${text}"`);
   return port;
+}
+
+/** Each download origin as an origin (scheme, host, port), refused when it is not an https or http URL. */
+function downloadOrigins(texts: string[]): string[] {
+  return texts
+    .map((text) => text.trim())
+    .filter((text) => text !== "")
+    .map((text) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol))
+        throw new Error(`--download-origin takes an origin such as https://host, got "${text}"`);
+      return url.origin;
+    });
 }
 
 export function parseRelayArguments(
@@ -85,6 +109,7 @@ export function parseRelayArguments(
       dist: { type: "string" },
       "service-url": { type: "string" },
       "token-url": { type: "string" },
+      "download-origin": { type: "string", multiple: true },
       "posting-time": { type: "string" },
       accounts: { type: "string" },
       admin: { type: "boolean" },
@@ -108,6 +133,9 @@ export function parseRelayArguments(
       dist: values.dist ?? "dist",
       serviceUrl: values["service-url"],
       tokenUrl: values["token-url"],
+      downloadOrigins: downloadOrigins(
+        values["download-origin"] ?? listeners.downloadOrigins?.split(",") ?? [],
+      ),
       ...(postingTime === undefined ? {} : { postingTime }),
     };
   }

@@ -39,6 +39,8 @@ export interface ApiRouteParts {
   store: RelayStore;
   stats: RelayStats;
   reads: CachedReads;
+  /** The origins of the service's signed download URLs (jobRoutes.ts). */
+  downloadOrigins: readonly string[];
 }
 
 /** Where the service's API sits under the relay's origin: `/api/v1/...` is `{service}/v1/...`. */
@@ -172,6 +174,7 @@ const jobPartsOf = (parts: ApiRouteParts): JobRouteParts => ({
   upstream: parts.upstream,
   owners: parts.store.jobOwners,
   downloads: parts.store.downloads,
+  downloadOrigins: parts.downloadOrigins,
 });
 
 async function dispatch(

@@ -41,6 +41,8 @@ export interface JobRouteParts {
   upstream: Upstream;
   owners: JobOwners;
   downloads: DownloadLinks;
+  /** The origins of the service's signed download URLs the relay fetches files from (`--download-origin`). */
+  downloadOrigins: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -148,11 +150,39 @@ async function listJobs(
   return reply.code(200).type("application/json").send({ jobs: data, pagination });
 }
 
-/** The signed URL the results endpoint redirected to, or undefined for any other answer. */
-function signedUrlOf(parts: JobRouteParts, answer: UpstreamAnswer): string | undefined {
+/** A download origin as compared: scheme, host and port, as `URL.origin` writes them. */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/**
+ * The signed URL the results endpoint redirected to, when it is on one of the relay's download origins (the
+ * contract: a pre-signed object-storage URL on a separate origin); `foreign` when it points anywhere else,
+ * which the relay neither fetches nor passes on; undefined for any other answer.
+ */
+function signedUrlOf(
+  parts: JobRouteParts,
+  answer: UpstreamAnswer,
+): { url: string } | { foreign: string } | undefined {
   const location = answer.headers.get("location");
   if (answer.status < 300 || answer.status >= 400 || !location) return undefined;
-  return new URL(location, parts.upstream.config.serviceUrl).href;
+  let url: URL;
+  try {
+    url = new URL(location, parts.upstream.config.serviceUrl);
+  } catch {
+    return { foreign: "an address that is not a URL" };
+  }
+  const allowed = parts.downloadOrigins.map(originOf);
+  return allowed.includes(url.origin) ? { url: url.href } : { foreign: url.origin };
+}
+
+function sendForeignDownload(reply: FastifyReply, origin: string): FastifyReply {
+  return sendRelayError(
+    reply,
+    502,
+    "Bad Gateway",
+    `The service pointed the export's file at ${origin}, which is not one of the team relay's download hosts, so the relay did not fetch it. Ask your relay admin (--download-origin).`,
+  );
 }
 
 /** The results redirect, pointed at a short-lived relay link of the person's instead of the signed URL. */
@@ -162,11 +192,12 @@ async function linkResults(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const signedUrl = signedUrlOf(parts, answer);
-  if (!signedUrl) return sendUpstream(reply, answer);
+  const signed = signedUrlOf(parts, answer);
+  if (!signed) return sendUpstream(reply, answer);
+  if ("foreign" in signed) return sendForeignDownload(reply, signed.foreign);
   // Not guessable, and useless without the owner's key anyway.
   const id = newLinkId();
-  await parts.downloads.put(linkKey(user, id), signedUrl, DOWNLOAD_LINK_TTL_MS);
+  await parts.downloads.put(linkKey(user, id), signed.url, DOWNLOAD_LINK_TTL_MS);
   // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
   return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
 }
@@ -238,10 +269,11 @@ export async function mintBrowserLink(
   const refusal = await jobRefusal(parts, user, jobId);
   if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
   const answer = await parts.upstream.send(results);
-  const signedUrl = signedUrlOf(parts, answer);
-  if (!signedUrl) return sendUpstream(reply, answer);
+  const signed = signedUrlOf(parts, answer);
+  if (!signed) return sendUpstream(reply, answer);
+  if ("foreign" in signed) return sendForeignDownload(reply, signed.foreign);
   const id = newLinkId();
-  await parts.downloads.put(browserLinkKey(id), signedUrl, BROWSER_LINK_TTL_MS);
+  await parts.downloads.put(browserLinkKey(id), signed.url, BROWSER_LINK_TTL_MS);
   return reply
     .code(201)
     .type("application/json")
@@ -255,12 +287,15 @@ export function redactDownloadPath(url: string): string {
   return url.replace(/(\/api\/downloads\/)[^?#]*/, "$1[redacted]");
 }
 
+/** The download host's own redirects are not followed: the file is where the service's signed URL says. */
+const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "manual" });
+
 /** The export file behind a signed URL, fetched by the relay and streamed on. */
 async function streamFile(reply: FastifyReply, url: string): Promise<FastifyReply> {
   let response: Response;
   try {
     // Bounded: a download host that does not answer, or stalls mid-file, ends in a 504.
-    response = await fetchDownload(url);
+    response = await fetchDownload(url, undefined, undefined, fetchWithoutRedirects);
   } catch (error) {
     if (error instanceof ApiError && error.kind === "timeout") return sendApiError(reply, error);
     return sendRelayError(
@@ -268,6 +303,15 @@ async function streamFile(reply: FastifyReply, url: string): Promise<FastifyRepl
       502,
       "Bad Gateway",
       "The relay could not reach the download host. Try again in a moment.",
+    );
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    return sendRelayError(
+      reply,
+      502,
+      "Bad Gateway",
+      "The download host answered with a redirect, which the team relay does not follow. Try again later or ask your relay admin.",
     );
   }
   for (const name of FILE_HEADERS) {

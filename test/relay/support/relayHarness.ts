@@ -52,6 +52,10 @@ export async function startTestRelay(
     postingTime?: string;
     /** Request timeouts of the relay's listener. */
     timeouts?: RelayOptions["timeouts"];
+    /** The service as the relay reaches it (a proxy in front of the sandbox); the sandbox's own URL by default. */
+    serviceUrl?: string;
+    /** The download hosts the relay fetches files from; the sandbox's download origin by default. */
+    downloadOrigins?: string[];
   } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
@@ -60,7 +64,11 @@ export async function startTestRelay(
   const relay = await startRelay({
     host: "127.0.0.1",
     port: 0,
-    upstream: { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+    upstream: {
+      serviceUrl: options.serviceUrl ?? sandbox.url,
+      tokenUrl: `${options.serviceUrl ?? sandbox.url}/oauth/token`,
+    },
+    downloadOrigins: options.downloadOrigins ?? [sandbox.downloadUrl],
     credentials: {
       clientId: RELAY_CLIENT.clientId,
       clientSecret: options.clientSecret ?? RELAY_CLIENT.clientSecret,
