@@ -9,6 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
+import { withStorePassword } from "../../relay/options";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SECRET = "relay/secrets/client_secret";
@@ -118,4 +119,16 @@ test("Redis asks for a password from a secret file, and the relays get it from t
     // The URL names no password: it would show in `docker inspect`.
     expect(new URL(relay.environment?.RELAY_STORE as string).password).toBe("");
   }
+});
+
+test("the relay adds the password file's password to a Redis URL that names none, and to nothing else", () => {
+  expect(new URL(withStorePassword("redis://redis:6379", "p@ss:w/rd")).password).toBe(
+    encodeURIComponent("p@ss:w/rd"),
+  );
+  expect(decodeURIComponent(new URL(withStorePassword("redis://redis:6379", "p@ss:w/rd")).password)).toBe(
+    "p@ss:w/rd",
+  );
+  expect(withStorePassword("redis://:given@redis:6379", "other")).toBe("redis://:given@redis:6379");
+  expect(withStorePassword("/data/relay.sqlite", "other")).toBe("/data/relay.sqlite");
+  expect(withStorePassword("redis://redis:6379", undefined)).toBe("redis://redis:6379");
 });
