@@ -5,7 +5,7 @@ import type { RateLimiter } from "./auth/rateLimiter";
 import type { IssuedToken, TokenStore } from "./auth/tokenStore";
 import type { SandboxClock } from "./clock";
 import type { ContractOperation } from "./contract/operations";
-import type { ValidatedInput } from "./contract/requestValidator";
+import type { ValidatedInput } from "../src/api/requestValidator";
 import type { DemoClient } from "./data/clients";
 import type { Dataset } from "./data/dataset";
 import type { FaultController } from "./faults/faultController";

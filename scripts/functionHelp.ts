@@ -42,6 +42,7 @@ import {
   DEFAULT_INTERVAL,
   INTERVALS,
 } from "../src/functions/shape/historyTable";
+import { DEFAULT_HISTORY_LAYOUT, HISTORY_LAYOUTS } from "../src/functions/shape/historyLayout";
 
 /** A list of choices, one of which a formula gets when it names none. */
 interface Choices {
@@ -57,6 +58,7 @@ const OWN_FACTS: Readonly<Record<string, number | Choices>> = {
   LOOKUP_CAP,
   HISTORY_INTERVALS: { values: INTERVALS, default: DEFAULT_INTERVAL },
   HISTORY_AGGREGATIONS: { values: AGGREGATIONS, default: DEFAULT_AGGREGATION },
+  HISTORY_LAYOUTS: { values: HISTORY_LAYOUTS, default: DEFAULT_HISTORY_LAYOUT },
   NARRATIVE_SECTIONS: { values: SECTION_CHOICES, default: DEFAULT_SECTION },
   MARKETS_GEO_TYPES: { values: schema.marketGeoTypeValues, default: DEFAULT_MARKETS_GEO_TYPE },
   FORWARD_PERIODS: { values: FORWARD_PERIODS },

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { bearerTokenOf, identifyCaller } from "../auth/bearer";
 import type { RateLimitDecision } from "../auth/rateLimiter";
 import type { SandboxContext } from "../context";
-import { validateRequest } from "../contract/requestValidator";
+import { refusalAnswer, validateRequest } from "../../src/api/requestValidator";
 import { tierAtLeast } from "../../src/api/tiers";
 import { refuseForeignAccess } from "./accessCheck";
 import { sendError, sendForbidden, sendUnauthorized } from "./errors";
@@ -99,19 +99,15 @@ function validateOperation(
     const error = operation.badRequestError ?? renamed.message;
     return sendError(reply, 400, error, renamed.message, { errors: [renamed.message] });
   }
-  const result = validateRequest(operation, {
+  const result = validateRequest(operation.operationId, {
     params: request.params,
     query: request.query,
     body: renamed.body,
     contentType: request.headers["content-type"],
   });
   if (!result.ok) {
-    const [message] = result.errors;
-    const error =
-      result.status === 415
-        ? "Unsupported Media Type"
-        : (operation.badRequestError ?? message ?? "Bad Request");
-    return sendError(reply, result.status, error, message, { errors: result.errors });
+    const { status, body } = refusalAnswer(operation.operationId, result);
+    return sendError(reply, status, body.error, body.message, { errors: body.errors });
   }
   request.validated = result.value;
   return refuseForeignAccess(context, request, reply, result.value);

@@ -1,6 +1,6 @@
 import type { operations } from "../../src/api/schema";
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
-import { MAX_BULK_DETAILS_IDS, parameterErrorMessage } from "../contract/limits";
+import { parameterErrorMessage } from "../contract/limits";
 import { propertyEnvelope } from "../data/propertyRecord";
 import { distanceMiles, propertyPredicate } from "../data/propertyFilters";
 import type { PropertyCore } from "../data/properties";
@@ -59,9 +59,6 @@ export function propertyHandlers(
       const { query } = inputOf(request);
       const ids = requestedIds(query);
       if (!ids) return sendBadRequest(reply, PROPERTY_IDS_REQUIRED);
-      if (ids.length > MAX_BULK_DETAILS_IDS) {
-        return sendBadRequest(reply, `property_ids must contain at most ${MAX_BULK_DETAILS_IDS} ids`);
-      }
       const dataset = context.dataset();
       const found = ids
         .map((id) => dataset.propertyById.get(id))

@@ -24,7 +24,15 @@ import { cellContext } from "./cellContext";
 import { headerOf, readHeaders, type Headers } from "./args/headers";
 import { compSetHistoryOf } from "./historyExportsOf";
 import { compSetHistoryTable } from "./shape/compSetHistoryTable";
-import { AGGREGATIONS, DEFAULT_AGGREGATION, DEFAULT_INTERVAL, INTERVALS } from "./shape/historyTable";
+import {
+  AGGREGATIONS,
+  DEFAULT_AGGREGATION,
+  DEFAULT_INTERVAL,
+  INTERVALS,
+  periodsOf,
+} from "./shape/historyTable";
+import { readHistoryLayout } from "./args/historyLayoutChoice";
+import { checkWideColumns, wideSpillFromTable } from "./shape/historyGrid";
 import { UNIT_OPTIONS } from "./args/unitOptions";
 import { selectColumns, spillFromTable } from "./shape/spill";
 
@@ -233,8 +241,9 @@ function readFigure(value: unknown): string {
  * @param [interval] One row per ${own HISTORY_INTERVALS}.
  * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
+ * @param [layout] ${own HISTORY_LAYOUTS}. long: one row per floor plan and period, a column per field; wide: one row per field and floor plan, a column per period headed by its date.
  * @param [invocation] Custom function invocation.
- * @returns A header row and one row per floor plan and period.
+ * @returns A header row and one row per floor plan and period (long), or per field and floor plan (wide).
  */
 export async function floorPlanHistory(
   compSetId: unknown,
@@ -244,6 +253,7 @@ export async function floorPlanHistory(
   interval?: unknown,
   aggregation?: unknown,
   headers?: unknown,
+  layout?: unknown,
   invocation?: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return runCell(invocation, async (cellSignal) => {
@@ -263,13 +273,15 @@ export async function floorPlanHistory(
     const by = isBlank(aggregation)
       ? DEFAULT_AGGREGATION
       : readChoice(aggregation, "aggregation", AGGREGATIONS);
+    const arrangement = readHistoryLayout(layout);
+    if (arrangement === "wide") checkWideColumns("FLOORPLANHISTORY", periodsOf(range, every).length, every);
     const { call } = cellContext(cellSignal);
     const days = await history.days(id, range, call);
     const table = compSetHistoryTable(days, range, figures, every, by);
-    return spillFromTable(
-      shapeTable(table.columns, table.rows),
-      `Comp set ${id} has no floor plan history for these days.`,
-      heads,
-    );
+    const shaped = shapeTable(table.columns, table.rows);
+    const empty = `Comp set ${id} has no floor plan history for these days.`;
+    return arrangement === "wide"
+      ? wideSpillFromTable(shaped, "FLOORPLANHISTORY", empty, heads, table.shorter)
+      : spillFromTable(shaped, empty, heads);
   });
 }

@@ -14,6 +14,7 @@ import { streamingCellSignal } from "./cellCall";
 import { historyExportsOf } from "./historyExportsOf";
 import { firstArgumentOf, isIdText, resolveProperty } from "./args/nameResolver";
 import { readHeaders, type Headers } from "./args/headers";
+import { readHistoryLayout } from "./args/historyLayoutChoice";
 import {
   AGGREGATIONS,
   DEFAULT_AGGREGATION,
@@ -21,9 +22,12 @@ import {
   HISTORY_FIELDS,
   INTERVALS,
   historyTable,
+  periodsOf,
   type Aggregation,
   type Interval,
 } from "./shape/historyTable";
+import { checkWideColumns, wideSpillFromTable } from "./shape/historyGrid";
+import type { HistoryLayout } from "./shape/historyLayout";
 import { spillFromTable } from "./shape/spill";
 
 /** Properties one formula may ask for: one job's worth of ids. */
@@ -36,7 +40,10 @@ interface HistoryArguments {
   last: number;
   interval: Interval;
   aggregation: Aggregation;
+  layout: HistoryLayout;
 }
+
+const NO_HISTORY = "No history for these properties and days.";
 
 /** A column of the property export, by its name or a word the contract gives it (asking_rent is avg_rent). */
 function readField(value: unknown, argument: string): string {
@@ -51,6 +58,7 @@ function readArguments(
   end: unknown,
   interval: unknown,
   aggregation: unknown,
+  layout: unknown,
   today: number,
 ): HistoryArguments {
   if (ids.length === 0) throw new ArgumentError("properties: give at least one property id or name.");
@@ -67,15 +75,19 @@ function readArguments(
     throw new ArgumentError(
       "end must be before today: history covers finished days (RENT.PROPERTY has today's figures).",
     );
+  const every = isBlank(interval) ? DEFAULT_INTERVAL : readChoice(interval, "interval", INTERVALS);
+  const arrangement = readHistoryLayout(layout);
+  if (arrangement === "wide") checkWideColumns("HISTORY", periodsOf({ first, last }, every).length, every);
   return {
     ids,
     fields: [...new Set(wanted)],
     first,
     last,
-    interval: isBlank(interval) ? DEFAULT_INTERVAL : readChoice(interval, "interval", INTERVALS),
+    interval: every,
     aggregation: isBlank(aggregation)
       ? DEFAULT_AGGREGATION
       : readChoice(aggregation, "aggregation", AGGREGATIONS),
+    layout: arrangement,
   };
 }
 
@@ -94,6 +106,7 @@ function readArguments(
  * @param [interval] One row per ${own HISTORY_INTERVALS}.
  * @param [aggregation] How a longer period sums up its days: ${own HISTORY_AGGREGATIONS}.
  * @param [headers] "ids" (default): columns headed by their field ids, the names formulas take; "names": by readable names such as "${label market.rent_avg_t30}".
+ * @param [layout] ${own HISTORY_LAYOUTS}. long: one row per property and period, a column per field; wide: one row per field and property, a column per period headed by its date.
  * @param invocation Custom function invocation.
  */
 export function history(
@@ -104,6 +117,7 @@ export function history(
   interval: unknown,
   aggregation: unknown,
   headers: unknown,
+  layout: unknown,
   invocation: CustomFunctions.StreamingInvocation<unknown[][]>,
 ): void {
   const controller = new AbortController();
@@ -126,15 +140,14 @@ export function history(
     const today = exports.today();
     const heads: Headers = { choice: readHeaders(headers), record: "exportProperty" };
     const run = (ids: number[]): void => {
-      const asked = readArguments(ids, fields, start, end, interval, aggregation, today);
+      const asked = readArguments(ids, fields, start, end, interval, aggregation, layout, today);
       const need = { ids: asked.ids, first: asked.first, last: asked.last };
       const spill = (rows: NonNullable<ReturnType<typeof exports.known>>) => {
         const table = historyTable(rows, need, asked.fields, asked.interval, asked.aggregation);
-        return spillFromTable(
-          shapeTable(table.columns, table.rows),
-          "No history for these properties and days.",
-          heads,
-        );
+        const shaped = shapeTable(table.columns, table.rows);
+        return asked.layout === "wide"
+          ? wideSpillFromTable(shaped, "HISTORY", NO_HISTORY, heads)
+          : spillFromTable(shaped, NO_HISTORY, heads);
       };
       const known = exports.known(need, trail);
       if (known) return settle(spill(known));
@@ -157,7 +170,7 @@ export function history(
     const given = readList(properties, "properties", (item) => item);
     if (given.every(isIdText)) return run([...new Set(given.map((item) => readId(item, "properties")))]);
     // Names are looked up (one cached request each) once the other arguments are known to be right.
-    readArguments([0], fields, start, end, interval, aggregation, today);
+    readArguments([0], fields, start, end, interval, aggregation, layout, today);
     invocation.setResult([[FINDING_PROPERTIES]]);
     const context = cellContext(cell);
     Promise.all(

@@ -52,7 +52,13 @@ function shown(page: Page, sheet: string, address: string) {
       const target = host.workbook.sheet(sheet);
       const cell = target.cell(row, column);
       const spill = target.spills.get(`${row},${column}`);
-      return { value: cell?.value, message: cell?.errorMessage, rows: spill?.rowCount ?? 1 };
+      return {
+        value: cell?.value,
+        message: cell?.errorMessage,
+        format: cell?.valueFormat,
+        rows: spill?.rowCount ?? 1,
+        columns: spill?.columnCount ?? 1,
+      };
     },
     { sheet, address },
   );
@@ -114,6 +120,23 @@ it("ten properties over 13 months: shows the wait, spills, one job cold and no r
   const warm = await until(page, sheet, "H1", (value) => value === "date");
   expect(warm.rows).toBeGreaterThan(1 + 10 * 52);
   expect(counters.snapshot()).toEqual({});
+
+  // The months again in the wide layout: a row per field and property, a column per month headed by its date
+  // (M1's spill: id, field, then 2025-02-28 in O1), from the days kept.
+  await typeInto(
+    page,
+    "M1",
+    '=RENT.HISTORY(A1:A10, "avg_rent, advertised_occupancy_pct", "2025-02-01", "2026-02-28", "month", , , "wide")',
+  );
+  const wide = await until(page, sheet, "M1", (value) => value === "id");
+  expect(wide).toMatchObject({ rows: 1 + 2 * 10, columns: 2 + 13 });
+  expect(await shown(page, sheet, "O1")).toMatchObject({ value: 45716, format: "yyyy-mm-dd" });
+  expect(counters.snapshot()).toEqual({});
+  // A layout it does not have: #VALUE! saying which was meant.
+  await typeInto(page, "M30", '=RENT.HISTORY(A1, "avg_rent", "2026-01-01", "2026-01-31", , , , "wdie")');
+  expect(await until(page, sheet, "M30", (value) => value === "#VALUE!")).toMatchObject({
+    message: 'layout must be long or wide, not "wdie". Did you mean "wide"?',
+  });
 });
 
 it("a reload during the job follows it instead of submitting again", async () => {

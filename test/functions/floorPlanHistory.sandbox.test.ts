@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { isoToSerial } from "../../src/tables/excelDates";
 import { floorPlanHistory } from "../../src/functions/compSetFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
+import { historyBlockLayout, historySeries } from "../../src/functions/shape/historyLayout";
 import { fakeInvocation } from "../support/invocation";
 import { startSignedInSandbox, type SignedInSandbox } from "../support/signedInSandbox";
 
@@ -79,6 +80,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "week",
     null,
     null,
+    null,
     fakeInvocation(),
   );
   expect(requests() - before).toBe(1);
@@ -113,6 +115,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "week",
     null,
     null,
+    null,
     fakeInvocation(),
   );
   expect(again).toEqual(table);
@@ -126,6 +129,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "week",
     null,
     "names",
+    null,
     fakeInvocation(),
   )) as unknown[][];
   expect([named[0]?.[2], named[0]?.[6]]).toEqual(["Property name", "Asking rent"]);
@@ -139,6 +143,7 @@ it("spills one row per plan and week, the week's last asking rent, one request c
     "2026-03-10",
     "month",
     "average",
+    null,
     null,
     fakeInvocation(),
   );
@@ -166,6 +171,7 @@ it("says in the date header which range the service returned when its history is
     "month",
     null,
     null,
+    null,
     fakeInvocation(),
   );
   const days = (await rawPlans("2025-11-01", "2026-01-31")).flatMap((plan) =>
@@ -189,4 +195,128 @@ it("says what is wrong with bad arguments, without a request", async () => {
   expect(await messageOf(compSetId, [[""]], "2026-01-01", "2026-03-15")).toMatch(/^end must be before today/);
   expect(await messageOf(compSetId, [[""]], "2026-02-01", "2026-01-01")).toBe("start must not be after end.");
   expect(requests() - before).toBe(0);
+});
+
+describe("the wide layout", () => {
+  const KEYS = ["property_id", "property_name", "floor_plan", "bedroom_count", "bathroom_count"];
+
+  it("holds the long layout's figures, one row per field and plan, one dated column per period, for one request as long costs", async () => {
+    // Days no test above fetched: wide asks for them as long would, once.
+    const before = requests();
+    const wide = (await floorPlanHistory(
+      compSetId,
+      [["asking_rent, net_effective_rent"]],
+      "2026-01-05",
+      "2026-02-01",
+      "week",
+      "average",
+      null,
+      "wide",
+      fakeInvocation(),
+    )) as unknown[][];
+    expect(requests() - before).toBe(1);
+    const long = (await floorPlanHistory(
+      compSetId,
+      [["asking_rent, net_effective_rent"]],
+      "2026-01-05",
+      "2026-02-01",
+      "week",
+      "average",
+      null,
+      null,
+      fakeInvocation(),
+    )) as unknown[][];
+    expect(requests() - before).toBe(1);
+
+    const sundays = ["2026-01-11", "2026-01-18", "2026-01-25", "2026-02-01"].map(isoToSerial);
+    expect(wide[0]).toEqual([...KEYS, "field", ...sundays]);
+    const plans = (long.length - 1) / sundays.length;
+    expect(wide).toHaveLength(1 + 2 * plans);
+    // Each field's plans together, in the long layout's order of plans.
+    const planOrder = (long.slice(1) as unknown[][]).filter((_, index) => index % sundays.length === 0);
+    expect(wide.slice(1).map((row) => row.slice(0, 6))).toEqual(
+      ["asking_rent", "net_effective_rent"].flatMap((field) =>
+        planOrder.map((row) => [...row.slice(1, 6), field]),
+      ),
+    );
+    // Every long cell, found in the wide grid by its plan, field and date (read by hand).
+    let compared = 0;
+    for (const row of long.slice(1) as unknown[][])
+      ["asking_rent", "net_effective_rent"].forEach((field, index) => {
+        const wideRow = (wide.slice(1) as unknown[][]).find(
+          (candidate) => candidate[0] === row[1] && candidate[2] === row[3] && candidate[5] === field,
+        );
+        expect(wideRow?.[6 + sundays.indexOf(row[0] as number)]).toEqual(row[6 + index]);
+        compared++;
+      });
+    expect(compared).toBe((wide.length - 1) * sundays.length);
+
+    expect(historyBlockLayout("FLOORPLANHISTORY", wide[0] as unknown[])).toMatchObject({
+      layout: "wide",
+      keyColumns: [0, 1, 2, 3, 4],
+      fieldColumn: 5,
+      periods: sundays,
+    });
+    expect(historyBlockLayout("FLOORPLANHISTORY", long[0] as unknown[])).toMatchObject({
+      layout: "long",
+      keyColumns: [1, 2, 3, 4, 5],
+      fieldColumns: [6, 7],
+    });
+    const sorted = (block: unknown[][]) =>
+      historySeries("FLOORPLANHISTORY", block)!.sort((a, b) =>
+        JSON.stringify([a.field, a.keys]).localeCompare(JSON.stringify([b.field, b.keys])),
+      );
+    expect(sorted(wide)).toEqual(sorted(long));
+  });
+
+  it("says in the field header which range the service returned when its history is shorter than asked", async () => {
+    const wide = (await floorPlanHistory(
+      compSetId,
+      [["net_effective_rent"]],
+      "2025-11-01",
+      "2026-01-31",
+      "month",
+      null,
+      null,
+      "wide",
+      fakeInvocation(),
+    )) as unknown[][];
+    const long = (await floorPlanHistory(
+      compSetId,
+      [["net_effective_rent"]],
+      "2025-11-01",
+      "2026-01-31",
+      "month",
+      null,
+      null,
+      null,
+      fakeInvocation(),
+    )) as unknown[][];
+    const note = /^date \((.+)\)$/.exec((long[0] as string[])[0] as string)?.[1];
+    expect(note).toMatch(/ to 2026-01-31 of 2025-11-01 to 2026-01-31 asked$/);
+    expect((wide[0] as unknown[])[5]).toBe(`field (${note})`);
+    // November, before the service's history starts, is empty cells for every plan, as in the long layout.
+    expect(wide.slice(1).map((row) => row[6])).toEqual(wide.slice(1).map(() => ""));
+    expect(historyBlockLayout("FLOORPLANHISTORY", wide[0] as unknown[])?.layout).toBe("wide");
+  });
+
+  it("refuses a layout it does not have, saying which was meant, without a request", async () => {
+    const before = requests();
+    const message = await floorPlanHistory(
+      compSetId,
+      [["asking_rent"]],
+      "2026-01-01",
+      "2026-01-31",
+      "week",
+      null,
+      null,
+      "wiide",
+      fakeInvocation(),
+    ).then(
+      () => "no error",
+      (error: Error) => error.message,
+    );
+    expect(message).toBe('layout must be long or wide, not "wiide". Did you mean "wide"?');
+    expect(requests() - before).toBe(0);
+  });
 });

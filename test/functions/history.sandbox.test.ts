@@ -65,7 +65,7 @@ function streamingCell(
   };
   // Excel passes every argument, null where omitted, and a matrix argument typed as text as [["text"]].
   const grid = typeof fields === "string" ? [[fields]] : fields;
-  history(properties, grid, start, end, interval, aggregation, headers, invocation);
+  history(properties, grid, start, end, interval, aggregation, headers, null, invocation);
   return { shown, final, invocation };
 }
 

@@ -80,11 +80,12 @@ test("a preview shows what memory holds, and asks nothing for what it does not",
 
 test("a preview of RENT.HISTORY submits no export job; entered, it submits one", async () => {
   const id = (world.sandbox.dataset().properties[3] as { id: number }).id;
-  const args: [unknown[][], unknown[][], unknown, unknown, unknown, unknown, unknown] = [
+  const args: [unknown[][], unknown[][], unknown, unknown, unknown, unknown, unknown, unknown] = [
     [[id]],
     [["avg_rent"]],
     "2026-01-05",
     "2026-01-09",
+    null,
     null,
     null,
     null,

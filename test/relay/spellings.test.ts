@@ -192,7 +192,7 @@ function samples(ids: {
   const { account, compSet, property, market, job, cancelled } = ids;
   const forecast = (field: string) => ({
     account_id: account,
-    aggregations: [{ field, aggregation_type: "avg" }],
+    aggregations: [{ name: field, field, aggregation_type: "avg" }],
   });
   const table: Record<OperationId, Sample> = {
     listAccounts: { method: "GET", path: "/accounts", query: "page=1" },

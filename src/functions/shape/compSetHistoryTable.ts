@@ -5,8 +5,9 @@
 import type { CompSetDays, PlanDay } from "../../data/history/compSetHistory";
 import { dayOfIso, isoOfDay, type DayRange } from "../../data/history/historyDays";
 import { aggregate, periodsOf, type Aggregation, type Interval } from "./historyTable";
+import { HISTORY_KEY_COLUMNS, LONG_DATE_COLUMN } from "./historyLayout";
 
-const IDENTITY = ["property_id", "property_name", "floor_plan", "bedroom_count", "bathroom_count"] as const;
+const IDENTITY = HISTORY_KEY_COLUMNS.FLOORPLANHISTORY;
 
 const planKey = (plan: PlanDay) => `${String(plan.property_id)}|${String(plan.floor_plan)}`;
 
@@ -21,7 +22,8 @@ export function daysReturned(days: CompSetDays): { first: string; last: string }
  * `date | property_id | property_name | floor_plan | bedroom_count | bathroom_count | figures...`: per plan
  * (by property, then plan name), one row per period, dated by the period's last day within the range. When the
  * service returned a shorter range than asked, the date header says which ("date (2026-08-27 to 2026-11-01 of
- * 2025-11-01 to 2026-11-01 asked)"), so the missing months are not read as flat.
+ * 2025-11-01 to 2026-11-01 asked)"), so the missing months are not read as flat; `shorter` is that note alone,
+ * for the wide layout's header.
  */
 export function compSetHistoryTable(
   days: CompSetDays,
@@ -29,7 +31,7 @@ export function compSetHistoryTable(
   figures: readonly string[],
   interval: Interval,
   aggregation: Aggregation,
-): { columns: string[]; rows: unknown[][] } {
+): { columns: string[]; rows: unknown[][]; shorter?: string } {
   const plans = new Map<string, PlanDay>();
   const byPlanAndDay = new Map<string, PlanDay>();
   for (const [iso, list] of days)
@@ -63,6 +65,7 @@ export function compSetHistoryTable(
   const [from, to] = [isoOfDay(range.first), isoOfDay(range.last)];
   const shorter =
     returned && (dayOfIso(returned.first) > range.first || dayOfIso(returned.last) < range.last);
-  const date = shorter ? `date (${returned.first} to ${returned.last} of ${from} to ${to} asked)` : "date";
-  return { columns: [date, ...IDENTITY, ...figures], rows };
+  if (!shorter) return { columns: [LONG_DATE_COLUMN, ...IDENTITY, ...figures], rows };
+  const note = `${returned.first} to ${returned.last} of ${from} to ${to} asked`;
+  return { columns: [`${LONG_DATE_COLUMN} (${note})`, ...IDENTITY, ...figures], rows, shorter: note };
 }

@@ -5,6 +5,7 @@
 import type { components } from "../../api/schema";
 import type { HistoryRow, HistoryRows } from "../../data/history/historyExports";
 import { isoOfDay, type DayRange } from "../../data/history/historyDays";
+import { HISTORY_KEY_COLUMNS, LONG_DATE_COLUMN } from "./historyLayout";
 
 type ExportPropertyRow = components["schemas"]["ExportPropertyRow"];
 
@@ -141,5 +142,5 @@ export function historyTable(
       table.push([isoOfDay(period.last), id, ...values]);
     }
   }
-  return { columns: ["date", "id", ...fields], rows: table };
+  return { columns: [LONG_DATE_COLUMN, ...HISTORY_KEY_COLUMNS.HISTORY, ...fields], rows: table };
 }

@@ -1,9 +1,21 @@
+/**
+ * The one check of a request against the contract, for the sandbox (which answers what the service would) and the
+ * relay (which refuses at its door what the service would refuse, before a request of the team's budget is spent):
+ * ajv over the contract's parameter and body schemas (src/api/contractRequests.ts, generated from openapi.yaml),
+ * worded as the service words its 400s, and the contract's id limit per call (`x-max-ids`) over every id list.
+ */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { loadOpenApiDocument, madeFromContract, resolvePointer, type JsonObject } from "./openapiDocument";
-import type { ContractOperation } from "./operations";
+import {
+  CONTRACT_REQUEST_COMPONENTS,
+  CONTRACT_REQUESTS,
+  type ContractRequest,
+  type ContractRequestParameter,
+} from "./contractRequests";
 
-/** Schema id under which the whole contract is registered with ajv, so `#/components/...` refs resolve. */
+type JsonObject = Record<string, unknown>;
+
+/** Schema id under which the contract's components are registered with ajv, so `#/components/...` refs resolve. */
 const CONTRACT_ID = "openapi.yaml";
 
 function createAjv(coerceTypes: boolean): Ajv2020 {
@@ -19,15 +31,15 @@ function createAjv(coerceTypes: boolean): Ajv2020 {
     coerceTypes: coerceTypes ? "array" : false,
   });
   addFormats(ajv);
-  ajv.addSchema(loadOpenApiDocument(), CONTRACT_ID, undefined, false);
+  ajv.addSchema(CONTRACT_REQUEST_COMPONENTS, CONTRACT_ID, undefined, false);
   return ajv;
 }
 
 /**
  * The two ajv instances and the operations' validators compiled so far. Compiling is most of a second of CPU
- * for the operations a test file uses, and validators are pure functions of the contract: they are kept with
- * the parsed contract, so a jest worker's files share them as they share the parse (sandbox/contract/
- * openapiDocument.ts), and a sandbox process compiles each once.
+ * for the operations a test file uses, and validators are pure functions of the contract: a jest worker lends a
+ * map that outlives each test file (test/support/workerScope.ts, the one the sandbox keeps its parse in), so
+ * its files share them; a sandbox or relay process compiles each operation's once, on its first request.
  */
 interface Validators {
   coercing: Ajv2020;
@@ -36,12 +48,29 @@ interface Validators {
   compiled: Map<string, CompiledOperation>;
 }
 
+const VALIDATORS_KEY = "src/api/requestValidator validators";
+const kept: Map<string, unknown> =
+  (globalThis as { sandboxContracts?: Map<string, unknown> }).sandboxContracts ?? new Map();
+
 function validators(): Validators {
-  return madeFromContract("request validators", () => ({
-    coercing: createAjv(true),
-    strict: createAjv(false),
-    compiled: new Map<string, CompiledOperation>(),
-  }));
+  let made = kept.get(VALIDATORS_KEY) as Validators | undefined;
+  if (!made) {
+    made = { coercing: createAjv(true), strict: createAjv(false), compiled: new Map() };
+    kept.set(VALIDATORS_KEY, made);
+  }
+  return made;
+}
+
+/** Follows a local JSON pointer such as `#/components/schemas/GeoType` in the contract's components. */
+function resolvePointer(pointer: string): unknown {
+  return pointer
+    .slice(2)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>(
+      (node, segment) => (node as JsonObject | undefined)?.[segment],
+      CONTRACT_REQUEST_COMPONENTS,
+    );
 }
 
 /** Rewrites local refs so a schema built outside the document still resolves against it. */
@@ -74,7 +103,7 @@ function schemaOf(node: unknown): JsonObject | undefined {
   const ref = (node as JsonObject).$ref;
   if (typeof ref === "string") {
     const local = ref.startsWith(CONTRACT_ID) ? ref.slice(CONTRACT_ID.length) : ref;
-    return schemaOf(resolvePointer(loadOpenApiDocument(), local));
+    return schemaOf(resolvePointer(local));
   }
   return node as JsonObject;
 }
@@ -206,8 +235,8 @@ interface CompiledOperation {
   bodies: Map<string, ValidateFunction>;
 }
 
-function objectSchemaFor(operation: ContractOperation, location: "query" | "path"): JsonObject {
-  const parameters = operation.parameters.filter((parameter) => parameter.in === location);
+function objectSchemaFor(request: ContractRequest, location: "query" | "path"): JsonObject {
+  const parameters = request.parameters.filter((parameter) => parameter.in === location);
   return qualifyRefs({
     type: "object",
     properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema])),
@@ -218,22 +247,51 @@ function objectSchemaFor(operation: ContractOperation, location: "query" | "path
 }
 
 /** Validators are compiled on an operation's first request, so a sandbox starts without compiling all of them. */
-function compile(operation: ContractOperation): CompiledOperation {
+function compile(operationId: string, request: ContractRequest): CompiledOperation {
   const { coercing, strict, compiled } = validators();
-  const existing = compiled.get(operation.operationId);
+  const existing = compiled.get(operationId);
   if (existing) return existing;
   const result: CompiledOperation = {
-    params: coercing.compile(objectSchemaFor(operation, "path")),
-    query: coercing.compile(objectSchemaFor(operation, "query")),
+    params: coercing.compile(objectSchemaFor(request, "path")),
+    query: coercing.compile(objectSchemaFor(request, "query")),
     bodies: new Map(
-      Object.entries(operation.requestBody?.schemas ?? {}).map(([type, schema]) => [
+      Object.entries(request.body?.schemas ?? {}).map(([type, schema]) => [
         type,
         strict.compile(qualifyRefs(schema) as JsonObject),
       ]),
     ),
   };
-  compiled.set(operation.operationId, result);
+  compiled.set(operationId, result);
   return result;
+}
+
+/** Whether a parameter carries ids: a repeated list of whole numbers, or a comma list of digits. */
+function carriesIds(parameter: ContractRequestParameter): boolean {
+  const { schema } = parameter;
+  if (schema.type === "array") return (schema.items as JsonObject | undefined)?.type === "integer";
+  return schema.type === "string" && schema.pattern === ID_LIST_PATTERN;
+}
+
+/** How the contract writes a comma list of ids (bulk details' `property_ids`). */
+const ID_LIST_PATTERN = "^[0-9]+(,[0-9]+)*$";
+
+/**
+ * The refusal of a call naming more distinct ids than the operation's `x-max-ids`, counted over all its id
+ * lists together (the comma list and the repeated form name ids of one call alike); undefined within it.
+ */
+function beyondMaxIds(request: ContractRequest, query: JsonObject): string | undefined {
+  if (request.maxIds === undefined) return undefined;
+  const ids = new Set<string>();
+  let named = "";
+  for (const parameter of request.parameters) {
+    if (parameter.in !== "query" || !carriesIds(parameter) || query[parameter.name] === undefined) continue;
+    const value = query[parameter.name];
+    const items = Array.isArray(value) ? value.map(String) : String(value).split(",");
+    for (const id of items) ids.add(String(Number(id)));
+    named ||= parameter.name.replace(/\[\]$/, "");
+  }
+  if (ids.size <= request.maxIds) return undefined;
+  return `${named} must contain at most ${request.maxIds} ids`;
 }
 
 /**
@@ -241,20 +299,24 @@ function compile(operation: ContractOperation): CompiledOperation {
  * coerced and defaults applied; the original request objects are left as they came.
  */
 export function validateRequest(
-  operation: ContractOperation,
+  operationId: string,
   input: { params: unknown; query: unknown; body: unknown; contentType: string | undefined },
 ): ValidationResult {
-  const validators = compile(operation);
+  const request = CONTRACT_REQUESTS[operationId];
+  if (!request) throw new Error(`No operation ${operationId} in the contract`);
+  const validators = compile(operationId, request);
   const params = { ...(input.params as Record<string, unknown>) };
   if (!validators.params(params))
     return { ok: false, status: 400, errors: messagesFrom(validators.params.errors) };
   const query = { ...(input.query as Record<string, unknown>) };
   if (!validators.query(query))
     return { ok: false, status: 400, errors: messagesFrom(validators.query.errors) };
+  const tooMany = beyondMaxIds(request, query);
+  if (tooMany) return { ok: false, status: 400, errors: [tooMany] };
   let body: unknown = input.body;
-  if (operation.requestBody) {
+  if (request.body) {
     if (body === undefined || body === null) {
-      if (operation.requestBody.required)
+      if (request.body.required)
         return { ok: false, status: 400, errors: ["A JSON request body is required"] };
     } else {
       const mediaType = (input.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -273,4 +335,17 @@ export function validateRequest(
     }
   }
   return { ok: true, value: { params, query, body } };
+}
+
+/** The service's answer to a request the contract refuses, in its error payload (the sandbox and the relay send it). */
+export function refusalAnswer(
+  operationId: string,
+  failure: { status: 400 | 415; errors: string[] },
+): { status: 400 | 415; body: { error: string; message: string | undefined; errors: string[] } } {
+  const [message] = failure.errors;
+  const error =
+    failure.status === 415
+      ? "Unsupported Media Type"
+      : (CONTRACT_REQUESTS[operationId]?.badRequestError ?? message ?? "Bad Request");
+  return { status: failure.status, body: { error, message, errors: failure.errors } };
 }
