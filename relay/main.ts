@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { defaultTokenUrl, normaliseConfig } from "../src/api/config";
 import { LIVE_PACING } from "../src/data/tokenBucket";
 import { USAGE, parseRelayArguments, type RelayCommand } from "./cli/relayArguments";
-import { DEFAULT_STORE_FILE } from "./options";
+import { DEFAULT_STORE_FILE, withStorePassword } from "./options";
 import { startRelay } from "./server";
 import { openRelayStore } from "./store/openStore";
 import { stopOnSignals } from "./stopOnSignals";
@@ -19,6 +19,12 @@ function credentialsFromEnvironment(): UpstreamCredentials {
     );
   }
   return { clientId, clientSecret };
+}
+
+/** The store's password from the file RELAY_STORE_PASSWORD_FILE names (a compose secret), if it names one. */
+function storePasswordFromFile(): string | undefined {
+  const file = process.env.RELAY_STORE_PASSWORD_FILE;
+  return file ? readFileSync(file, "utf8").trim() : undefined;
 }
 
 async function usersCommand(command: Exclude<RelayCommand, { kind: "help" | "start" }>): Promise<void> {
@@ -56,8 +62,11 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
   const relay = await startRelay({
     host: command.host,
     port: command.port,
+    opsHost: command.opsHost,
+    opsPort: command.opsPort,
     upstream,
     credentials: credentialsFromEnvironment(),
+    downloadOrigins: command.downloadOrigins,
     store: command.store,
     distDirectory: command.dist,
     pacing: LIVE_PACING,
@@ -67,6 +76,7 @@ async function start(command: Extract<RelayCommand, { kind: "start" }>): Promise
     logLevel: "info",
   });
   console.log(`relay: ${relay.url}  (add-in at /taskpane.html, API at /api/v1, status page at /relay/)`);
+  console.log(`ops: ${relay.opsUrl}  (/healthz, /readyz, /metrics)`);
   console.log(`store: ${relay.store.description}`);
   stopOnSignals(() => relay.close());
 }
@@ -78,8 +88,14 @@ async function main(): Promise<void> {
     // RELAY_STORE names the store once for the server and the `users` commands (the container sets it).
     command = parseRelayArguments(
       process.argv.slice(2),
-      process.env.RELAY_STORE || DEFAULT_STORE_FILE,
+      withStorePassword(process.env.RELAY_STORE || DEFAULT_STORE_FILE, storePasswordFromFile()),
       process.env.RELAY_POSTING_TIME || undefined,
+      {
+        port: process.env.RELAY_PORT || undefined,
+        downloadOrigins: process.env.RELAY_DOWNLOAD_ORIGINS || undefined,
+        opsPort: process.env.RELAY_OPS_PORT || undefined,
+        opsHost: process.env.RELAY_OPS_HOST || undefined,
+      },
     );
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);

@@ -6,11 +6,17 @@ import { API_BASE_PATH } from "../src/api/client";
 import { FreshnessSchedule } from "../src/data/freshnessSchedule";
 import { ResponseCache } from "../src/data/responseCache";
 import { registerJsonBodyParser } from "./jsonBody";
-import type { RelayOptions } from "./options";
+import { DEFAULT_OPS_HOST, type RelayOptions } from "./options";
+import {
+  BODY_LIMIT_BYTES,
+  DEFAULT_REQUEST_TIMEOUTS,
+  guardRequestBodies,
+  serverTimeoutOptions,
+} from "./requestGuards";
 import { registerApiRoutes } from "./routes/apiRoutes";
 import { redactDownloadPath } from "./routes/jobRoutes";
 import { CachedReads } from "./routes/cachedReads";
-import { registerOpsRoutes, storePassword } from "./status/opsRoutes";
+import { registerHealthRoute, registerOpsRoutes, storePassword } from "./status/opsRoutes";
 import { RelayStats } from "./status/relayStats";
 import { registerStatusRoutes } from "./status/statusRoutes";
 import type { RelayStore } from "./store/relayStore";
@@ -27,6 +33,9 @@ export type { RelayOptions } from "./options";
 export interface RunningRelay {
   url: string;
   app: FastifyInstance;
+  /** The ops listener (/healthz, /readyz, /metrics), apart from the public one: 127.0.0.1 by default. */
+  opsUrl: string;
+  ops: FastifyInstance;
   store: RelayStore;
   stats: RelayStats;
   upstream: Upstream;
@@ -60,6 +69,7 @@ export async function openStore(
  * and the admins' status at `/relay/`.
  */
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const timeouts = { ...DEFAULT_REQUEST_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger:
       options.log === false
@@ -77,7 +87,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
               }),
             },
           },
-    bodyLimit: 5 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...serverTimeoutOptions(timeouts),
   });
   registerJsonBodyParser(app);
   // Every handler knows whether its client is still there; upstream calls stop when it is not.
@@ -117,9 +128,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   );
   const reads = new CachedReads(upstream, stats, clock.now);
 
-  registerApiRoutes(app, { upstream, store, stats, reads });
+  guardRequestBodies(app, store.users, BODY_LIMIT_BYTES);
+  registerApiRoutes(app, { upstream, store, stats, reads, downloadOrigins: options.downloadOrigins });
   registerStatusRoutes(app, store, stats, gate);
-  registerOpsRoutes(app, {
+  registerHealthRoute(app);
+  // Readiness and metrics tell how the relay and its credentials fare: for the people who run it, on a
+  // listener of its own that the public port does not reach.
+  const ops = Fastify({ logger: false, ...serverTimeoutOptions(timeouts) });
+  registerOpsRoutes(ops, {
     store,
     metrics: stats.metrics,
     serviceToken: () => upstream.tokens.token(),
@@ -135,14 +151,25 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace("[::1]", "localhost");
+  let opsUrl: string;
+  try {
+    opsUrl = await ops.listen({ host: options.opsHost ?? DEFAULT_OPS_HOST, port: options.opsPort ?? 0 });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    throw error;
+  }
   return {
     url,
     app,
+    opsUrl: opsUrl.replace("[::1]", "localhost"),
+    ops,
     store,
     stats,
     upstream,
     gate,
     close: async () => {
+      await ops.close();
       await app.close();
       await store.close();
     },

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     port: command.port,
     upstream: { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
     credentials: { clientId: DEMO_CLIENT_ID, clientSecret: demo?.clientSecret ?? "" },
+    downloadOrigins: [sandbox.downloadUrl],
     store: command.store,
     distDirectory: command.dist,
     pacing: LIVE_PACING,

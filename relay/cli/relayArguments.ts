@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { parsePostingTime } from "../../src/data/freshnessSchedule";
+import { DEFAULT_OPS_HOST } from "../options";
 
 export const USAGE = `Usage:
   npm run relay -- --service-url URL [options]    start the relay in front of the service
@@ -12,11 +13,17 @@ export const USAGE = `Usage:
 Options:
   --store PATH|redis://HOST:PORT   where users, cache and counters live (default $RELAY_STORE, else
                                    relay/relay.sqlite); one relay per SQLite file, several on one Redis
-  --port N                         port to listen on (default 8080; 0 picks a free one)
+  --port N                         port to listen on (default $RELAY_PORT, else 8080; 0 picks a free one)
   --host HOST                      interface (default 127.0.0.1; put TLS termination in front)
+  --ops-port N                     port of /healthz, /readyz and /metrics for the people who run the relay
+                                   (default $RELAY_OPS_PORT, else 9090); never the public port
+  --ops-host HOST                  its interface (default $RELAY_OPS_HOST, else 127.0.0.1)
   --dist DIR                       the built add-in to serve (default dist)
   --service-url URL                the service's {base_url}, e.g. https://data.apartmentiq.io/apartmentiq/api
   --token-url URL                  its token endpoint (default {origin of service-url}/oauth/token)
+  --download-origin URL            an origin of the service's signed export download URLs, e.g.
+                                   https://exports.example-storage.com (repeat it, or $RELAY_DOWNLOAD_ORIGINS
+                                   separated by commas); the relay fetches export files from no other host
   --posting-time HH:MM             when the service posts each day's data, US Eastern (default
                                    $RELAY_POSTING_TIME, else 07:00): cached answers serve until the next one
 
@@ -30,9 +37,12 @@ export type RelayCommand =
       store: string;
       port: number;
       host: string;
+      opsPort: number;
+      opsHost: string;
       dist: string;
       serviceUrl?: string;
       tokenUrl?: string;
+      downloadOrigins: string[];
       postingTime?: string;
     }
   | { kind: "users-add"; store: string; name: string; accounts: number[]; admin: boolean }
@@ -47,10 +57,44 @@ function accountList(text: string | undefined): number[] {
   return ids.map(Number);
 }
 
+/** Defaults the environment gives (the container sets them, and its health check reads the same ones). */
+export interface ListenerDefaults {
+  /** Download origins separated by commas. */
+  downloadOrigins?: string;
+  port?: string;
+  opsPort?: string;
+  opsHost?: string;
+}
+
+function portNumber(option: string, text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new Error(`${option} must be a port number, got "${text}"`);
+  return port;
+}
+
+/** Each download origin as an origin (scheme, host, port), refused when it is not an https or http URL. */
+function downloadOrigins(texts: string[]): string[] {
+  return texts
+    .map((text) => text.trim())
+    .filter((text) => text !== "")
+    .map((text) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol))
+        throw new Error(`--download-origin takes an origin such as https://host, got "${text}"`);
+      return url.origin;
+    });
+}
+
 export function parseRelayArguments(
   argv: string[],
   defaultStore: string,
   defaultPostingTime?: string,
+  listeners: ListenerDefaults = {},
 ): RelayCommand {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -60,9 +104,12 @@ export function parseRelayArguments(
       store: { type: "string" },
       port: { type: "string" },
       host: { type: "string" },
+      "ops-port": { type: "string" },
+      "ops-host": { type: "string" },
       dist: { type: "string" },
       "service-url": { type: "string" },
       "token-url": { type: "string" },
+      "download-origin": { type: "string", multiple: true },
       "posting-time": { type: "string" },
       accounts: { type: "string" },
       admin: { type: "boolean" },
@@ -72,9 +119,8 @@ export function parseRelayArguments(
   const store = values.store ?? defaultStore;
   const [first, action, name, ...rest] = positionals;
   if (first === undefined) {
-    const port = Number(values.port ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new Error(`--port must be a port number, got "${values.port}"`);
+    const port = portNumber("--port", values.port ?? listeners.port ?? "8080");
+    const opsPort = portNumber("--ops-port", values["ops-port"] ?? listeners.opsPort ?? "9090");
     const postingTime = values["posting-time"] ?? defaultPostingTime;
     if (postingTime !== undefined) parsePostingTime(postingTime);
     return {
@@ -82,9 +128,14 @@ export function parseRelayArguments(
       store,
       port,
       host: values.host ?? "127.0.0.1",
+      opsPort,
+      opsHost: values["ops-host"] ?? listeners.opsHost ?? DEFAULT_OPS_HOST,
       dist: values.dist ?? "dist",
       serviceUrl: values["service-url"],
       tokenUrl: values["token-url"],
+      downloadOrigins: downloadOrigins(
+        values["download-origin"] ?? listeners.downloadOrigins?.split(",") ?? [],
+      ),
       ...(postingTime === undefined ? {} : { postingTime }),
     };
   }

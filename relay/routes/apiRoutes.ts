@@ -41,6 +41,8 @@ export interface ApiRouteParts {
   store: RelayStore;
   stats: RelayStats;
   reads: CachedReads;
+  /** The origins of the service's signed download URLs (jobRoutes.ts). */
+  downloadOrigins: readonly string[];
 }
 
 function sendBatched(reply: FastifyReply, answer: BatchedAnswer): FastifyReply {
@@ -148,6 +150,7 @@ const jobPartsOf = (parts: ApiRouteParts): JobRouteParts => ({
   upstream: parts.upstream,
   owners: parts.store.jobOwners,
   downloads: parts.store.downloads,
+  downloadOrigins: parts.downloadOrigins,
 });
 
 async function dispatch(

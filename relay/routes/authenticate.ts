@@ -17,10 +17,16 @@ function bearer(request: FastifyRequest): string | undefined {
 
 /**
  * Checks the personal key on every request (no session to outlive a revocation): the next request after
- * `users revoke` is refused. The answer says what to do, in the contract's 401 shape.
+ * `users revoke` is refused. The answer says what to do, in the contract's 401 shape. A key checked earlier
+ * in the same request (before its body was read) is not looked up again.
  */
 export function keyChecker(users: UserRecords, options: { admin: boolean }) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.relayUser) {
+      if (options.admin && !request.relayUser.admin)
+        await sendRelayError(reply, 403, "Forbidden", "This page needs an admin key of the relay.");
+      return;
+    }
     const key = bearer(request);
     if (!key) {
       await sendRelayError(

@@ -13,6 +13,7 @@ import type { DownloadLinks, JobOwners, UserRecord } from "../store/relayStore";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { ApiError } from "../../src/api/errors";
 import { fetchDownload } from "../upstream/upstreamFetch";
+import { ownerIdOf } from "../users/personalKeys";
 import { pageOf, sendApiError, sendRelayError, sendUpstream } from "./replies";
 
 /**
@@ -40,6 +41,8 @@ export interface JobRouteParts {
   upstream: Upstream;
   owners: JobOwners;
   downloads: DownloadLinks;
+  /** The origins of the service's signed download URLs the relay fetches files from (`--download-origin`). */
+  downloadOrigins: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -55,8 +58,14 @@ function parse(body: Buffer): Json | undefined {
   }
 }
 
-/** A download link is stored under its owner's name: another person's key cannot find it. */
-const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(user.name)}/${id}`;
+/** A download link is stored under its owner's id: another person's key cannot find it. */
+const linkKey = (user: UserRecord, id: string) => `${encodeURIComponent(ownerIdOf(user))}/${id}`;
+
+/**
+ * A job id as owners are recorded under it: the service's ids are UUIDs, which it reads in any case, so
+ * `ABC...` and `abc...` name one job and must meet one owner.
+ */
+const canonicalJobId = (jobId: string): string => jobId.toLowerCase();
 
 /** A browser link is stored apart from key links: a name (escaped) never holds ":", a key link always "/". */
 const browserLinkKey = (id: string) => `browser:${id}`;
@@ -69,13 +78,13 @@ const LINK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Whether the person may act on a job: its submitter, or an admin for a job whose submitter is unknown. */
 function mayUseJob(user: UserRecord, owner: string | undefined): boolean {
-  return owner === undefined ? user.admin : owner === user.name;
+  return owner === undefined ? user.admin : owner === ownerIdOf(user);
 }
 
 async function recordOwner(owners: JobOwners, jobId: string, user: UserRecord): Promise<boolean> {
   for (let attempt = 1; attempt <= OWNER_RECORD_ATTEMPTS; attempt++) {
     try {
-      await owners.set(jobId, user.name);
+      await owners.set(canonicalJobId(jobId), ownerIdOf(user));
       return true;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
@@ -133,7 +142,7 @@ async function listJobs(
     const parsed = answer.status === 200 ? parse(answer.body) : undefined;
     if (!parsed || !Array.isArray(parsed.jobs)) return sendUpstream(reply, answer);
     for (const job of parsed.jobs as Json[])
-      if (mayUseJob(user, await parts.owners.get(String(job.job_id)))) mine.push(job);
+      if (mayUseJob(user, await parts.owners.get(canonicalJobId(String(job.job_id))))) mine.push(job);
     const totalPages = Number((parsed.pagination as Json | undefined)?.total_pages ?? 1);
     if (upstreamPage >= totalPages) break;
   }
@@ -141,11 +150,39 @@ async function listJobs(
   return reply.code(200).type("application/json").send({ jobs: data, pagination });
 }
 
-/** The signed URL the results endpoint redirected to, or undefined for any other answer. */
-function signedUrlOf(parts: JobRouteParts, answer: UpstreamAnswer): string | undefined {
+/** A download origin as compared: scheme, host and port, as `URL.origin` writes them. */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/**
+ * The signed URL the results endpoint redirected to, when it is on one of the relay's download origins (the
+ * contract: a pre-signed object-storage URL on a separate origin); `foreign` when it points anywhere else,
+ * which the relay neither fetches nor passes on; undefined for any other answer.
+ */
+function signedUrlOf(
+  parts: JobRouteParts,
+  answer: UpstreamAnswer,
+): { url: string } | { foreign: string } | undefined {
   const location = answer.headers.get("location");
   if (answer.status < 300 || answer.status >= 400 || !location) return undefined;
-  return new URL(location, parts.upstream.config.serviceUrl).href;
+  let url: URL;
+  try {
+    url = new URL(location, parts.upstream.config.serviceUrl);
+  } catch {
+    return { foreign: "an address that is not a URL" };
+  }
+  const allowed = parts.downloadOrigins.map(originOf);
+  return allowed.includes(url.origin) ? { url: url.href } : { foreign: url.origin };
+}
+
+function sendForeignDownload(reply: FastifyReply, origin: string): FastifyReply {
+  return sendRelayError(
+    reply,
+    502,
+    "Bad Gateway",
+    `The service pointed the export's file at ${origin}, which is not one of the team relay's download hosts, so the relay did not fetch it. Ask your relay admin (--download-origin).`,
+  );
 }
 
 /** The results redirect, pointed at a short-lived relay link of the person's instead of the signed URL. */
@@ -155,11 +192,12 @@ async function linkResults(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const signedUrl = signedUrlOf(parts, answer);
-  if (!signedUrl) return sendUpstream(reply, answer);
+  const signed = signedUrlOf(parts, answer);
+  if (!signed) return sendUpstream(reply, answer);
+  if ("foreign" in signed) return sendForeignDownload(reply, signed.foreign);
   // Not guessable, and useless without the owner's key anyway.
   const id = newLinkId();
-  await parts.downloads.put(linkKey(user, id), signedUrl, DOWNLOAD_LINK_TTL_MS);
+  await parts.downloads.put(linkKey(user, id), signed.url, DOWNLOAD_LINK_TTL_MS);
   // Relative, so the link holds behind a proxy that serves the relay under a path: .../api/downloads/{id}.
   return reply.code(302).header("Location", `../../../../downloads/${id}`).send();
 }
@@ -175,7 +213,7 @@ async function jobRefusal(
 ): Promise<string | undefined> {
   if (user.accounts.length === 0 && !user.admin)
     return `The team relay gives ${user.name} no accounts, so no export jobs. Ask your relay admin to add one.`;
-  if (jobId === undefined || mayUseJob(user, await parts.owners.get(jobId))) return undefined;
+  if (jobId === undefined || mayUseJob(user, await parts.owners.get(canonicalJobId(jobId)))) return undefined;
   return "This export job was not submitted by you through the team relay: only its owner can see it.";
 }
 
@@ -231,10 +269,11 @@ export async function mintBrowserLink(
   const refusal = await jobRefusal(parts, user, jobId);
   if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
   const answer = await parts.upstream.send(results);
-  const signedUrl = signedUrlOf(parts, answer);
-  if (!signedUrl) return sendUpstream(reply, answer);
+  const signed = signedUrlOf(parts, answer);
+  if (!signed) return sendUpstream(reply, answer);
+  if ("foreign" in signed) return sendForeignDownload(reply, signed.foreign);
   const id = newLinkId();
-  await parts.downloads.put(browserLinkKey(id), signedUrl, BROWSER_LINK_TTL_MS);
+  await parts.downloads.put(browserLinkKey(id), signed.url, BROWSER_LINK_TTL_MS);
   return reply
     .code(201)
     .type("application/json")
@@ -248,12 +287,15 @@ export function redactDownloadPath(url: string): string {
   return url.replace(/(\/api\/downloads\/)[^?#]*/, "$1[redacted]");
 }
 
+/** The download host's own redirects are not followed: the file is where the service's signed URL says. */
+const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "manual" });
+
 /** The export file behind a signed URL, fetched by the relay and streamed on. */
 async function streamFile(reply: FastifyReply, url: string): Promise<FastifyReply> {
   let response: Response;
   try {
     // Bounded: a download host that does not answer, or stalls mid-file, ends in a 504.
-    response = await fetchDownload(url);
+    response = await fetchDownload(url, undefined, undefined, fetchWithoutRedirects);
   } catch (error) {
     if (error instanceof ApiError && error.kind === "timeout") return sendApiError(reply, error);
     return sendRelayError(
@@ -261,6 +303,15 @@ async function streamFile(reply: FastifyReply, url: string): Promise<FastifyRepl
       502,
       "Bad Gateway",
       "The relay could not reach the download host. Try again in a moment.",
+    );
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    return sendRelayError(
+      reply,
+      502,
+      "Bad Gateway",
+      "The download host answered with a redirect, which the team relay does not follow. Try again later or ask your relay admin.",
     );
   }
   for (const name of FILE_HEADERS) {

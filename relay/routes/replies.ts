@@ -49,9 +49,21 @@ export function sendApiError(reply: FastifyReply, error: unknown): FastifyReply 
   return reply.code(status).type("application/json").send(body);
 }
 
-/** A service answer passed on as it came (status, body, the headers the add-in reads). */
+/**
+ * A service answer passed on as it came (status, body, the headers the add-in reads). Never a redirect: a
+ * `Location` of the service's would send the person's client (and its key) wherever it points, so a 3xx is
+ * answered as the relay's 502 and no `Location` passes (the results redirect has its own route, jobRoutes.ts).
+ */
 export function sendUpstream(reply: FastifyReply, answer: UpstreamAnswer): FastifyReply {
+  if (answer.status >= 300 && answer.status < 400)
+    return sendRelayError(
+      reply,
+      502,
+      "Bad Gateway",
+      `The service answered with a redirect (HTTP ${answer.status}), which the team relay does not pass on. Ask your relay admin to look at the relay's log.`,
+    );
   for (const name of PASSED_HEADERS) {
+    if (name === "location") continue;
     const value = answer.headers.get(name);
     if (value !== null) reply.header(name, value);
   }

@@ -38,10 +38,22 @@ function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** How long a refused or failed service check is reused at first; it doubles while the service keeps refusing. */
+export const FIRST_BACKOFF_MS = 10_000;
+export const LONGEST_BACKOFF_MS = 5 * 60_000;
+
+/** `GET /healthz`: the process answers (a load balancer's probe; on the public listener too). */
+export function registerHealthRoute(app: FastifyInstance): void {
+  app.get("/healthz", async (_, reply) => reply.header("Cache-Control", "no-store").send({ status: "ok" }));
+}
+
 /**
- * For the people who run the relay: `GET /healthz` (the process answers), `GET /readyz` (the store answers
- * and the service accepts the relay's credentials; 503 with the failing check otherwise) and `GET /metrics`
- * (Prometheus text). None needs a key; none names a person or shows a secret.
+ * For the people who run the relay, on its ops listener (127.0.0.1 by default, never the public port):
+ * `GET /healthz` (the process answers), `GET /readyz` (the store answers and the service accepts the relay's
+ * credentials; 503 with the failing check otherwise) and `GET /metrics` (Prometheus text). None needs a key;
+ * none names a person or shows a secret. A refused service check is reused for 10 s, then twice as long each
+ * time it fails again (up to 5 min), so asking /readyz in a loop sends the token endpoint one request per
+ * interval, not one per call (a refused secret must not become a flood of sign-ins).
  */
 export function registerOpsRoutes(app: FastifyInstance, parts: OpsParts): void {
   const now = parts.now ?? Date.now;
@@ -56,13 +68,34 @@ export function registerOpsRoutes(app: FastifyInstance, parts: OpsParts): void {
       return scrub(error instanceof Error ? error.message : String(error));
     }
   };
+  // The service check's last failure, reused until `until`: a valid token is kept by the token manager, so
+  // only a refusal would cost the token endpoint a request per call.
+  let failed: { reason: string; until: number } | undefined;
+  let pending: Promise<string> | undefined;
+  let backoffMs = FIRST_BACKOFF_MS;
+  const checkService = async (): Promise<string> => {
+    const service = await check(() => parts.serviceToken(), "The service's token endpoint");
+    if (service === "ok") {
+      failed = undefined;
+      backoffMs = FIRST_BACKOFF_MS;
+    } else {
+      failed = { reason: service, until: now() + backoffMs };
+      backoffMs = Math.min(LONGEST_BACKOFF_MS, backoffMs * 2);
+    }
+    return service;
+  };
+  const serviceReadiness = (): Promise<string> => {
+    if (failed && now() < failed.until) return Promise.resolve(failed.reason);
+    // Callers at the same moment share one check.
+    return (pending ??= checkService().finally(() => (pending = undefined)));
+  };
 
-  app.get("/healthz", async (_, reply) => reply.header("Cache-Control", "no-store").send({ status: "ok" }));
+  registerHealthRoute(app);
 
   app.get("/readyz", async (_, reply) => {
     const [store, service] = await Promise.all([
       check(() => parts.store.ping(), "The store"),
-      check(() => parts.serviceToken(), "The service's token endpoint"),
+      serviceReadiness(),
     ]);
     const ready = store === "ok" && service === "ok";
     return reply

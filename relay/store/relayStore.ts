@@ -5,6 +5,12 @@ export interface UserRecord {
   /** Public part of the key: how the record is found without scanning. */
   keyId: string;
   name: string;
+  /**
+   * The person, across their keys: a name issued again after `users revoke` gets a new one, so the next
+   * holder of a name inherits none of the last one's jobs or links. Records made before it have none; their
+   * id is their name (relay/users/personalKeys.ts, ownerIdOf).
+   */
+  userId?: string;
   /** Hex salt and hex SHA-256 of salt + secret part of the key. */
   salt: string;
   hash: string;

@@ -22,13 +22,34 @@ function parseKey(key: string): { keyId: string; secret: string } | undefined {
   return match ? { keyId: match[1] as string, secret: match[2] as string } : undefined;
 }
 
-export function issueKey(name: string, accounts: number[], admin: boolean, now = new Date()): IssuedKey {
+/** A new person's id. ":" is in no name (`users add` refuses it), so no id equals an older record's name. */
+export const newUserId = (): string => `user:${randomBytes(12).toString("hex")}`;
+
+/** Whom a job or a download link belongs to: the person's stable id, not their (re-issuable) name. */
+export const ownerIdOf = (user: UserRecord): string => user.userId ?? user.name;
+
+export function issueKey(
+  name: string,
+  accounts: number[],
+  admin: boolean,
+  now = new Date(),
+  userId: string = newUserId(),
+): IssuedKey {
   const keyId = randomBytes(8).toString("hex");
   const secret = randomBytes(32).toString("base64url");
   const salt = randomBytes(16).toString("hex");
   return {
     key: `${KEY_PREFIX}_${keyId}_${secret}`,
-    record: { keyId, name, salt, hash: digest(salt, secret), accounts, admin, createdAt: now.toISOString() },
+    record: {
+      keyId,
+      name,
+      userId,
+      salt,
+      hash: digest(salt, secret),
+      accounts,
+      admin,
+      createdAt: now.toISOString(),
+    },
   };
 }
 

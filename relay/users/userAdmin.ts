@@ -1,14 +1,19 @@
 import type { UserRecords } from "../store/relayStore";
-import { issueKey } from "./personalKeys";
+import { issueKey, newUserId, ownerIdOf } from "./personalKeys";
 
-/** Creates a key for `name` and stores only its hash; the key itself is returned to be shown once. */
+/**
+ * Creates a key for `name` and stores only its hash; the key itself is returned to be shown once. Another key
+ * of a name that holds keys is the same person's (same id, same jobs); a name with none (never issued, or
+ * revoked) is a new person.
+ */
 export async function addUser(
   users: UserRecords,
   name: string,
   accounts: number[],
   admin: boolean,
 ): Promise<string> {
-  const issued = issueKey(name, accounts, admin);
+  const holder = (await users.list()).find((user) => user.name === name);
+  const issued = issueKey(name, accounts, admin, new Date(), holder ? ownerIdOf(holder) : newUserId());
   await users.put(issued.record);
   return issued.key;
 }

@@ -158,6 +158,8 @@ async function scenario(
         host: "127.0.0.1",
         port: 0,
         upstream: { serviceUrl: sandboxUrl, tokenUrl: `${sandboxUrl}/oauth/token` },
+        // The benchmark reads; it downloads no export file.
+        downloadOrigins: [],
         credentials: { ...WORKBOOK_CLIENT },
         store,
         distDirectory: path.join(root, "dist"),

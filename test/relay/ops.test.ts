@@ -1,5 +1,5 @@
 /**
- * What the people who run the relay look at: /healthz, /readyz, /metrics and the status page, against a real
+ * What the people who run the relay look at: /healthz, /readyz, /metrics (on its ops listener) and the status page, against a real
  * sandbox and a real redis-server with a password. None of them shows a secret or names a person.
  */
 import type { RunningSandbox } from "../../sandbox/server";
@@ -71,8 +71,11 @@ describe("a relay on a Redis with a password", () => {
     await sandbox?.close();
   });
 
+  /** The status page is on the public listener; /healthz, /readyz and /metrics on the ops listener. */
   const get = (path: string, key?: string) =>
-    fetch(`${relay.url}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+    fetch(`${path.startsWith("/relay/") ? relay.url : relay.relay.opsUrl}${path}`, {
+      headers: key ? { Authorization: `Bearer ${key}` } : {},
+    });
 
   test("/healthz answers 200 while the process serves", async () => {
     const answer = await get("/healthz");
@@ -137,7 +140,7 @@ test("/readyz says the service refused the relay's credentials, without the secr
   const wrongSecret = `${RELAY_CLIENT.clientSecret}-not-this-one`;
   const relay = await startTestRelay(sandbox, { clientSecret: wrongSecret });
   try {
-    const answer = await fetch(`${relay.url}/readyz`);
+    const answer = await fetch(`${relay.relay.opsUrl}/readyz`);
     expect(answer.status).toBe(503);
     const body = (await answer.json()) as { checks: { store: string; service: string } };
     expect(body.checks.store).toBe("ok");

@@ -1,6 +1,6 @@
 /**
  * relay/Dockerfile and relay/compose.yaml, checked without a Docker engine: the properties the people who run
- * the relay rely on (Node 20 slim, not root, a health check that asks /healthz, Redis and two relays), and
+ * the relay rely on (a slim image, not root, a health check that asks /healthz, Redis and two relays), and
  * the image's layout rebuilt in a directory and started as its ENTRYPOINT would start it.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -18,6 +18,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { RunningSandbox } from "../../sandbox/server";
 import { RELAY_CLIENT, startTestSandbox } from "./support/relayHarness";
+import { freePort } from "./support/redisServer";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DOCKERFILE = readFileSync(path.join(ROOT, "relay/Dockerfile"), "utf8");
@@ -64,10 +65,10 @@ const the = (stage: Instruction[], keyword: string) => stage.filter((i) => i.key
 const jsonArgs = (instruction: Instruction | undefined) =>
   JSON.parse(instruction?.args ?? "null") as string[];
 
-test("the image runs on Node 20 slim", () => {
+test("the image runs a slim Node (which line: containerHardening.test.ts)", () => {
   const from = (the(final, "FROM")[0] as Instruction).args.split(/\s+/)[0] as string;
   const image = from.replace(/^\$\{(\w+)\}$/, (_, name: string) => globalArgs[name] ?? "");
-  expect(image).toMatch(/^node:20(\.\d+)*-([a-z]+-)?slim$/);
+  expect(image).toMatch(/^node:\d+(\.\d+)*-([a-z]+-)?slim$/);
 });
 
 test("the relay runs as a user other than root, set before it starts", () => {
@@ -79,16 +80,28 @@ test("the relay runs as a user other than root, set before it starts", () => {
   expect(final.findIndex((i) => i.keyword === "ENTRYPOINT")).toBeGreaterThan(lastUserAt);
 });
 
-test("the health check asks /healthz on the port the relay listens on", () => {
+/** The value of each ENV of a stage (`ENV A=1 B=2` and `ENV A 1`). */
+const environmentOf = (stage: Instruction[]) =>
+  Object.fromEntries(
+    the(stage, "ENV").flatMap((i) =>
+      i.args.includes("=")
+        ? i.args.split(/\s+/).map((pair) => pair.split("=") as [string, string])
+        : [i.args.split(/\s+/) as [string, string]],
+    ),
+  );
+
+test("the health check asks /healthz on the port the relay listens on, both read from RELAY_PORT", () => {
   const healthcheck = the(final, "HEALTHCHECK")[0] as Instruction;
   expect(healthcheck.args).toMatch(/--interval=\d+s/);
   const command = JSON.parse(healthcheck.args.slice(healthcheck.args.indexOf("CMD") + 3)) as string[];
-  const probe = /http:\/\/127\.0\.0\.1:(\d+)\/healthz/.exec(command.join(" "));
-  expect(probe).not.toBeNull();
+  expect(command.join(" ")).toContain("http://127.0.0.1:${process.env.RELAY_PORT}/healthz");
+  // The relay takes its port from RELAY_PORT too: no --port in CMD to differ from it.
   const cmd = jsonArgs(the(final, "CMD")[0]);
-  expect(cmd[cmd.indexOf("--port") + 1]).toBe(probe?.[1]);
+  expect(cmd).not.toContain("--port");
   expect(cmd[cmd.indexOf("--host") + 1]).toBe("0.0.0.0");
-  expect(the(final, "EXPOSE").map((i) => i.args)).toContain(probe?.[1]);
+  const port = environmentOf(final).RELAY_PORT;
+  expect(port).toMatch(/^\d+$/);
+  expect(the(final, "EXPOSE").map((i) => i.args.replace("${RELAY_PORT}", port as string))).toContain(port);
 });
 
 test("no secret is baked into the image", () => {
@@ -126,6 +139,21 @@ test("compose runs Redis and two relays of this image that share it, the secret 
   expect(hostPorts.size).toBe(2);
   expect(compose.services[redisName]?.healthcheck).toBeDefined();
 });
+
+/**
+ * The image's node_modules: the repository's packages, with better-sqlite3 from RELAY_SQLITE_PACKAGE when
+ * `npm run test:relay:lts` built it for another Node than the one that installed node_modules.
+ */
+function linkPackages(target: string): void {
+  const copy = process.env.RELAY_SQLITE_PACKAGE;
+  if (!copy) return symlinkSync(path.join(ROOT, "node_modules"), target);
+  mkdirSync(target);
+  for (const name of readdirSync(path.join(ROOT, "node_modules")))
+    symlinkSync(
+      name === "better-sqlite3" ? copy : path.join(ROOT, "node_modules", name),
+      path.join(target, name),
+    );
+}
 
 describe("the image's layout, rebuilt in a directory", () => {
   let directory: string;
@@ -166,16 +194,19 @@ describe("the image's layout, rebuilt in a directory", () => {
         copyFileSync(path.join(ROOT, source.replace(/^\/app\//, "")), path.join(directory, target));
       }
     }
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(directory, "node_modules"));
+    linkPackages(path.join(directory, "node_modules"));
     mkdirSync(path.join(directory, "dist"));
 
     const [program, entry] = jsonArgs(the(final, "ENTRYPOINT")[0]) as [string, string];
     expect(entry).toBe(outfile);
-    const options = ["--port", "0", "--dist", "dist", "--service-url", sandbox.url];
+    const options = ["--dist", "dist", "--service-url", sandbox.url];
+    // The ports as the image sets them: in its environment, which the health check reads too.
+    const ports = { RELAY_PORT: String(await freePort()), RELAY_OPS_PORT: String(await freePort()) };
     relay = spawn(program === "node" ? process.execPath : program, [entry, ...options], {
       cwd: directory,
       env: {
         ...process.env,
+        ...ports,
         RELAY_STORE: path.join(directory, "relay.sqlite"),
         RELAY_CLIENT_ID: RELAY_CLIENT.clientId,
         RELAY_CLIENT_SECRET: RELAY_CLIENT.clientSecret,
@@ -197,9 +228,11 @@ describe("the image's layout, rebuilt in a directory", () => {
     const [probeProgram, ...probeArgs] = JSON.parse(
       healthcheck.args.slice(healthcheck.args.indexOf("CMD") + 3),
     ) as string[];
-    const probe = probeArgs.map((arg) => arg.replace(/http:\/\/127\.0\.0\.1:\d+/, origin));
+    expect(origin).toBe(`http://127.0.0.1:${ports.RELAY_PORT}`);
     // execFileSync throws when the check exits other than 0.
-    execFileSync(probeProgram === "node" ? process.execPath : (probeProgram as string), probe);
+    execFileSync(probeProgram === "node" ? process.execPath : (probeProgram as string), probeArgs, {
+      env: { ...process.env, ...ports },
+    });
   });
 });
 

@@ -46,6 +46,7 @@ export async function startLiveBudgetRelay(
     host: "127.0.0.1",
     port: 0,
     upstream: { serviceUrl: options.serviceUrl ?? sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+    downloadOrigins: [sandbox.downloadUrl],
     credentials: {
       clientId: RELAY_CLIENT.clientId,
       clientSecret: options.clientSecret ?? RELAY_CLIENT.clientSecret,

@@ -9,7 +9,8 @@ export interface RunningRedis {
   restart(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port free a moment ago on 127.0.0.1 (another program may take it before it is used). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { DEMO_CLIENTS } from "../../../sandbox/data/clients";
 import { startSandbox, type RunningSandbox } from "../../../sandbox/server";
-import { startRelay, type RunningRelay } from "../../../relay/server";
+import { startRelay, type RelayOptions, type RunningRelay } from "../../../relay/server";
 import { REAL_CLOCK } from "../../../relay/upstream/relayClock";
 import { addUser } from "../../../relay/users/userAdmin";
 
@@ -50,6 +50,12 @@ export async function startTestRelay(
     clock?: () => number;
     /** When the service posts each day's data (the relay's --posting-time). */
     postingTime?: string;
+    /** Request timeouts of the relay's listener. */
+    timeouts?: RelayOptions["timeouts"];
+    /** The service as the relay reaches it (a proxy in front of the sandbox); the sandbox's own URL by default. */
+    serviceUrl?: string;
+    /** The download hosts the relay fetches files from; the sandbox's download origin by default. */
+    downloadOrigins?: string[];
   } = {},
 ): Promise<TestRelay> {
   const directory = options.store ? undefined : mkdtempSync(path.join(tmpdir(), "relay-test-"));
@@ -58,7 +64,11 @@ export async function startTestRelay(
   const relay = await startRelay({
     host: "127.0.0.1",
     port: 0,
-    upstream: { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },
+    upstream: {
+      serviceUrl: options.serviceUrl ?? sandbox.url,
+      tokenUrl: `${options.serviceUrl ?? sandbox.url}/oauth/token`,
+    },
+    downloadOrigins: options.downloadOrigins ?? [sandbox.downloadUrl],
     credentials: {
       clientId: RELAY_CLIENT.clientId,
       clientSecret: options.clientSecret ?? RELAY_CLIENT.clientSecret,
@@ -73,6 +83,7 @@ export async function startTestRelay(
     // A still clock keeps a slow test run in one status window.
     now: () => startedAt,
     clock: options.clock ? { now: options.clock, sleep: REAL_CLOCK.sleep } : undefined,
+    timeouts: options.timeouts,
   });
   return {
     relay,
