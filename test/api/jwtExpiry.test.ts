@@ -19,7 +19,7 @@ describe("jwtExpiryMs", () => {
     let claims: { exp: number; sub: string } | undefined;
     for (let i = 0; i < 10_000 && !claims; i++) {
       const candidate = { exp: 1_900_000_000, sub: `~~?>${i}??~` };
-      const payload = jwt(candidate).split(".")[1];
+      const payload = jwt(candidate).split(".")[1] ?? "";
       if (payload.includes("-") && payload.includes("_")) claims = candidate;
     }
     expect(claims).toBeDefined();
@@ -30,7 +30,7 @@ describe("jwtExpiryMs", () => {
     const lengths = new Set<number>();
     for (const sub of ["a", "ab", "abc"]) {
       const token = jwt({ exp: 1_800_000_000, sub });
-      lengths.add(token.split(".")[1].length % 4);
+      lengths.add((token.split(".")[1] ?? "").length % 4);
       expect(jwtExpiryMs(token)).toBe(1_800_000_000_000);
     }
     expect(lengths).toEqual(new Set([0, 2, 3]));
