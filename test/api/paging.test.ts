@@ -78,4 +78,48 @@ describe("collectPages on a service that ignores `page`", () => {
     ).resolves.toEqual({ items: [1, 2, 3], pages: 3, end: "last_page" });
     expect(asked).toEqual([1, 2, 3]);
   });
+
+  it("fails at exactly maxPages full pages, without a request more", async () => {
+    const asked: number[] = [];
+    await expect(
+      collectPages(
+        async (page) => {
+          asked.push(page);
+          return { items: [page * 10, page * 10 + 1] };
+        },
+        { what: "ids", perPage: 2, maxPages: 3 },
+      ),
+    ).rejects.toMatchObject({
+      message:
+        "The service kept sending full pages of ids: paging stopped at 3 pages (6 ids) without reaching the end.",
+    });
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it("stops as soon as exactly the items wanted are in hand", async () => {
+    const asked: number[] = [];
+    await expect(
+      collectPages(
+        async (page) => {
+          asked.push(page);
+          return { items: [page * 10, page * 10 + 1] };
+        },
+        { what: "ids", perPage: 2, maxItems: 4, maxPages: 10 },
+      ),
+    ).resolves.toEqual({ items: [10, 11, 20, 21], pages: 2, end: "enough" });
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it("ignores a pagination of zeros, as of no pagination at all", async () => {
+    const pages = [[1, 2], [3]];
+    await expect(
+      collectPages(
+        async (page) => ({
+          items: pages[page - 1] ?? [],
+          pagination: { current_page: 0, total_pages: 0, per_page: 0 },
+        }),
+        { what: "ids", perPage: 2, maxPages: 10 },
+      ),
+    ).resolves.toEqual({ items: [1, 2, 3], pages: 2, end: "short_page" });
+  });
 });
