@@ -1,5 +1,5 @@
 import { ServiceClient } from "../api/client";
-import type { Account } from "../data/endpoints";
+import { ACCOUNTS, sendOperation, type Account } from "../data/endpoints";
 import { normaliseConfig, type ServiceConfig } from "../api/config";
 import { ApiError } from "../api/errors";
 import { TokenManager, type Credentials } from "../api/tokens";
@@ -36,6 +36,28 @@ const IDENTITY_OF: { [K in Credentials["kind"]]: (credentials: Credentials) => s
   manual: () => "access token",
   relay: () => "team relay key",
 };
+
+/**
+ * Resolves once the service has accepted the credentials, rejects with its refusal. A client id and secret are
+ * checked by the token request; a pasted token or a relay key is used as it is, so only a request the service
+ * answers (one account, the smallest page) tells whether it is good.
+ */
+async function acceptedByService(
+  client: ServiceClient,
+  credentials: Credentials,
+  tokens: TokenManager,
+): Promise<void> {
+  if (credentials.kind === "client") {
+    await tokens.token();
+    return;
+  }
+  await client.call((init) =>
+    sendOperation(client.api, ACCOUNTS.operation, {
+      ...init,
+      ...ACCOUNTS.request({ page: 1, per_page: 1 }, undefined),
+    }),
+  );
+}
 
 /**
  * The one sign-in of the shared runtime. The task pane and the custom functions run in the same JavaScript
@@ -107,7 +129,7 @@ export class Session {
     const identity = IDENTITY_OF[credentials.kind](credentials);
     const owner = await cacheOwnerOf(credentials);
     if (this.state && this.state.owner !== owner) {
-      await tokens.token();
+      await acceptedByService(client, credentials, tokens);
       await this.signOut();
     }
     // One data layer per sign-in: its gate, token, cache keys and in-flight requests belong to this person.
