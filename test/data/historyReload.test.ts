@@ -4,7 +4,8 @@
  */
 import "fake-indexeddb/auto";
 import { DEMO_CLIENTS } from "../../sandbox/data/clients";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { expectedJobMs } from "../../src/data/history/exportJobWait";
 import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
@@ -50,7 +51,7 @@ function januaryCell(id: number) {
       invocation.onCanceled?.();
     },
   };
-  history([[id]], [["avg_rent"]], "2026-01-01", "2026-01-31", null, null, null, invocation);
+  history([[id]], [["avg_rent"]], "2026-01-01", "2026-01-31", null, null, null, null, invocation);
   return { shown, final, invocation };
 }
 
@@ -65,8 +66,7 @@ async function leaveJobRunning(databaseName: string, id: number): Promise<void> 
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await startInProcessSandbox({
     now: "2026-03-15T12:00:00.000Z",
     propertyCount: 2000,
     jobTimeScale: 1,

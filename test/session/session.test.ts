@@ -9,7 +9,8 @@ import { ApiError } from "../../src/api/errors";
 import type { Credentials } from "../../src/api/tokens";
 import { learntQuotaKept } from "../../src/data/quotaMemory";
 import { Session, type SignedIn } from "../../src/session/session";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import { type RunningSandbox } from "../../sandbox/server";
+import { startInProcessSandbox } from "../support/inProcessSandbox";
 import { QUICK_RETRY, UNPACED } from "../data/support/dataHarness";
 
 let sandbox: RunningSandbox;
@@ -19,7 +20,7 @@ const relayTokens = new Map<string, string>();
 
 beforeAll(async () => {
   // Today on the sandbox's clock: a pasted token carries its expiry, which the add-in reads on the real clock.
-  sandbox = await startSandbox({ port: 0, propertyCount: 200, now: new Date().toISOString() });
+  sandbox = await startInProcessSandbox({ propertyCount: 200, now: new Date().toISOString() });
   relayTokens.set("relay-key-ann", sandbox.context.tokens.issueManualToken("demo-pro").accessToken);
   relayTokens.set("relay-key-bob", sandbox.context.tokens.issueManualToken("demo-pro").accessToken);
 });
