@@ -16,14 +16,9 @@ import { StoreBusyError } from "../store/retry";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { compSetIds, mayUse, refusal } from "./accountAccess";
 import { keyChecker } from "./authenticate";
-import {
-  batchableForecast,
-  batchableMarkets,
-  bulkDetails,
-  forecast,
-  marketMetrics,
-  type BatchedAnswer,
-} from "./batchedReads";
+import { batchableForecast, batchableMarkets } from "./batchableBodies";
+import { bulkDetails, forecast, marketMetrics, type BatchedAnswer } from "./batchedReads";
+import { carried } from "../upstream/interests";
 import type { CachedReads } from "./cachedReads";
 import {
   BROWSER_LINKS_PATH,
@@ -147,11 +142,12 @@ async function accountOperation(
         "Give property_ids or property_ids[], not both.",
       );
     if (ids.length > 0 && ids.every((id) => id > 0))
-      return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids));
+      return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids, carried(request)));
   }
   if (operation.batch === "market_metrics" && request.body) {
     const markets = batchableMarkets(accountId, request.body);
-    if (markets) return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets));
+    if (markets)
+      return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets, carried(request)));
   }
   if (operation.batch === "forecast" && request.body) {
     const query = batchableForecast(request.body);
@@ -159,7 +155,11 @@ async function accountOperation(
       request.values.property_id !== undefined
         ? ({ kind: "property", id: request.values.property_id as number } as const)
         : ({ kind: "geo_boundary", id: request.values.geo_boundary_id as number } as const);
-    if (query) return sendBatched(reply, await forecast(data, parts.stats, accountId, target, query));
+    if (query)
+      return sendBatched(
+        reply,
+        await forecast(data, parts.stats, accountId, target, query, carried(request)),
+      );
   }
   if (operation.cacheKind) {
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;

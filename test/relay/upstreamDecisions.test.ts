@@ -4,6 +4,7 @@
  * operations, so no spelling of the same path changes it. Every operation of the table, each spelled many ways.
  */
 import { OPERATIONS, type Operation } from "../../src/api/operations";
+import { exploreMarketsBody } from "../../src/data/batchedEndpoints";
 import { sentOperation, sentOperationId } from "../../src/api/sentOperation";
 import { carried } from "../../relay/upstream/interests";
 import { quotaBoundAccount } from "../../relay/upstream/quotaStops";
@@ -20,6 +21,16 @@ function pathValue(operation: Operation, name: string): string {
   return parameter?.format === "uuid" || name === "job_id" ? JOB_ID : "10301";
 }
 
+/** The body a batched row sends, for an operation that is one (any other body is forwarded as it is). */
+const BATCHED_BODIES: Record<NonNullable<Operation["batch"]>, object | undefined> = {
+  bulk_details: undefined,
+  market_metrics: exploreMarketsBody(100, {}, [10301]),
+  forecast: {
+    account_id: 100,
+    aggregations: [{ name: "occupancy_percent:avg", field: "occupancy_percent", aggregation_type: "avg" }],
+  },
+};
+
 /** The canonical request of an operation: its path filled in, its required query, a body with what it needs. */
 function canonical(operation: Operation) {
   const segments = operation.path
@@ -30,13 +41,15 @@ function canonical(operation: Operation) {
     .filter((parameter) => parameter.in === "query" && parameter.required)
     .map((parameter) => `${parameter.name}=${parameter.name === "account_id" ? 100 : 42}`)
     .join("&");
-  const body = operation.body
-    ? JSON.stringify(
-        Object.fromEntries(
-          operation.body.requiredProperties.map((name) => [name, name === "account_id" ? 100 : [1]]),
-        ),
-      )
-    : undefined;
+  const body = operation.batch
+    ? JSON.stringify(BATCHED_BODIES[operation.batch])
+    : operation.body
+      ? JSON.stringify(
+          Object.fromEntries(
+            operation.body.requiredProperties.map((name) => [name, name === "account_id" ? 100 : [1]]),
+          ),
+        )
+      : undefined;
   return { segments, query: query === "" ? "" : `?${query}`, body };
 }
 
