@@ -5,11 +5,9 @@
  * is charged to nobody else: a call joins a person's queue only while that person's read waits for an item it
  * carries (the same operation, account, target and variant), and leaves it when their read ends.
  */
-import { bulkDetailsIds, type OperationRequest } from "../../src/api/operations";
-import { bodyDefaults } from "../../src/api/requestFacts";
-import { aggregationId } from "../../src/data/batchedEndpoints";
+import type { OperationRequest } from "../../src/api/operations";
+import { splitByRow } from "../../src/data/batchedEndpoints";
 import { canonicalJson } from "../../src/data/cacheKey";
-import { batchableForecast, batchableMarkets } from "../routes/batchableBodies";
 import type { GateTicket } from "./teamGate";
 
 /** What a batched read asks for, or a call carries: one kind of call (account, target, variant) and its items. */
@@ -20,52 +18,18 @@ export interface Wanted {
   items?: string[];
 }
 
-/** A forecast's variant: everything but its series, the contract's defaults filled in as the rows fill them. */
-function forecastVariant(request: OperationRequest): Wanted | undefined {
-  const query = request.body ? batchableForecast(request.body) : undefined;
-  if (!query) return undefined;
-  const { values, accountId } = request;
-  const kind = values.property_id !== undefined ? "property" : "geo_boundary";
-  const defaults = bodyDefaults(kind === "property" ? "getPropertyForecasts" : "getGeoBoundaryForecasts");
-  const variant = canonicalJson({
-    interval: query.interval ?? defaults.interval,
-    offset: query.offset ?? defaults.offset,
-    start: query.start ?? null,
-    end: query.end ?? null,
-    useRentValue: query.useRentValue ?? defaults.use_rent_value,
-    useSubmarketFallback: query.useSubmarketFallback ?? defaults.use_submarket_fallback,
-  });
-  const id = (values.property_id ?? values.geo_boundary_id) as number;
-  return {
-    family: `forecasts ${kind} ${id} ${variant} ${accountId}`,
-    items: query.aggregations.map(aggregationId),
-  };
-}
-
 /**
- * What a batched request asks for or carries, in one form for both: the person's request as it arrives and the
- * call the rows send are the same operation, so one reading of it serves both sides. Undefined for a request no
- * batched row makes.
+ * What a batched request asks for or carries, read by its row in one form for both: a person's request as it
+ * arrives and the call the rows send are requests of the same operation. Undefined for a request no row makes.
  */
 export function carried(request: OperationRequest | undefined): Wanted | undefined {
-  if (!request?.operation.batch || request.accountId === undefined) return undefined;
-  const { operation, accountId } = request;
-  switch (operation.batch) {
-    case "bulk_details": {
-      const ids = bulkDetailsIds(request);
-      return ids === "both" ? undefined : { family: `bulk_details ${accountId}`, items: ids.map(String) };
-    }
-    case "market_metrics": {
-      const markets = request.body ? batchableMarkets(accountId, request.body) : undefined;
-      if (!markets) return undefined;
-      return {
-        family: `explore_markets ${canonicalJson(markets.options)} ${accountId}`,
-        items: markets.ids.map(String),
-      };
-    }
-    case "forecast":
-      return forecastVariant(request);
-  }
+  const split = request && splitByRow(request);
+  if (!split) return undefined;
+  const { row, params, items } = split;
+  return {
+    family: `${row.operation.operationId} ${canonicalJson(params)} ${request.accountId}`,
+    items: items.map(row.itemId),
+  };
 }
 
 /** Whether a call carries something a read waits for. */

@@ -21,14 +21,16 @@ function pathValue(operation: Operation, name: string): string {
   return parameter?.format === "uuid" || name === "job_id" ? JOB_ID : "10301";
 }
 
-/** The body a batched row sends, for an operation that is one (any other body is forwarded as it is). */
-const BATCHED_BODIES: Record<NonNullable<Operation["batch"]>, object | undefined> = {
-  bulk_details: undefined,
-  market_metrics: exploreMarketsBody(100, {}, [10301]),
-  forecast: {
-    account_id: 100,
-    aggregations: [{ name: "occupancy_percent:avg", field: "occupancy_percent", aggregation_type: "avg" }],
-  },
+/** What a batched row sends beside the required parameters (any other request is forwarded as it is). */
+const forecastOf = (field: string) => ({
+  account_id: 100,
+  aggregations: [{ name: `${field}:avg`, field, aggregation_type: "avg" }],
+});
+const BATCHED: Record<string, { query?: string; body?: object }> = {
+  getBulkPropertyDetails: { query: "property_ids=10301,10302" },
+  exploreMarkets: { body: exploreMarketsBody(100, {}, [10301]) },
+  getPropertyForecasts: { body: forecastOf("occupancy_percent") },
+  getGeoBoundaryForecasts: { body: forecastOf("occupancy") },
 };
 
 /** The canonical request of an operation: its path filled in, its required query, a body with what it needs. */
@@ -40,9 +42,11 @@ function canonical(operation: Operation) {
   const query = operation.parameters
     .filter((parameter) => parameter.in === "query" && parameter.required)
     .map((parameter) => `${parameter.name}=${parameter.name === "account_id" ? 100 : 42}`)
+    .concat(BATCHED[operation.operationId]?.query ?? [])
     .join("&");
-  const body = operation.batch
-    ? JSON.stringify(BATCHED_BODIES[operation.batch])
+  const batched = BATCHED[operation.operationId]?.body;
+  const body = batched
+    ? JSON.stringify(batched)
     : operation.body
       ? JSON.stringify(
           Object.fromEntries(
