@@ -255,7 +255,7 @@ async function main(): Promise<void> {
           );
       }
       console.log(
-        `fairness (live budget, moving clock, one turn ${fairness.turn_ms} ms): a person's next read waits ${fairness.beside_variants_wait_ms} ms (HTTP ${fairness.beside_variants_status}) beside a colleague's ${fairness.variants} forecast variants of their property, ${fairness.alone_wait_ms} ms alone (${(fairness.beside_variants_wait_ms / fairness.alone_wait_ms).toFixed(1)}x)`,
+        `fairness (live budget, moving clock, one turn ${fairness.turn_ms} ms): a person's next read waits ${fairness.beside_variants_wait_ms} ms (HTTP ${fairness.beside_variants_status}) beside a colleague's ${fairness.variants} forecast variants of their property, ${fairness.alone_wait_ms} ms alone: ${fairness.extra_turns_beside_variants} turn(s) more (${(fairness.beside_variants_wait_ms / fairness.alone_wait_ms).toFixed(1)}x)`,
       );
     }
   } finally {

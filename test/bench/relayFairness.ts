@@ -24,6 +24,8 @@ export interface FairnessReport {
   alone_wait_ms: number;
   /** The same read while a colleague's 150 variants of the person's property wait or were refused. */
   beside_variants_wait_ms: number;
+  /** Turns of the colleague's the read waited beyond its wait alone (the bound: one). */
+  extra_turns_beside_variants: number;
   /** What became of the read beside the variants (200, or the relay's 429). */
   beside_variants_status: number;
   colleague_refused_429: number;
@@ -101,11 +103,13 @@ async function run(withVariants: boolean): Promise<{ waited: number; status: num
 export async function fairnessFigure(): Promise<FairnessReport> {
   const alone = await run(false);
   const beside = await run(true);
+  const turnMs = LIVE_PACING.windowMs / (LIVE_PACING.limit - LIVE_PACING.burst);
   return {
     variants: VARIANTS,
-    turn_ms: LIVE_PACING.windowMs / (LIVE_PACING.limit - LIVE_PACING.burst),
+    turn_ms: turnMs,
     alone_wait_ms: alone.waited,
     beside_variants_wait_ms: beside.waited,
+    extra_turns_beside_variants: (beside.waited - alone.waited) / turnMs,
     beside_variants_status: beside.status,
     colleague_refused_429: beside.refused,
   };
