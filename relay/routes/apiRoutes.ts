@@ -18,14 +18,8 @@ import { StoreBusyError } from "../store/retry";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 import { compSetIds, mayUse, refusal } from "./accountAccess";
 import { keyChecker } from "./authenticate";
-import {
-  batchableForecast,
-  batchableMarkets,
-  bulkDetails,
-  forecast,
-  marketMetrics,
-  type BatchedAnswer,
-} from "./batchedReads";
+import { splitByRow } from "../../src/data/batchedEndpoints";
+import { batchedRead, type BatchedAnswer } from "./batchedReads";
 import type { CachedReads } from "./cachedReads";
 import {
   BROWSER_LINKS_PATH,
@@ -114,31 +108,14 @@ async function accountOperation(
   accountId: number,
 ): Promise<FastifyReply> {
   const { operation } = request;
-  const data = parts.upstream.data;
-  if (operation.batch === "bulk_details") {
-    const ids = bulkDetailsIds(request);
-    if (ids === "both")
-      return sendRelayError(
-        reply,
-        400,
-        "Invalid parameter",
-        "Give property_ids or property_ids[], not both.",
-      );
-    if (ids.length > 0 && ids.every((id) => id > 0))
-      return sendBatched(reply, await bulkDetails(data, parts.stats, accountId, ids));
-  }
-  if (operation.batch === "market_metrics" && request.body) {
-    const markets = batchableMarkets(accountId, request.body);
-    if (markets) return sendBatched(reply, await marketMetrics(data, parts.stats, accountId, markets));
-  }
-  if (operation.batch === "forecast" && request.body) {
-    const query = batchableForecast(request.body);
-    const target =
-      request.values.property_id !== undefined
-        ? ({ kind: "property", id: request.values.property_id as number } as const)
-        : ({ kind: "geo_boundary", id: request.values.geo_boundary_id as number } as const);
-    if (query) return sendBatched(reply, await forecast(data, parts.stats, accountId, target, query));
-  }
+  if (operation.batch === "bulk_details" && bulkDetailsIds(request) === "both")
+    return sendRelayError(reply, 400, "Invalid parameter", "Give property_ids or property_ids[], not both.");
+  const batched = splitByRow(request);
+  if (batched)
+    return sendBatched(
+      reply,
+      await batchedRead(parts.upstream.data, parts.stats, { ...request, accountId }, batched),
+    );
   if (operation.cacheKind) {
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
     return sendUpstream(reply, await parts.reads.read(request, onFetched));

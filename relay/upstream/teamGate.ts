@@ -34,8 +34,11 @@ export class ReportedLimit {
 export interface GateTicket {
   /** Settles when the request may be sent; fails when it is refused or its signal fires first. */
   readonly granted: Promise<void>;
-  /** Someone else waits for this same request: it may go out on their turn too. */
-  join(person: string): void;
+  /**
+   * Someone else's read waits for this same request: it may go out on their turn too, until they call the
+   * returned `leave` (their read has ended), after which it is in their queue no longer.
+   */
+  join(person: string): () => void;
 }
 
 export interface TeamGateOptions {
@@ -56,7 +59,8 @@ export interface TeamGateOptions {
 export const DEFAULT_MAX_QUEUED_PER_PERSON = 50;
 
 interface Ticket {
-  people: Set<string>;
+  /** Whose queues it waits in, with how many of each one's reads (or their own request) wait for it. */
+  people: Map<string, number>;
   settled: boolean;
   settle: (error?: Error) => void;
 }
@@ -99,21 +103,27 @@ export class TeamGate {
 
   /**
    * Queues a request for `people` (the first is who asked; others share it). Refused at once when every one of
-   * them has a full queue; leaves the queue without a token when `signal` fires.
+   * them, and of the `sharers` (people whose reads it serves, who join it as long as they wait), has a full
+   * queue; leaves the queue without a token when `signal` fires.
    */
-  enter(people: string | string[], signal?: AbortSignal): GateTicket {
+  enter(people: string | string[], signal?: AbortSignal, sharers: readonly string[] = []): GateTicket {
     const names = [...new Set(typeof people === "string" ? [people] : people)];
     let settle: (error?: Error) => void = () => undefined;
     const granted = new Promise<void>((resolve, reject) => {
       settle = (error) => (error ? reject(error) : resolve());
     });
     granted.catch(() => undefined);
-    const ticket: Ticket = { people: new Set(names), settled: false, settle };
-    const unavailable = this.refusal(names, signal);
+    // Those it was entered for hold it for good: it is their own request.
+    const ticket: Ticket = {
+      people: new Map(names.map((name) => [name, Number.POSITIVE_INFINITY])),
+      settled: false,
+      settle,
+    };
+    const unavailable = this.refusal([...names, ...sharers], signal);
     if (unavailable) {
       ticket.settled = true;
       settle(unavailable);
-      return { granted, join: () => undefined };
+      return { granted, join: () => () => undefined };
     }
     let unwatch: () => void = () => undefined;
     ticket.settle = (error) => {
@@ -126,13 +136,25 @@ export class TeamGate {
     for (const name of names) this.queueFor(name).push(ticket);
     if (signal) unwatch = watchAbort(signal, () => ticket.settle(abortReason(signal)));
     void this.pump();
-    return {
-      granted,
-      join: (person) => {
-        if (ticket.settled || ticket.people.has(person)) return;
-        ticket.people.add(person);
-        this.queueFor(person).push(ticket);
-      },
+    return { granted, join: (person) => this.join(ticket, person) };
+  }
+
+  private join(ticket: Ticket, person: string): () => void {
+    if (ticket.settled) return () => undefined;
+    const holds = ticket.people.get(person) ?? 0;
+    ticket.people.set(person, holds + 1);
+    if (holds === 0) this.queueFor(person).push(ticket);
+    let left = false;
+    return () => {
+      if (left || ticket.settled) return;
+      left = true;
+      const remaining = (ticket.people.get(person) ?? 1) - 1;
+      if (remaining > 0) {
+        ticket.people.set(person, remaining);
+        return;
+      }
+      ticket.people.delete(person);
+      this.leaveQueue(ticket, person);
     };
   }
 
@@ -162,15 +184,17 @@ export class TeamGate {
   }
 
   private remove(ticket: Ticket): void {
-    for (const person of ticket.people) {
-      const queue = this.queues.get(person);
-      if (!queue) continue;
-      const index = queue.indexOf(ticket);
-      if (index >= 0) queue.splice(index, 1);
-      if (queue.length === 0) {
-        this.queues.delete(person);
-        this.turn = this.turn.filter((name) => name !== person);
-      }
+    for (const person of ticket.people.keys()) this.leaveQueue(ticket, person);
+  }
+
+  private leaveQueue(ticket: Ticket, person: string): void {
+    const queue = this.queues.get(person);
+    if (!queue) return;
+    const index = queue.indexOf(ticket);
+    if (index >= 0) queue.splice(index, 1);
+    if (queue.length === 0) {
+      this.queues.delete(person);
+      this.turn = this.turn.filter((name) => name !== person);
     }
   }
 

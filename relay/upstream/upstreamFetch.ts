@@ -181,11 +181,6 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
   /** Requests of this instance waiting at the gate, by flight key: who waits on one may lend it their turn. */
   const waiting = new Map<string, GateTicket>();
 
-  const peopleFor = (sent: OperationRequest | undefined): string[] => [
-    currentUser(),
-    ...parts.interests.peopleWaitingFor(carried(sent)),
-  ];
-
   const send = async (
     url: URL,
     init: RequestInit,
@@ -196,12 +191,16 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
     const stopped = quota.answer(account);
     if (stopped) return stopped;
 
+    // The sender's own request; it waits in the queue of whoever else's read it serves only while they wait.
     const signal = init.signal ?? undefined;
-    const ticket = parts.gate.enter(peopleFor(sent), signal);
+    const call = carried(sent);
+    const ticket = parts.gate.enter(currentUser(), signal, parts.interests.peopleServedBy(call));
+    const called = parts.interests.waitingCall(call, ticket);
     if (flightKey) waiting.set(flightKey, ticket);
     try {
       await ticket.granted;
     } finally {
+      called();
       if (flightKey && waiting.get(flightKey) === ticket) waiting.delete(flightKey);
     }
     const { response, body: bytes } = await fetchWithDeadline(fetchImpl, url, init, deadlineMs, clock);
@@ -244,9 +243,9 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
 
     const key = createHash("sha256").update(`${method} ${url.href}\n${body}`).digest("hex");
     if (!(await parts.flights.claim(key, FLIGHT_TIMEOUT_MS))) {
-      // Waiting on someone's identical request: it may go out on this person's turn too.
-      for (const person of peopleFor(sent)) waiting.get(key)?.join(person);
-      const answer = await parts.flights.waitFor(key, FLIGHT_TIMEOUT_MS);
+      // Waiting on someone's identical request: it may go out on this person's turn too, while they wait.
+      const leave = waiting.get(key)?.join(currentUser());
+      const answer = await parts.flights.waitFor(key, FLIGHT_TIMEOUT_MS).finally(() => leave?.());
       if (answer) {
         await parts.stats.sharedAnswer();
         return fromShared(answer);

@@ -12,6 +12,10 @@
  * The people's sign-ins read the account list (shared by all ten, and by the relay's comp set check); the
  * workbooks' requests are the rest, compared with the floor of one workbook (test/bench/floor.ts), which leaves
  * out the sign-in as `npm run bench` does.
+ *
+ * Then the fairness figure (test/bench/relayFairness.ts): a person's single read beside a colleague's 150
+ * forecast variants of the same property, its wait at the team gate on a moving clock with the live budget,
+ * beside the same read's wait alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +31,7 @@ import { addUser } from "../../relay/users/userAdmin";
 import { LIVE_PACING } from "../../src/data/tokenBucket";
 import { startRedis } from "../relay/support/redisServer";
 import { requestFloor } from "./floor";
+import { fairnessFigure } from "./relayFairness";
 import { referenceWorkbook, WORKBOOK_CLIENT } from "./referenceWorkbook";
 
 const PEOPLE = 10;
@@ -222,6 +227,8 @@ async function main(): Promise<void> {
   try {
     const one = await scenario(sandbox.url, [path.join(directory, "one.sqlite")], cellsFile, floor);
     const two = await scenario(sandbox.url, [redis.url, redis.url], cellsFile, floor);
+    // After the scenarios, so that their CPU time and RSS stay the relays' alone.
+    const fairness = await fairnessFigure();
     const report = {
       people: PEOPLE,
       stagger_ms: STAGGER_MS,
@@ -229,6 +236,7 @@ async function main(): Promise<void> {
       cells_per_workbook: workbook.cells.length,
       one_relay: one,
       two_relays_redis: two,
+      fairness,
     };
     if (json) console.log(JSON.stringify(report, null, 2));
     else {
@@ -248,6 +256,9 @@ async function main(): Promise<void> {
             `  ${run.relay_warnings.count} relay warnings, e.g. ${run.relay_warnings.first.join(" / ")}`,
           );
       }
+      console.log(
+        `fairness (live budget, moving clock, one turn ${fairness.turn_ms} ms): a person's next read waits ${fairness.beside_variants_wait_ms} ms (HTTP ${fairness.beside_variants_status}) beside a colleague's ${fairness.variants} forecast variants of their property, ${fairness.alone_wait_ms} ms alone: ${fairness.extra_turns_beside_variants} turn(s) more (${(fairness.beside_variants_wait_ms / fairness.alone_wait_ms).toFixed(1)}x)`,
+      );
     }
   } finally {
     sandbox.stop();

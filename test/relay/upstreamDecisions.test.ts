@@ -4,6 +4,7 @@
  * operations, so no spelling of the same path changes it. Every operation of the table, each spelled many ways.
  */
 import { OPERATIONS, type Operation } from "../../src/api/operations";
+import { exploreMarketsBody } from "../../src/data/batchedEndpoints";
 import { sentOperation, sentOperationId } from "../../src/api/sentOperation";
 import { carried } from "../../relay/upstream/interests";
 import { quotaBoundAccount } from "../../relay/upstream/quotaStops";
@@ -20,6 +21,18 @@ function pathValue(operation: Operation, name: string): string {
   return parameter?.format === "uuid" || name === "job_id" ? JOB_ID : "10301";
 }
 
+/** What a batched row sends beside the required parameters (any other request is forwarded as it is). */
+const forecastOf = (field: string) => ({
+  account_id: 100,
+  aggregations: [{ name: `${field}:avg`, field, aggregation_type: "avg" }],
+});
+const BATCHED: Record<string, { query?: string; body?: object }> = {
+  getBulkPropertyDetails: { query: "property_ids=10301,10302" },
+  exploreMarkets: { body: exploreMarketsBody(100, {}, [10301]) },
+  getPropertyForecasts: { body: forecastOf("occupancy_percent") },
+  getGeoBoundaryForecasts: { body: forecastOf("occupancy") },
+};
+
 /** The canonical request of an operation: its path filled in, its required query, a body with what it needs. */
 function canonical(operation: Operation) {
   const segments = operation.path
@@ -29,14 +42,18 @@ function canonical(operation: Operation) {
   const query = operation.parameters
     .filter((parameter) => parameter.in === "query" && parameter.required)
     .map((parameter) => `${parameter.name}=${parameter.name === "account_id" ? 100 : 42}`)
+    .concat(BATCHED[operation.operationId]?.query ?? [])
     .join("&");
-  const body = operation.body
-    ? JSON.stringify(
-        Object.fromEntries(
-          operation.body.requiredProperties.map((name) => [name, name === "account_id" ? 100 : [1]]),
-        ),
-      )
-    : undefined;
+  const batched = BATCHED[operation.operationId]?.body;
+  const body = batched
+    ? JSON.stringify(batched)
+    : operation.body
+      ? JSON.stringify(
+          Object.fromEntries(
+            operation.body.requiredProperties.map((name) => [name, name === "account_id" ? 100 : [1]]),
+          ),
+        )
+      : undefined;
   return { segments, query: query === "" ? "" : `?${query}`, body };
 }
 
