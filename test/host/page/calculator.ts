@@ -22,6 +22,7 @@ import {
   type HostProfile,
 } from "../profiles";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
+import { callWorksheetFunction, isWorksheetFunction, negate, operate } from "./excelFunctions";
 
 export interface FunctionMetadata {
   id: string;
@@ -310,6 +311,14 @@ export class Calculator {
         return this.field(expression, sheetName);
       case "call":
         return this.call(expression, sheetName, anchor, run);
+      case "operator":
+        return operate(
+          expression.operator,
+          await this.value(expression.left, sheetName, anchor, run),
+          await this.value(expression.right, sheetName, anchor, run),
+        );
+      case "negation":
+        return negate(await this.value(expression.operand, sheetName, anchor, run));
     }
   }
 
@@ -356,7 +365,19 @@ export class Calculator {
         result: await this.value(arg, sheetName, anchor, run),
       })),
     );
-    // As in Excel, an error in an argument is the result, without calling the function.
+    // A worksheet function reads its arguments' errors as Excel's reference says (COUNT skips them, IF takes one
+    // branch), so it gets them as they are.
+    if (isWorksheetFunction(expression.name)) {
+      return callWorksheetFunction(
+        expression.name,
+        expression.args.map((arg, index) => ({
+          result: args[index]?.result ?? [[{ value: "" }]],
+          fromReference: arg.kind === "reference",
+          omitted: arg.kind === "omitted",
+        })),
+      );
+    }
+    // As in Excel, an error in an argument of a custom function is the result, without calling the function.
     for (const { result } of args) {
       const error = result.flat().find((cell) => ERROR_VALUES.has(String(cell.value)));
       if (error) return [[error]];

@@ -417,6 +417,8 @@ export class Workbook {
     const sheet = this.findSheet(sheetName);
     const cell = sheet?.cells.get(anchor);
     if (!sheet || cell?.formula === undefined) return;
+    // The cells the old spill leaves change too: formulas that read them calculate again.
+    const before = sheet.spills.get(anchor);
     this.clearSpill(sheet, anchor);
     const { row, column } = parseCellKey(anchor);
     const rowCount = result.length;
@@ -443,11 +445,16 @@ export class Workbook {
       sheet.cells.set(anchor, shown(first));
       sheet.spills.set(anchor, { row, column, rowCount, columnCount });
     }
-    const spill = sheet.spills.get(anchor);
+    const spill = sheet.spills.get(anchor) ?? { row, column, rowCount: 1, columnCount: 1 };
     this.notify({
       kind: "results",
       sheet: sheet.name,
-      rect: spill ?? { row, column, rowCount: Math.max(rowCount, 1), columnCount: Math.max(columnCount, 1) },
+      rect: {
+        row,
+        column,
+        rowCount: Math.max(spill.rowCount, before?.rowCount ?? 1),
+        columnCount: Math.max(spill.columnCount, before?.columnCount ?? 1),
+      },
     });
   }
 
