@@ -3,6 +3,8 @@ import { isTemplateId, type TemplateId } from "../excel/templates/catalogue";
 import { compSetSurvey } from "../excel/templates/compSetSurvey";
 import { marketComparison } from "../excel/templates/marketComparison";
 import { propertyForecast } from "../excel/templates/propertyForecast";
+import { rentComps } from "../excel/templates/rentComps";
+import { rentProjection } from "../excel/templates/rentProjection";
 import { writeTemplate, type SheetTemplate, type WrittenTemplate } from "../excel/templates/sheetTemplate";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
@@ -43,6 +45,20 @@ export class TemplatesController {
         propertyCount: propertyIds.length,
       });
     }
+    const subjectIds = compSet.attributes.subject_property_ids.map(Number);
+    if (id === "rent-comps") {
+      // The template compares a subject with its comps: a comp set without one has nothing to compare.
+      const subjectId = subjectIds[0];
+      if (subjectId === undefined) {
+        throw new PaneInputError(
+          `Comp set ${compSet.id} has no subject property to compare with its comps: choose another in Comp sets.`,
+        );
+      }
+      return rentComps({ compSetId: Number(compSet.id), subjectId, propertyCount: propertyIds.length });
+    }
+    if (id === "rent-projection") {
+      return rentProjection({ propertyId: subjectIds[0] ?? (propertyIds[0] as number) });
+    }
     return propertyForecast({ propertyId: propertyIds[0] as number, today: this.today() });
   }
 
@@ -62,5 +78,8 @@ export class TemplatesController {
 /** The status line after a template is written. */
 export function templateSummary(written: WrittenTemplate): string {
   const formulas = written.formulaCount === 1 ? "RENT formula" : "RENT formulas";
-  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas} that refer to its input cells.`;
+  const worksheet = written.worksheetFormulaCount;
+  const plain =
+    worksheet === 0 ? "" : ` and ${worksheet} Excel formula${worksheet === 1 ? "" : "s"} over them`;
+  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas}${plain} that refer to its input cells.`;
 }

@@ -77,6 +77,8 @@ it("reads a spill with COUNT, AVERAGE, MIN, MAX, INDEX, MATCH, COUNTIFS, AVERAGE
     A10: "=AVERAGEIFS(F2:F5, G2:G5, 7)",
     A11: "=A2*2*12",
     A12: '=COUNTIFS(G2:G5, ">1")',
+    A13: '=IF(INDEX(H1:H4, 2)="", "none", INDEX(H1:H4, 2))',
+    A14: "=INDEX(H1:H4, 2)",
   };
   for (const [address, formula] of Object.entries(formulas)) enter(address, formula);
   await calculated();
@@ -95,6 +97,8 @@ it("reads a spill with COUNT, AVERAGE, MIN, MAX, INDEX, MATCH, COUNTIFS, AVERAGE
   // A criterion with an operator is past what the stand-in calculates: it says so rather than answer.
   expect(value("A12")).toBe("#VALUE!");
   expect(at("A12")?.errorMessage).toMatch(/does not calculate/);
+  // INDEX of an empty cell is empty to a comparison and shows 0.
+  expect([value("A13"), value("A14")]).toEqual(["none", 0]);
 });
 
 it("calculates a formula again when the spill it reads changes, grows and shrinks", async () => {

@@ -26,8 +26,13 @@ export interface SheetTemplate {
 
 export interface WrittenTemplate {
   readonly sheetName: string;
+  /** Formulas that call a RENT function. */
   readonly formulaCount: number;
+  /** Plain Excel formulas (over the RENT formulas' results and the inputs). */
+  readonly worksheetFormulaCount: number;
 }
+
+const callsRent = (formula: string) => /\bRENT\./i.test(formula);
 
 function rectOf(at: string): CellRect {
   const [first = "", last = first] = at.split(":");
@@ -61,9 +66,13 @@ export async function writeTemplate(
     );
   }
   let formulaCount = 0;
+  let worksheetFormulaCount = 0;
   for (const cell of template.cells) {
     if (cell.entry === undefined) continue;
-    if (typeof cell.entry === "string" && cell.entry.startsWith("=")) formulaCount++;
+    if (typeof cell.entry === "string" && cell.entry.startsWith("=")) {
+      if (callsRent(cell.entry)) formulaCount++;
+      else worksheetFormulaCount++;
+    }
     range(cell.at).formulas = [[cell.entry]];
   }
   sheet.activate();
@@ -73,5 +82,5 @@ export async function writeTemplate(
   const columns = Math.max(1, ...rects.map((rect) => rect.column + rect.columnCount));
   sheet.getRangeByIndexes(TITLE_ROWS, 0, rows - TITLE_ROWS, columns).format.autofitColumns();
   await context.sync();
-  return { sheetName, formulaCount };
+  return { sheetName, formulaCount, worksheetFormulaCount };
 }

@@ -246,7 +246,8 @@ function index(args: readonly Argument[]): Result {
   if (row < 0 || column < 0) return error("#VALUE!", "INDEX: a row or column number below 0.");
   const cell = array.result[row - 1]?.[column - 1];
   if (!cell) return error("#REF!", "INDEX: the row or column is outside the array.");
-  if (cell.blank) return single(0);
+  // INDEX answers a reference: an empty cell stays empty to a comparison (INDEX(...)="" is TRUE) and shows 0.
+  if (cell.blank) return [[{ value: "", blank: true }]];
   return [[{ value: cell.value, errorMessage: cell.errorMessage, valueFormat: cell.valueFormat }]];
 }
 
