@@ -6,6 +6,12 @@ import { propertyForecast } from "../excel/templates/propertyForecast";
 import { rentComps } from "../excel/templates/rentComps";
 import { rentProjection } from "../excel/templates/rentProjection";
 import { writeTemplate, type SheetTemplate, type WrittenTemplate } from "../excel/templates/sheetTemplate";
+import {
+  DEFAULT_WAIT,
+  chartTemplateBlocks,
+  type ChartedBlock,
+  type WaitOptions,
+} from "../excel/templates/templateCharts";
 import type { Session } from "../session/session";
 import type { ExcelRunner } from "./excelRunner";
 import { PaneInputError } from "./paneInputError";
@@ -23,12 +29,23 @@ export class TemplatesController {
     private readonly session: Session,
     private readonly runExcel: ExcelRunner,
     private readonly today: () => Date = () => new Date(),
+    private readonly wait: WaitOptions = DEFAULT_WAIT,
   ) {}
 
-  async create(choice: string, chosenCompSetId?: number): Promise<WrittenTemplate> {
+  async create(
+    choice: string,
+    chosenCompSetId?: number,
+  ): Promise<WrittenTemplate & { charts: ChartedBlock[] }> {
     if (!isTemplateId(choice)) throw new PaneInputError(`There is no template "${choice}".`);
     const template = await this.template(choice, chosenCompSetId);
-    return this.runExcel((context) => writeTemplate(context, template));
+    const written = await this.runExcel((context) => writeTemplate(context, template));
+    const charts = await chartTemplateBlocks(
+      this.runExcel,
+      written.sheetName,
+      template.charts ?? [],
+      this.wait,
+    );
+    return { ...written, charts };
   }
 
   private async template(id: TemplateId, chosenCompSetId?: number): Promise<SheetTemplate> {
@@ -76,10 +93,15 @@ export class TemplatesController {
 }
 
 /** The status line after a template is written. */
-export function templateSummary(written: WrittenTemplate): string {
+export function templateSummary(written: WrittenTemplate & { charts?: readonly ChartedBlock[] }): string {
   const formulas = written.formulaCount === 1 ? "RENT formula" : "RENT formulas";
   const worksheet = written.worksheetFormulaCount;
   const plain =
     worksheet === 0 ? "" : ` and ${worksheet} Excel formula${worksheet === 1 ? "" : "s"} over them`;
-  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas}${plain} that refer to its input cells.`;
+  const charts = (written.charts ?? []).map((chart) =>
+    "chartName" in chart
+      ? ` The chart "${chart.chartName}" shows its block at ${chart.at}.`
+      : ` No chart: ${chart.problem}.`,
+  );
+  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas}${plain} that refer to its input cells.${charts.join("")}`;
 }

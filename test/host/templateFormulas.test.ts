@@ -8,6 +8,7 @@ import { parseCellAddress } from "../../src/excel/a1";
 import { rentComps, RENT_COMPS_METRICS } from "../../src/excel/templates/rentComps";
 import { rentProjection, PROJECTION_YEARS } from "../../src/excel/templates/rentProjection";
 import { writeTemplate, type SheetTemplate } from "../../src/excel/templates/sheetTemplate";
+import { chartTemplateBlocks } from "../../src/excel/templates/templateCharts";
 import { Calculator } from "./page/calculator";
 import { HOST_PROFILES } from "./profiles";
 import { excelNamespace, type StandInRequestContext } from "./standin/excelApi";
@@ -100,7 +101,12 @@ function host() {
     field === "unit_count" ? Number(id) % 1000 : `Property ${String(id)}`,
   );
   calculator.registerFunction("FORECAST", async (id) => [
-    ["date", "base", "downside", "upside"],
+    [
+      "date",
+      "forecast rent (rent_growth_rate_yoy)",
+      "forecast rent (rent_growth_rate_yoy_downside)",
+      "forecast rent (rent_growth_rate_yoy_upside)",
+    ],
     ...Array.from({ length: forecastMonths }, (_, m) => [monthSerial(m), ...monthRent(Number(id), m)]),
   ]);
   calculator.registerFunction("SURVEY", async (id) => survey(Number(id)));
@@ -113,10 +119,16 @@ function host() {
   };
   const excel = excelNamespace(bridge);
   Object.assign(globalThis, { Office: officeNamespace(bridge) });
-  const write = (template: SheetTemplate) =>
-    excel.run((context: StandInRequestContext) =>
-      writeTemplate(context as unknown as Excel.RequestContext, template),
-    );
+  const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) =>
+    excel.run((context: StandInRequestContext) => batch(context as unknown as Excel.RequestContext));
+  const write = async (template: SheetTemplate) => {
+    const written = await run((context) => writeTemplate(context, template));
+    const charts = await chartTemplateBlocks(run, written.sheetName, template.charts ?? [], {
+      timeoutMs: 10_000,
+      pollMs: 5,
+    });
+    return { ...written, charts };
+  };
   const calculated = async () => {
     await new Promise((resolve) => setTimeout(resolve, 1));
     while (calculator.calculatingCount() > 0) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -156,6 +168,17 @@ describe("five-year rent projection", () => {
     await calculated();
     const { value, enter, errors } = sheetOf(workbook, written.sheetName);
     expect(errors()).toEqual([]);
+    // The chart: downside, base and upside, each over the spill's 60 months, dates along the x axis.
+    expect(written.charts).toEqual([{ at: "A18", chartName: "RENT forecast A18" }]);
+    const [chart] = workbook.sheet(written.sheetName).charts;
+    const months = { row: 18, rowCount: 60, columnCount: 1 };
+    expect(
+      chart?.series.map((series) => [series.values?.rect, series.xValues?.rect, series.lineStyle]),
+    ).toEqual([
+      [{ ...months, column: 2 }, { ...months, column: 0 }, "Dash"],
+      [{ ...months, column: 1 }, { ...months, column: 0 }, "Continuous"],
+      [{ ...months, column: 3 }, { ...months, column: 0 }, "Dash"],
+    ]);
 
     const check = (id: number, unitCount: number) => {
       for (let year = 1; year <= PROJECTION_YEARS; year++) {
@@ -211,6 +234,20 @@ describe("rent comps", () => {
     await calculated();
     const { value, enter, errors } = sheetOf(workbook, written.sheetName);
     expect(errors()).toEqual([]);
+    // The chart: rent against size from the survey, the subject (its first row), the comps, the comp average.
+    expect(written.charts).toEqual([{ at: "A25", chartName: "RENT rent by size A25" }]);
+    const [chart] = workbook.sheet(written.sheetName).charts;
+    const column = (index: number, row: number, rowCount: number) => ({
+      row,
+      column: index,
+      rowCount,
+      columnCount: 1,
+    });
+    expect(chart?.series.map((series) => [series.name, series.values?.rect, series.xValues?.rect])).toEqual([
+      ["Subject: Property 0", column(3, 25, 1), column(4, 25, 1)],
+      ["Comps", column(3, 26, 2), column(4, 26, 2)],
+      ["Comp average", column(3, 28, 1), column(4, 28, 1)],
+    ]);
 
     const check = (compSetId: number, subjectK: number) => {
       const table = survey(compSetId);

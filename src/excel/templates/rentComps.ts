@@ -214,5 +214,6 @@ export function rentComps(inputs: RentCompsInputs): SheetTemplate {
       entry: `=RENT.UNITS(${COMP_SET_CELL}, , , , , "columns=${RENT_COMPS_UNIT_COLUMNS.join(", ")}")`,
     },
   );
-  return { sheetName: "Rent comps", cells };
+  // Rent against size, the subject marked, from the survey's rows (the chart module's rent-by-size chart).
+  return { sheetName: "Rent comps", cells, charts: [{ at: cellAddress(surveyRow, 0), kind: "rentBySize" }] };
 }

@@ -146,5 +146,10 @@ export function rentProjection(inputs: RentProjectionInputs): SheetTemplate {
     { at: `A${firstMonthRow + 1}:A${lastMonthRow + 1}`, numberFormat: dateFormat },
     { at: `B${firstMonthRow + 1}:D${lastMonthRow + 1}`, numberFormat: rentFormat },
   );
-  return { sheetName: "Rent projection", cells };
+  // The monthly forecast rent: the base line with its downside and upside around it (the chart module's forecast).
+  return {
+    sheetName: "Rent projection",
+    cells,
+    charts: [{ at: cellAddress(PROJECTION_FORECAST_ROW, 0), kind: "forecast" }],
+  };
 }

@@ -6,6 +6,7 @@
 import { parseCellAddress, type CellRect } from "../a1";
 import { freeSheetName } from "../sheetNames";
 import type { CellValue } from "../../tables/tableData";
+import type { TemplateChart } from "./templateCharts";
 
 /** Rows 1 and 2 hold a template's title and what to change. */
 export const TITLE_ROWS = 2;
@@ -22,6 +23,8 @@ export interface SheetTemplate {
   /** The new sheet's name; a number is added when the workbook has one by that name. */
   readonly sheetName: string;
   readonly cells: readonly TemplateCell[];
+  /** Charts of the template's RENT blocks, made once each block has answered (templateCharts.ts). */
+  readonly charts?: readonly TemplateChart[];
 }
 
 export interface WrittenTemplate {
