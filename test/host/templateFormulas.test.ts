@@ -46,7 +46,7 @@ function survey(compSetId: number): unknown[][] {
   const average = ["", "Comp average", "", 1100 + compSetId, 810, 1.3, 0.01, 0.91, ""];
   return [
     [
-      "id",
+      "property_id",
       "property_name",
       "subject_property",
       "avg_rent",

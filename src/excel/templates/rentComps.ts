@@ -10,9 +10,9 @@ import { cellAddress, columnLetters } from "../a1";
 import { NUMBER_FORMAT_BY_KIND, numberFormatForField } from "../../tables/columnKinds";
 import type { SheetTemplate, TemplateCell } from "./sheetTemplate";
 
-/** The market survey's columns the template reads; `id` first (the subject is looked up by it). */
+/** The market survey's columns the template reads; `property_id` first (the subject is looked up by it). */
 export const RENT_COMPS_SURVEY_COLUMNS = [
-  "id",
+  "property_id",
   "property_name",
   "subject_property",
   "avg_rent",
@@ -103,7 +103,7 @@ export function rentComps(inputs: RentCompsInputs): SheetTemplate {
     const column = RENT_COMPS_SURVEY_COLUMNS.indexOf(name);
     return rangeOf(surveyRow + 1, column, lastSurveyRow, column);
   };
-  const subjectRow = `MATCH(${SUBJECT_CELL}, ${surveyColumn("id")}, 0)`;
+  const subjectRow = `MATCH(${SUBJECT_CELL}, ${surveyColumn("property_id")}, 0)`;
   const averageRow = `MATCH("${COMP_AVERAGE}", ${surveyColumn("property_name")}, 0)`;
 
   const cells: TemplateCell[] = [
