@@ -10,8 +10,8 @@ import type { Workbook } from "../workbook/workbook";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 560;
-const HEIGHT = 340;
-const PLOT = { left: 70, right: 20, top: 40, bottom: 80 };
+const HEIGHT = 360;
+const PLOT = { left: 70, right: 20, top: 40, bottom: 96 };
 /** Excel's default series colours (Office theme accents 1 to 6). */
 const COLOURS = ["#4472C4", "#ED7D31", "#A5A5A5", "#FFC000", "#5B9BD5", "#70AD47"];
 
@@ -140,31 +140,35 @@ export class ChartView {
 
     const numbers = series.flatMap((s) => s.points.flatMap(([, y]) => (y === null ? [] : [y])));
     const low = Math.min(0, ...numbers);
-    const high = Math.max(...numbers, low + 1);
+    const highest = numbers.length > 0 ? Math.max(...numbers) : low;
+    const high = highest > low ? highest : low + 1;
     const categoryCount = Math.max(1, ...series.map((s) => s.points.length));
     const xNumbers = series.flatMap((s) => s.points.flatMap(([x]) => (typeof x === "number" ? [x] : [])));
-    const xLow = Math.min(...xNumbers);
-    const xHigh = Math.max(...xNumbers, xLow + 1);
-    const plotWidth = WIDTH - PLOT.left - PLOT.right;
+    const xLow = xNumbers.length > 0 ? Math.min(...xNumbers) : 0;
+    const xHighest = xNumbers.length > 0 ? Math.max(...xNumbers) : xLow;
+    const xHigh = xHighest > xLow ? xHighest : xLow + 1;
+    // Horizontal bars name their categories to the left of the plot: room for a market's name.
+    const plotLeft = chart.type === "BarClustered" ? 170 : PLOT.left;
+    const plotWidth = WIDTH - plotLeft - PLOT.right;
     const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
     // Horizontal bars put the values along x and the categories down y.
     const valueAt = (y: number) =>
       chart.type === "BarClustered"
-        ? PLOT.left + ((y - low) / (high - low)) * plotWidth
+        ? plotLeft + ((y - low) / (high - low)) * plotWidth
         : PLOT.top + plotHeight - ((y - low) / (high - low)) * plotHeight;
     const slot = (index: number) => {
       const order = chart.categoryAxis.reversePlotOrder ? index : categoryCount - 1 - index;
       return chart.type === "BarClustered"
         ? PLOT.top + ((order + 0.5) / categoryCount) * plotHeight
-        : PLOT.left + ((index + 0.5) / categoryCount) * plotWidth;
+        : plotLeft + ((index + 0.5) / categoryCount) * plotWidth;
     };
     const xAt = (x: number | string | null, index: number) =>
       categorical || typeof x !== "number"
         ? slot(index)
-        : PLOT.left + ((x - xLow) / (xHigh - xLow)) * plotWidth;
+        : plotLeft + ((x - xLow) / (xHigh - xLow)) * plotWidth;
 
     root.append(
-      svg("rect", { x: PLOT.left, y: PLOT.top, width: plotWidth, height: plotHeight, class: "chart-plot" }),
+      svg("rect", { x: plotLeft, y: PLOT.top, width: plotWidth, height: plotHeight, class: "chart-plot" }),
     );
     // Value axis: its lowest and highest values and its title.
     for (const value of [low, (low + high) / 2, high]) {
@@ -186,7 +190,7 @@ export class ChartView {
         root.append(
           svg(
             "text",
-            { x: PLOT.left - 6, y: valueAt(value) + 4, class: "chart-tick", "text-anchor": "end" },
+            { x: plotLeft - 6, y: valueAt(value) + 4, class: "chart-tick", "text-anchor": "end" },
             text,
           ),
         );
@@ -196,7 +200,7 @@ export class ChartView {
         ? svg(
             "text",
             {
-              x: PLOT.left + plotWidth / 2,
+              x: plotLeft + plotWidth / 2,
               y: PLOT.top + plotHeight + 30,
               class: "chart-axis-title value-axis-title",
               "text-anchor": "middle",
@@ -231,7 +235,7 @@ export class ChartView {
         : svg(
             "text",
             {
-              x: PLOT.left + plotWidth / 2,
+              x: plotLeft + plotWidth / 2,
               y: PLOT.top + plotHeight + 30,
               class: "chart-axis-title category-axis-title",
               "text-anchor": "middle",
@@ -248,29 +252,30 @@ export class ChartView {
         root.append(
           svg(
             "text",
-            { x: PLOT.left - 4, y: slot(index) + 4, class: "chart-tick", "text-anchor": "end" },
-            label(x),
+            { x: plotLeft - 4, y: slot(index) + 4, class: "chart-tick", "text-anchor": "end" },
+            label(x).length > 23 ? `${label(x).slice(0, 22)}…` : label(x),
           ),
         ),
       );
     } else if (firstPoints.length > 0) {
+      // The first and last labels, at the plot's two ends.
       const ends = categorical
-        ? [
-            [firstPoints[0]?.[0] ?? null, 0] as const,
-            [firstPoints.at(-1)?.[0] ?? null, firstPoints.length - 1] as const,
-          ]
-        : ([
-            [xLow, 0],
-            [xHigh, 0],
-          ] as const);
-      for (const [x, index] of ends)
+        ? [firstPoints[0]?.[0] ?? null, firstPoints.at(-1)?.[0] ?? null]
+        : [xLow, xHigh];
+      ends.forEach((x, end) =>
         root.append(
           svg(
             "text",
-            { x: xAt(x, index), y: PLOT.top + plotHeight + 14, class: "chart-tick", "text-anchor": "middle" },
+            {
+              x: end === 0 ? plotLeft : plotLeft + plotWidth,
+              y: PLOT.top + plotHeight + 14,
+              class: "chart-tick",
+              "text-anchor": end === 0 ? "start" : "end",
+            },
             label(x),
           ),
-        );
+        ),
+      );
     }
 
     const barHeight = (plotHeight / categoryCount / Math.max(1, series.length)) * 0.8;
@@ -326,12 +331,25 @@ export class ChartView {
       root.append(group);
     });
 
-    // The legend along the bottom, as the add-in places it.
-    let legendX = PLOT.left;
-    for (const { record, colour } of series) {
-      root.append(svg("rect", { x: legendX, y: HEIGHT - 24, width: 10, height: 10, fill: colour }));
-      root.append(svg("text", { x: legendX + 14, y: HEIGHT - 15, class: "chart-legend" }, record.name));
-      legendX += 24 + record.name.length * 6.5;
+    // The legend along the bottom, as the add-in places it: two rows at most, then how many more.
+    let legendX = 12;
+    let legendRow = 0;
+    for (const [index, { record, colour }] of series.entries()) {
+      const width = 24 + record.name.length * 6.2;
+      if (legendX + width > WIDTH - 12 && legendX > 12) {
+        legendRow++;
+        legendX = 12;
+      }
+      const y = HEIGHT - 54 + legendRow * 18;
+      if (legendRow > 1) {
+        root.append(
+          svg("text", { x: 12, y: HEIGHT - 6, class: "chart-legend" }, `and ${series.length - index} more`),
+        );
+        break;
+      }
+      root.append(svg("rect", { x: legendX, y, width: 10, height: 10, fill: colour }));
+      root.append(svg("text", { x: legendX + 14, y: y + 9, class: "chart-legend" }, record.name));
+      legendX += width;
     }
     frame.append(root);
     return frame;
