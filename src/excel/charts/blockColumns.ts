@@ -63,7 +63,7 @@ export function axisTitleOf(column: BlockColumn): string {
   const label = column.asRent ? column.header : labelOf(column.field);
   const unit = unitOf(column);
   const words = unit === undefined ? undefined : UNIT_WORDS[unit];
-  if (words === undefined || label.includes(words)) return label;
+  if (words === undefined || label.toLowerCase().includes(words)) return label;
   return `${label} (${words})`;
 }
 
