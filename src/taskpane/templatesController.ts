@@ -13,6 +13,7 @@ import {
   type WaitOptions,
 } from "../excel/templates/templateCharts";
 import type { Session } from "../session/session";
+import { chartAsOf } from "./chartsController";
 import type { ExcelRunner } from "./excelRunner";
 import { PaneInputError } from "./paneInputError";
 
@@ -44,6 +45,7 @@ export class TemplatesController {
       written.sheetName,
       template.charts ?? [],
       this.wait,
+      chartAsOf,
     );
     return { ...written, charts };
   }

@@ -5,6 +5,7 @@
  *   npx tsx test/e2e/screenshots.ts                    every screenshot
  *   npx tsx test/e2e/screenshots.ts forecast-builder   only the forecast builder's, light and dark
  *   npx tsx test/e2e/screenshots.ts charts             only the block charts', light and dark
+ *   npx tsx test/e2e/screenshots.ts templates          only the rent comps and projection templates', light and dark
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -174,6 +175,36 @@ async function blockCharts(world: PreviewBrowser): Promise<void> {
   }
 }
 
+/**
+ * The rent comps and five-year projection templates ("New sheet from template", Workbook tab): the whole page,
+ * the sheet with its figures and its chart beside the pane, in the light and the dark scheme:
+ * template-rent-comps-<scheme>.png, template-rent-projection-<scheme>.png.
+ */
+async function templateSheets(world: PreviewBrowser): Promise<void> {
+  const { page, pane } = world;
+  // Wide enough for the figures and the chart beside the block, which sit right of what 1400 px shows.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 3000, height: 1150 });
+  for (const template of ["rent-comps", "rent-projection"]) {
+    await openTabOf(world, "template-choice");
+    await pane.locator("#template-choice").selectOption(template);
+    await paneAction(world, "template-button");
+    await allCalculated(page);
+    await page.locator("#chart-layer figure g.chart-series").first().waitFor({ state: "attached" });
+    await page.locator('#grid td[data-address="A1"]').click();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await pane.locator(`html[data-theme="${scheme}"]`).waitFor({ state: "attached" });
+      await pane
+        .locator("body")
+        .evaluate(() => Promise.all(document.getAnimations().map((run) => run.finished)));
+      await page.screenshot({ path: join(OUTPUT, `template-${template}-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
 async function main(only: string | undefined): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
@@ -188,8 +219,13 @@ async function main(only: string | undefined): Promise<void> {
       await blockCharts(world);
       return;
     }
+    if (only === "templates") {
+      await signIn(world, "demo-proplus", "sandbox-secret-proplus");
+      await templateSheets(world);
+      return;
+    }
     if (only !== undefined)
-      throw new Error(`No screenshots named ${only}: forecast-builder, charts, or none for all.`);
+      throw new Error(`No screenshots named ${only}: forecast-builder, charts, templates, or none for all.`);
     const { page, pane } = world;
     // The sign-in form a person meets first, its service settings open.
     await pane.locator("#service-settings summary").click();
@@ -240,6 +276,7 @@ async function main(only: string | undefined): Promise<void> {
     await page.screenshot({ path: join(OUTPUT, "comp-set-export.png") });
     await forecastBuilder(world);
     await blockCharts(world);
+    await templateSheets(world);
     console.log(`Screenshots written to ${OUTPUT}`);
   } finally {
     await world.close();

@@ -57,6 +57,8 @@ export async function chartTemplateBlocks(
   sheetName: string,
   charts: readonly TemplateChart[],
   wait: WaitOptions = DEFAULT_WAIT,
+  /** What a block's figures are as of, in words, for its chart's title (as "Chart this block" titles one). */
+  asOf?: (sheetName: string, anchor: string) => string | undefined,
 ): Promise<ChartedBlock[]> {
   const results: ChartedBlock[] = [];
   for (const chart of charts) {
@@ -73,12 +75,11 @@ export async function chartTemplateBlocks(
       await run(async (context) => {
         const { row, column } = parseCellAddress(chart.at);
         const anchor = context.workbook.worksheets.getItem(sheetName).getRangeByIndexes(row, column, 1, 1);
-        await chartBlock(
-          context,
-          anchor,
-          chart.kind,
-          chart.field === undefined ? {} : { field: chart.field },
-        );
+        const when = asOf?.(sheetName, chart.at);
+        await chartBlock(context, anchor, chart.kind, {
+          ...(chart.field === undefined ? {} : { field: chart.field }),
+          ...(when ? { asOf: when } : {}),
+        });
       });
       results.push({ at: chart.at, chartName: blockChartName(chart.kind, chart.at) });
     } catch (error) {
