@@ -250,3 +250,29 @@ it("says why when the selected cell is no block a chart shows, and adds no chart
   );
   expect(await drawnCharts()).toEqual([]);
 });
+
+it("finds its chart again after a reload, and follows the block from there", async () => {
+  const { page, pane } = world;
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", '=RENT.MARKETS("rent_avg_t30", "limit=3")');
+  const expectedFor = async () => {
+    const { rows } = await block(sheet);
+    return [expectedSeries("Asking rent, avg 30 d ($)", rows, 1, 3)];
+  };
+  const three = await expectedFor();
+  await chartThisBlock("A1");
+  await chartShows(three);
+
+  // The workbook comes back with its chart; the reloaded pane knows it is the block's.
+  await page.reload();
+  await pane.locator("#sign-in-button").waitFor();
+  await page.locator("#sheet-tabs .tab", { hasText: sheet }).click();
+  await chartShows(three);
+  await signIn(world, "demo-proplus", "sandbox-secret-proplus");
+  await typeInto(page, "A1", '=RENT.MARKETS("rent_avg_t30", "limit=6")');
+  const six = await expectedFor();
+  expect(six[0]?.count).toBe(6);
+  await chartShows(six);
+  // Still the one chart, by its name.
+  expect((await drawnCharts()).map((chart) => chart.name)).toEqual(["RENT comparison A1"]);
+});
