@@ -6,6 +6,8 @@ import {
 } from "../excel/recalculate";
 import { session } from "../session/session";
 import { wireAsOfPanel } from "./asOfPanel";
+import { ChartsController } from "./chartsController";
+import { wireChartsPanel } from "./chartsPanel";
 import { CompSetsController } from "./compSetsController";
 import { ConnectionCheckController } from "./connectionCheckController";
 import { wireConnectionPanel } from "./connectionPanel";
@@ -75,6 +77,7 @@ function start(inExcel: boolean): void {
   wireAsOfPanel(runExcel, status, inExcel);
   wireFreezePanel(new FreezeController(runExcel, session), status);
   wireTemplatesPanel(new TemplatesController(session, runExcel), status);
+  wireChartsPanel(new ChartsController(runExcel), status, inExcel);
   wireProgressStrip(session);
   wireUsagePanel(session, usage, status, {
     settings,

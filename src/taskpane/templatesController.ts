@@ -3,8 +3,17 @@ import { isTemplateId, type TemplateId } from "../excel/templates/catalogue";
 import { compSetSurvey } from "../excel/templates/compSetSurvey";
 import { marketComparison } from "../excel/templates/marketComparison";
 import { propertyForecast } from "../excel/templates/propertyForecast";
+import { rentComps } from "../excel/templates/rentComps";
+import { rentProjection } from "../excel/templates/rentProjection";
 import { writeTemplate, type SheetTemplate, type WrittenTemplate } from "../excel/templates/sheetTemplate";
+import {
+  DEFAULT_WAIT,
+  chartTemplateBlocks,
+  type ChartedBlock,
+  type WaitOptions,
+} from "../excel/templates/templateCharts";
 import type { Session } from "../session/session";
+import { chartAsOf } from "./chartsController";
 import type { ExcelRunner } from "./excelRunner";
 import { PaneInputError } from "./paneInputError";
 
@@ -21,12 +30,24 @@ export class TemplatesController {
     private readonly session: Session,
     private readonly runExcel: ExcelRunner,
     private readonly today: () => Date = () => new Date(),
+    private readonly wait: WaitOptions = DEFAULT_WAIT,
   ) {}
 
-  async create(choice: string, chosenCompSetId?: number): Promise<WrittenTemplate> {
+  async create(
+    choice: string,
+    chosenCompSetId?: number,
+  ): Promise<WrittenTemplate & { charts: ChartedBlock[] }> {
     if (!isTemplateId(choice)) throw new PaneInputError(`There is no template "${choice}".`);
     const template = await this.template(choice, chosenCompSetId);
-    return this.runExcel((context) => writeTemplate(context, template));
+    const written = await this.runExcel((context) => writeTemplate(context, template));
+    const charts = await chartTemplateBlocks(
+      this.runExcel,
+      written.sheetName,
+      template.charts ?? [],
+      this.wait,
+      chartAsOf,
+    );
+    return { ...written, charts };
   }
 
   private async template(id: TemplateId, chosenCompSetId?: number): Promise<SheetTemplate> {
@@ -42,6 +63,20 @@ export class TemplatesController {
         propertyIds: propertyIds.slice(0, SURVEY_PROPERTIES),
         propertyCount: propertyIds.length,
       });
+    }
+    const subjectIds = compSet.attributes.subject_property_ids.map(Number);
+    if (id === "rent-comps") {
+      // The template compares a subject with its comps: a comp set without one has nothing to compare.
+      const subjectId = subjectIds[0];
+      if (subjectId === undefined) {
+        throw new PaneInputError(
+          `Comp set ${compSet.id} has no subject property to compare with its comps: choose another in Comp sets.`,
+        );
+      }
+      return rentComps({ compSetId: Number(compSet.id), subjectId, propertyCount: propertyIds.length });
+    }
+    if (id === "rent-projection") {
+      return rentProjection({ propertyId: subjectIds[0] ?? (propertyIds[0] as number) });
     }
     return propertyForecast({ propertyId: propertyIds[0] as number, today: this.today() });
   }
@@ -60,7 +95,15 @@ export class TemplatesController {
 }
 
 /** The status line after a template is written. */
-export function templateSummary(written: WrittenTemplate): string {
+export function templateSummary(written: WrittenTemplate & { charts?: readonly ChartedBlock[] }): string {
   const formulas = written.formulaCount === 1 ? "RENT formula" : "RENT formulas";
-  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas} that refer to its input cells.`;
+  const worksheet = written.worksheetFormulaCount;
+  const plain =
+    worksheet === 0 ? "" : ` and ${worksheet} Excel formula${worksheet === 1 ? "" : "s"} over them`;
+  const charts = (written.charts ?? []).map((chart) =>
+    "chartName" in chart
+      ? ` The chart "${chart.chartName}" shows its block at ${chart.at}.`
+      : ` No chart: ${chart.problem}.`,
+  );
+  return `Added the sheet "${written.sheetName}" with ${written.formulaCount} ${formulas}${plain} that refer to its input cells.${charts.join("")}`;
 }

@@ -88,7 +88,7 @@ it("is usable from the keyboard: arrows move between tabs, Tab reaches a tab's c
 
   // From the tab list, Tab walks into the panel: its fields and Fluent buttons are all in the tab order.
   const reached: string[] = [];
-  for (let step = 0; step < 11; step++) {
+  for (let step = 0; step < 13; step++) {
     await world.page.keyboard.press("Tab");
     reached.push(await paneFrame().evaluate(() => document.activeElement?.id ?? ""));
   }
@@ -96,6 +96,8 @@ it("is usable from the keyboard: arrows move between tabs, Tab reaches a tab's c
     expect.arrayContaining([
       "template-choice",
       "template-button",
+      "chart-field",
+      "chart-button",
       "refresh-scope",
       "refresh-button",
       "cache-stats-button",

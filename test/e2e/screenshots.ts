@@ -4,6 +4,8 @@
  *
  *   npx tsx test/e2e/screenshots.ts                    every screenshot
  *   npx tsx test/e2e/screenshots.ts forecast-builder   only the forecast builder's, light and dark
+ *   npx tsx test/e2e/screenshots.ts charts             only the block charts', light and dark
+ *   npx tsx test/e2e/screenshots.ts templates          only the rent comps and projection templates', light and dark
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import {
   newSheet,
   openPreviewBrowser,
   openTab,
+  openTabOf,
   paneAction,
   signIn,
   typeInto,
@@ -101,6 +104,107 @@ async function forecastBuilder(world: PreviewBrowser): Promise<void> {
   await page.emulateMedia({ colorScheme: "light" });
 }
 
+/** `DATE(y,m,d)` of a day so many days ago: the service keeps a few months of floor plan history, to yesterday. */
+function excelDate(daysAgo: number): string {
+  const date = new Date(Date.now() - daysAgo * 86_400_000);
+  return `DATE(${date.getUTCFullYear()},${date.getUTCMonth() + 1},${date.getUTCDate()})`;
+}
+
+/** Blocks of each kind a chart draws, as a person would type them; `{compSet}` and `{property}` are filled in. */
+const CHARTED_BLOCKS: { name: string; formula: string }[] = [
+  {
+    name: "history",
+    formula: '=RENT.FLOORPLANHISTORY({compSet}, "asking_rent", {weeksAgo8}, {yesterday}, "week")',
+  },
+  {
+    name: "forecast",
+    formula:
+      '=RENT.FORECAST({property}, "rent_growth_rate_yoy, rent_growth_rate_yoy_downside, rent_growth_rate_yoy_upside", "avg", "quarter")',
+  },
+  { name: "comparison", formula: '=RENT.MARKETS("rent_avg_t30", "limit=8")' },
+  { name: "rent-by-size", formula: "=RENT.UNITS({compSet})" },
+];
+
+/**
+ * Each kind of block chart ("Chart this block" on the Workbook tab), the chart alone as the preview draws it, in
+ * the light and the dark scheme: chart-<kind>-light.png, chart-<kind>-dark.png.
+ */
+async function blockCharts(world: PreviewBrowser): Promise<void> {
+  const { page, pane } = world;
+  await openTab(world, "comp-sets");
+  const compSet = await pane.locator("#comp-set-picker option").first().getAttribute("value");
+  // A property with a forecast: the first Austin property whose forecast shows figures.
+  const sheet = await newSheet(page);
+  await typeInto(page, "A1", '=RENT.LOOKUP("city=Austin; max_results=10")');
+  await allCalculated(page);
+  let property = "";
+  for (let row = 2; row <= 11 && property === ""; row++) {
+    await typeInto(page, "C1", `=RENT.FORECAST(A${row}, "rent_growth_rate_yoy")`);
+    await allCalculated(page);
+    property = await page.evaluate(
+      ({ name, row }) => {
+        const target = (window as unknown as HostWindow).rentMarketHost.workbook.sheet(name);
+        return typeof target.cell(1, 3)?.value === "number" ? String(target.cell(row - 1, 0)?.value) : "";
+      },
+      { name: sheet, row },
+    );
+  }
+  for (const { name, formula } of CHARTED_BLOCKS) {
+    await newSheet(page);
+    await typeInto(
+      page,
+      "A1",
+      formula
+        .replace(/\{compSet\}/g, compSet ?? "")
+        .replace("{property}", property)
+        .replace("{weeksAgo8}", excelDate(56))
+        .replace("{yesterday}", excelDate(1)),
+    );
+    await allCalculated(page);
+    await page.locator('#grid td[data-address="A1"]').click();
+    await openTabOf(world, "chart-button");
+    await paneAction(world, "chart-button");
+    const chart = page.locator("#chart-layer figure").first();
+    await chart.locator("g.chart-series").first().waitFor({ state: "attached" });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await chart.scrollIntoViewIfNeeded();
+      await chart.screenshot({ path: join(OUTPUT, `chart-${name}-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+}
+
+/**
+ * The rent comps and five-year projection templates ("New sheet from template", Workbook tab): the whole page,
+ * the sheet with its figures and its chart beside the pane, in the light and the dark scheme:
+ * template-rent-comps-<scheme>.png, template-rent-projection-<scheme>.png.
+ */
+async function templateSheets(world: PreviewBrowser): Promise<void> {
+  const { page, pane } = world;
+  // Wide enough for the figures and the chart beside the block, which sit right of what 1400 px shows.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 3000, height: 1150 });
+  for (const template of ["rent-comps", "rent-projection"]) {
+    await openTabOf(world, "template-choice");
+    await pane.locator("#template-choice").selectOption(template);
+    await paneAction(world, "template-button");
+    await allCalculated(page);
+    await page.locator("#chart-layer figure g.chart-series").first().waitFor({ state: "attached" });
+    await page.locator('#grid td[data-address="A1"]').click();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await pane.locator(`html[data-theme="${scheme}"]`).waitFor({ state: "attached" });
+      await pane
+        .locator("body")
+        .evaluate(() => Promise.all(document.getAnimations().map((run) => run.finished)));
+      await page.screenshot({ path: join(OUTPUT, `template-${template}-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
 async function main(only: string | undefined): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
   const world = await openPreviewBrowser({}, { width: 1400, height: 900 });
@@ -110,8 +214,18 @@ async function main(only: string | undefined): Promise<void> {
       await forecastBuilder(world);
       return;
     }
+    if (only === "charts") {
+      await signIn(world, "demo-proplus", "sandbox-secret-proplus");
+      await blockCharts(world);
+      return;
+    }
+    if (only === "templates") {
+      await signIn(world, "demo-proplus", "sandbox-secret-proplus");
+      await templateSheets(world);
+      return;
+    }
     if (only !== undefined)
-      throw new Error(`No screenshots named ${only}: forecast-builder, or none for all.`);
+      throw new Error(`No screenshots named ${only}: forecast-builder, charts, templates, or none for all.`);
     const { page, pane } = world;
     // The sign-in form a person meets first, its service settings open.
     await pane.locator("#service-settings summary").click();
@@ -161,6 +275,8 @@ async function main(only: string | undefined): Promise<void> {
     await page.locator("#grid td.table-header").first().waitFor();
     await page.screenshot({ path: join(OUTPUT, "comp-set-export.png") });
     await forecastBuilder(world);
+    await blockCharts(world);
+    await templateSheets(world);
     console.log(`Screenshots written to ${OUTPUT}`);
   } finally {
     await world.close();

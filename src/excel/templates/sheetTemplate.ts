@@ -6,6 +6,7 @@
 import { parseCellAddress, type CellRect } from "../a1";
 import { freeSheetName } from "../sheetNames";
 import type { CellValue } from "../../tables/tableData";
+import type { TemplateChart } from "./templateCharts";
 
 /** Rows 1 and 2 hold a template's title and what to change. */
 export const TITLE_ROWS = 2;
@@ -22,12 +23,19 @@ export interface SheetTemplate {
   /** The new sheet's name; a number is added when the workbook has one by that name. */
   readonly sheetName: string;
   readonly cells: readonly TemplateCell[];
+  /** Charts of the template's RENT blocks, made once each block has answered (templateCharts.ts). */
+  readonly charts?: readonly TemplateChart[];
 }
 
 export interface WrittenTemplate {
   readonly sheetName: string;
+  /** Formulas that call a RENT function. */
   readonly formulaCount: number;
+  /** Plain Excel formulas (over the RENT formulas' results and the inputs). */
+  readonly worksheetFormulaCount: number;
 }
+
+const callsRent = (formula: string) => /\bRENT\./i.test(formula);
 
 function rectOf(at: string): CellRect {
   const [first = "", last = first] = at.split(":");
@@ -61,9 +69,13 @@ export async function writeTemplate(
     );
   }
   let formulaCount = 0;
+  let worksheetFormulaCount = 0;
   for (const cell of template.cells) {
     if (cell.entry === undefined) continue;
-    if (typeof cell.entry === "string" && cell.entry.startsWith("=")) formulaCount++;
+    if (typeof cell.entry === "string" && cell.entry.startsWith("=")) {
+      if (callsRent(cell.entry)) formulaCount++;
+      else worksheetFormulaCount++;
+    }
     range(cell.at).formulas = [[cell.entry]];
   }
   sheet.activate();
@@ -73,5 +85,5 @@ export async function writeTemplate(
   const columns = Math.max(1, ...rects.map((rect) => rect.column + rect.columnCount));
   sheet.getRangeByIndexes(TITLE_ROWS, 0, rows - TITLE_ROWS, columns).format.autofitColumns();
   await context.sync();
-  return { sheetName, formulaCount };
+  return { sheetName, formulaCount, worksheetFormulaCount };
 }

@@ -22,6 +22,7 @@ import {
   type HostProfile,
 } from "../profiles";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expression } from "./formula";
+import { callWorksheetFunction, isWorksheetFunction, negate, operate } from "./excelFunctions";
 
 export interface FunctionMetadata {
   id: string;
@@ -40,6 +41,9 @@ type Result = Cell[][];
 const BUSY = "#BUSY!";
 
 const errorResult = (code: string, errorMessage: string): Result => [[{ value: code, errorMessage }]];
+
+/** An empty cell as a formula reads it: one shared object, since a long range is mostly empty cells. */
+const BLANK: Cell = Object.freeze({ value: "", blank: true });
 
 /** A pending input: the formula waits and runs again when the input's own formula has its result. */
 class WaitingForInput extends Error {}
@@ -135,6 +139,10 @@ export class Calculator {
   /** The stream each formula cell shows, by run key. */
   private readonly streamOfCell = new Map<string, string>();
   private generation = 0;
+  private readonly parsedFormulas = new Map<
+    string,
+    { expression: Expression; references: ReturnType<typeof referencesOf> } | Error
+  >();
   /** Formulas whose function the add-in had not associated yet: sheet and anchor. */
   private readonly waitingForFunctions = new Map<string, { sheetName: string; anchor: string }>();
   private waitingCellsScheduled = false;
@@ -232,9 +240,28 @@ export class Calculator {
     return spill !== undefined && rectsIntersect(spill, change.rect);
   }
 
+  /**
+   * A formula's expression and the references in it, parsed once per text: every change of the workbook asks each
+   * formula whether it reads the changed cells.
+   */
+  private parsed(formula: string): { expression: Expression; references: ReturnType<typeof referencesOf> } {
+    let entry = this.parsedFormulas.get(formula);
+    if (!entry) {
+      try {
+        const expression = parseFormula(formula);
+        entry = { expression, references: referencesOf(expression) };
+      } catch (error) {
+        entry = error instanceof Error ? error : new Error(String(error));
+      }
+      this.parsedFormulas.set(formula, entry);
+    }
+    if (entry instanceof Error) throw entry;
+    return entry;
+  }
+
   private dependsOn(sheetName: string, formula: string, changedSheet: string, rect: CellRect): boolean {
     try {
-      return referencesOf(parseFormula(formula)).some(
+      return this.parsed(formula).references.some(
         (reference) =>
           (reference.sheet ?? sheetName).toUpperCase() === changedSheet.toUpperCase() &&
           rectsIntersect(reference.rect, rect),
@@ -286,12 +313,14 @@ export class Calculator {
   ): Promise<Result | undefined> {
     let expression: Expression;
     try {
-      expression = parseFormula(formula);
+      expression = this.parsed(formula).expression;
     } catch (error) {
       return errorResult("#NAME?", error instanceof FormulaSyntaxError ? error.message : String(error));
     }
     try {
-      return await this.value(expression, sheetName, anchor, run);
+      const result = await this.value(expression, sheetName, anchor, run);
+      // A formula that ends on an empty cell (=A1, =INDEX(...)) shows 0, as in Excel.
+      return result.map((row) => row.map((cell) => (cell.blank ? { value: 0 } : cell)));
     } catch (error) {
       if (error instanceof WaitingForInput) return undefined;
       return failure(error);
@@ -310,6 +339,14 @@ export class Calculator {
         return this.field(expression, sheetName);
       case "call":
         return this.call(expression, sheetName, anchor, run);
+      case "operator":
+        return operate(
+          expression.operator,
+          await this.value(expression.left, sheetName, anchor, run),
+          await this.value(expression.right, sheetName, anchor, run),
+        );
+      case "negation":
+        return negate(await this.value(expression.operand, sheetName, anchor, run));
     }
   }
 
@@ -333,15 +370,33 @@ export class Calculator {
   private referenced(sheetName: string, rect: CellRect): Result {
     const sheet = this.workbook.findSheet(sheetName);
     if (!sheet) return errorResult("#REF!", `There is no sheet named "${sheetName}".`);
-    return Array.from({ length: rect.rowCount }, (_, r) =>
-      Array.from({ length: rect.columnCount }, (_, c) => {
-        const cell = sheet.cell(rect.row + r, rect.column + c);
+    // Past the cells that hold something every cell is empty: a long range (a block read over the rows a spill
+    // may grow into) is not looked up cell by cell there.
+    const used = sheet.usedRect(true);
+    const lastRow = used ? used.row + used.rowCount - 1 : -1;
+    const lastColumn = used ? used.column + used.columnCount - 1 : -1;
+    const emptyRow: readonly Cell[] = Object.freeze(Array<Cell>(rect.columnCount).fill(BLANK));
+    const rows: Cell[][] = [];
+    for (let r = 0; r < rect.rowCount; r++) {
+      const row = rect.row + r;
+      if (row > lastRow) {
+        rows.push(emptyRow as Cell[]);
+        continue;
+      }
+      const cells: Cell[] = [];
+      for (let c = 0; c < rect.columnCount; c++) {
+        const column = rect.column + c;
+        const cell = column > lastColumn ? undefined : sheet.cell(row, column);
         if (cell?.value === BUSY) throw new WaitingForInput();
-        if (!cell || (cell.value === "" && cell.formula === undefined)) return { value: "", blank: true };
-        const { value, errorMessage, valueFormat, entity } = cell;
-        return { value, errorMessage, valueFormat, entity };
-      }),
-    );
+        if (!cell || (cell.value === "" && cell.formula === undefined)) cells.push(BLANK);
+        else {
+          const { value, errorMessage, valueFormat, entity } = cell;
+          cells.push({ value, errorMessage, valueFormat, entity });
+        }
+      }
+      rows.push(cells);
+    }
+    return rows;
   }
 
   private async call(
@@ -356,7 +411,19 @@ export class Calculator {
         result: await this.value(arg, sheetName, anchor, run),
       })),
     );
-    // As in Excel, an error in an argument is the result, without calling the function.
+    // A worksheet function reads its arguments' errors as Excel's reference says (COUNT skips them, IF takes one
+    // branch), so it gets them as they are.
+    if (isWorksheetFunction(expression.name)) {
+      return callWorksheetFunction(
+        expression.name,
+        expression.args.map((arg, index) => ({
+          result: args[index]?.result ?? [[{ value: "" }]],
+          fromReference: arg.kind === "reference",
+          omitted: arg.kind === "omitted",
+        })),
+      );
+    }
+    // As in Excel, an error in an argument of a custom function is the result, without calling the function.
     for (const { result } of args) {
       const error = result.flat().find((cell) => ERROR_VALUES.has(String(cell.value)));
       if (error) return [[error]];

@@ -1,8 +1,10 @@
 /**
- * The formulas the host page understands: a call of a namespaced custom function (`=RENT.PROPERTY(...)`) or
- * of DATE, whose arguments are numbers, text in double quotes, TRUE/FALSE, cell and range references
- * (`A1`, `$B$2:C9`, `Sheet2!A1`, `'My sheet'!A1:B2`), nested calls, or nothing (an omitted argument); or a
- * field of an entity (`=A1.asking_rent`, `=A1.[asking rent]`), alone or as an argument.
+ * The formulas the host page understands: a call of a namespaced custom function (`=RENT.PROPERTY(...)`), of
+ * DATE or of the few worksheet functions in excelFunctions.ts, whose arguments are numbers, text in double
+ * quotes, TRUE/FALSE, cell and range references (`A1`, `$B$2:C9`, `Sheet2!A1`, `'My sheet'!A1:B2`), nested
+ * calls, or nothing (an omitted argument); a field of an entity (`=A1.asking_rent`, `=A1.[asking rent]`), alone
+ * or as an argument; and these joined by Excel's operators with Excel's precedence (lowest first): comparison
+ * (`= <> < > <= >=`), `&`, `+ -`, `* /`, then a leading `-`.
  * Anything else is not a formula this stand-in calculates; the cell shows #NAME? with the reason.
  */
 import type { CellRect } from "../../../src/excel/a1";
@@ -14,13 +16,25 @@ export type Expression =
   | { kind: "reference"; sheet: string | undefined; rect: CellRect }
   /** A field of the entity in a cell: `A1.asking_rent`, or `A1.[Field name]` for a name with spaces. */
   | { kind: "field"; reference: { sheet: string | undefined; rect: CellRect }; field: string }
-  | { kind: "call"; name: string; args: Expression[] };
+  | { kind: "call"; name: string; args: Expression[] }
+  | { kind: "operator"; operator: BinaryOperator; left: Expression; right: Expression }
+  | { kind: "negation"; operand: Expression };
+
+export type BinaryOperator = "=" | "<>" | "<" | ">" | "<=" | ">=" | "&" | "+" | "-" | "*" | "/";
+
+/** Operators by precedence, lowest first (Microsoft, "Calculation operators and precedence in Excel"). */
+const OPERATOR_LEVELS: readonly (readonly BinaryOperator[])[] = [
+  ["<>", "<=", ">=", "=", "<", ">"],
+  ["&"],
+  ["+", "-"],
+  ["*", "/"],
+];
 
 export class FormulaSyntaxError extends Error {}
 
 const REFERENCE =
   /^(?:(?:'((?:[^']|'')+)'|([A-Za-z_][\w.]*))!)?(\$?[A-Za-z]{1,3}\$?\d{1,7})(?::(\$?[A-Za-z]{1,3}\$?\d{1,7}))?/;
-const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/;
+const NUMBER = /^(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/;
 const NAME = /^[A-Za-z_][\w.]*(?=\s*\()/;
 const STRING = /^"((?:[^"]|"")*)"/;
 const FIELD = /^\.(?:\[([^\]]+)\]|([A-Za-z_][\w]*))/;
@@ -56,8 +70,28 @@ class Parser {
     return match;
   }
 
-  private expression(): Expression {
+  /** Operands joined by the operators of `level` and of the levels above it, left to right. */
+  private expression(level = 0): Expression {
+    if (level === OPERATOR_LEVELS.length) return this.operand();
+    let left = this.expression(level + 1);
+    for (;;) {
+      this.skipSpaces();
+      const operator = (OPERATOR_LEVELS[level] ?? []).find((candidate) => this.rest().startsWith(candidate));
+      if (!operator) return left;
+      this.position += operator.length;
+      left = { kind: "operator", operator, left, right: this.expression(level + 1) };
+    }
+  }
+
+  private operand(): Expression {
     this.skipSpaces();
+    if (this.take(/^-/)) return { kind: "negation", operand: this.operand() };
+    if (this.take(/^\(/)) {
+      const inner = this.expression();
+      this.skipSpaces();
+      if (!this.take(/^\)/)) this.fail(`expected ")" at "${this.rest() || "the end"}"`);
+      return inner;
+    }
     const name = this.take(NAME);
     if (name) return this.call(name[0].toUpperCase());
     const text = this.take(STRING);
@@ -122,5 +156,8 @@ export function referencesOf(expression: Expression): Extract<Expression, { kind
   if (expression.kind === "reference") return [expression];
   if (expression.kind === "field") return [{ kind: "reference", ...expression.reference }];
   if (expression.kind === "call") return expression.args.flatMap(referencesOf);
+  if (expression.kind === "operator")
+    return [...referencesOf(expression.left), ...referencesOf(expression.right)];
+  if (expression.kind === "negation") return referencesOf(expression.operand);
   return [];
 }

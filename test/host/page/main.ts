@@ -8,6 +8,7 @@ import { HOST_BRIDGE_GLOBAL, type HostBridge } from "../standin/hostBridge";
 import { keepSaved, loadSaved, restoreInto, STORAGE_KEY } from "../workbook/persistence";
 import { Workbook } from "../workbook/workbook";
 import { Calculator, type FunctionMetadata } from "./calculator";
+import { ChartView } from "./chartView";
 import { GridView } from "./gridView";
 
 export interface HostConfig {
@@ -59,6 +60,7 @@ async function start(): Promise<void> {
   Object.assign(window, { [HOST_BRIDGE_GLOBAL]: bridge });
 
   new GridView(workbook);
+  new ChartView(workbook, element("chart-layer"), element<HTMLTableElement>("grid"));
   const status = element("calc-status");
   let statusScheduled = false;
   workbook.onChange(() => {

@@ -11,6 +11,8 @@ import { EXCEL_REQUEST_LIMIT_BYTES, jsonByteLength } from "../../../src/tables/p
 import { limitsSyncPayload, supportsSet } from "../profiles";
 import { basicValueOf, cellFromJson, cellToJson } from "../workbook/cellValues";
 import { excelAddress, readExcelAddress } from "../workbook/excelAddress";
+import type { ChartAxisRecord, ChartRecord, ChartSeriesRecord, CellReference } from "../workbook/charts";
+import { CHART_LEGEND_POSITIONS, CHART_LINE_STYLES, DRAWN_CHART_TYPES } from "../workbook/charts";
 import type { Cell, CellComment, Sheet, Visibility, Workbook } from "../workbook/workbook";
 import { WorkbookError, cellKey } from "../workbook/workbook";
 import type { HostBridge } from "./hostBridge";
@@ -517,6 +519,368 @@ class StandInTableCollection {
   }
 }
 
+/** Where a range is, for a chart's series or position: a Range of this stand-in, found when the batch runs. */
+function referenceOf(range: StandInRange): CellReference {
+  const locate = rangeLocators.get(range);
+  if (!locate) throw new WorkbookError("InvalidArgument", "Not a range of this stand-in.");
+  const { sheetName, rect } = locate();
+  return { sheet: sheetName, rect };
+}
+
+/** A chart of a sheet, found by its id when the batch runs; a chart deleted since fails the sync. */
+interface ChartHandle {
+  readonly batch: Batch;
+  /** The chart's sheet and record, inside a running batch. */
+  readonly resolve: () => { sheet: Sheet; chart: ChartRecord };
+}
+
+function changeChart(handle: ChartHandle, change: (chart: ChartRecord) => void): void {
+  handle.batch.queue(() => {
+    const { sheet, chart } = handle.resolve();
+    handle.batch.workbook.changeChart(sheet.name, chart.id, change);
+  });
+}
+
+class StandInChartTitle {
+  static readonly officeName = "Excel.ChartTitle";
+  readonly #handle: ChartHandle;
+  constructor(handle: ChartHandle) {
+    this.#handle = handle;
+  }
+
+  set text(text: string) {
+    changeChart(this.#handle, (chart) => {
+      chart.title = String(text);
+    });
+  }
+}
+
+class StandInChartAxisTitle {
+  static readonly officeName = "Excel.ChartAxisTitle";
+  readonly #handle: ChartHandle;
+  readonly #axis: (chart: ChartRecord) => ChartAxisRecord;
+  constructor(handle: ChartHandle, axis: (chart: ChartRecord) => ChartAxisRecord) {
+    this.#handle = handle;
+    this.#axis = axis;
+  }
+
+  set text(text: string) {
+    changeChart(this.#handle, (chart) => {
+      this.#axis(chart).title = String(text);
+    });
+  }
+}
+
+class StandInChartAxis {
+  static readonly officeName = "Excel.ChartAxis";
+  readonly #handle: ChartHandle;
+  readonly #axis: (chart: ChartRecord) => ChartAxisRecord;
+  constructor(handle: ChartHandle, axis: (chart: ChartRecord) => ChartAxisRecord) {
+    this.#handle = handle;
+    this.#axis = axis;
+  }
+
+  get title(): StandInChartAxisTitle {
+    return new StandInChartAxisTitle(this.#handle, this.#axis);
+  }
+
+  /** ExcelApi 1.8. */
+  set numberFormat(format: string) {
+    changeChart(this.#handle, (chart) => {
+      this.#axis(chart).numberFormat = String(format);
+    });
+  }
+
+  /** ExcelApi 1.7. */
+  set reversePlotOrder(reversed: boolean) {
+    changeChart(this.#handle, (chart) => {
+      this.#axis(chart).reversePlotOrder = reversed === true;
+    });
+  }
+}
+
+class StandInChartAxes {
+  static readonly officeName = "Excel.ChartAxes";
+  readonly #handle: ChartHandle;
+  constructor(handle: ChartHandle) {
+    this.#handle = handle;
+  }
+
+  get valueAxis(): StandInChartAxis {
+    return new StandInChartAxis(this.#handle, (chart) => chart.valueAxis);
+  }
+
+  get categoryAxis(): StandInChartAxis {
+    return new StandInChartAxis(this.#handle, (chart) => chart.categoryAxis);
+  }
+}
+
+class StandInChartLegend {
+  static readonly officeName = "Excel.ChartLegend";
+  readonly #handle: ChartHandle;
+  constructor(handle: ChartHandle) {
+    this.#handle = handle;
+  }
+
+  set position(position: string) {
+    if (!CHART_LEGEND_POSITIONS.has(position))
+      throw new WorkbookError("InvalidArgument", `"${position}" is not an Excel.ChartLegendPosition.`);
+    changeChart(this.#handle, (chart) => {
+      chart.legend.position = position;
+    });
+  }
+}
+
+/** One series of a chart, by its place in the chart's series when the proxy was made. */
+class StandInChartSeries {
+  static readonly officeName = "Excel.ChartSeries";
+  readonly #handle: ChartHandle;
+  readonly #series: () => ChartSeriesRecord;
+
+  constructor(handle: ChartHandle, series: () => ChartSeriesRecord) {
+    this.#handle = handle;
+    this.#series = series;
+  }
+
+  #change(change: (series: ChartSeriesRecord) => void): void {
+    changeChart(this.#handle, () => change(this.#series()));
+  }
+
+  set name(name: string) {
+    this.#change((series) => {
+      series.name = String(name);
+    });
+  }
+
+  /** ExcelApi 1.7: a series' values are one row or one column. */
+  setValues(sourceData: StandInRange): void {
+    this.#change((series) => {
+      series.values = oneLine(referenceOf(sourceData));
+    });
+  }
+
+  /** ExcelApi 1.7. */
+  setXAxisValues(sourceData: StandInRange): void {
+    this.#change((series) => {
+      series.xValues = oneLine(referenceOf(sourceData));
+    });
+  }
+
+  get format(): StandInChartSeriesFormat {
+    return new StandInChartSeriesFormat(this.#handle, this.#series);
+  }
+
+  /** ExcelApi 1.7. */
+  delete(): void {
+    changeChart(this.#handle, (chart) => {
+      const index = chart.series.indexOf(this.#series());
+      if (index < 0) throw new WorkbookError("ItemNotFound", "The series does not exist.");
+      chart.series.splice(index, 1);
+    });
+  }
+}
+
+function oneLine(reference: CellReference): CellReference {
+  if (reference.rect.rowCount !== 1 && reference.rect.columnCount !== 1)
+    throw new WorkbookError("InvalidArgument", "A series' data is one row or one column of cells.");
+  return reference;
+}
+
+class StandInChartSeriesFormat {
+  static readonly officeName = "Excel.ChartSeriesFormat";
+  readonly #handle: ChartHandle;
+  readonly #series: () => ChartSeriesRecord;
+  constructor(handle: ChartHandle, series: () => ChartSeriesRecord) {
+    this.#handle = handle;
+    this.#series = series;
+  }
+
+  get line(): StandInChartLineFormat {
+    return new StandInChartLineFormat(this.#handle, this.#series);
+  }
+}
+
+class StandInChartLineFormat {
+  static readonly officeName = "Excel.ChartLineFormat";
+  readonly #handle: ChartHandle;
+  readonly #series: () => ChartSeriesRecord;
+  constructor(handle: ChartHandle, series: () => ChartSeriesRecord) {
+    this.#handle = handle;
+    this.#series = series;
+  }
+
+  /** ExcelApi 1.7. */
+  set lineStyle(style: string) {
+    if (!CHART_LINE_STYLES.has(style))
+      throw new WorkbookError("InvalidArgument", `"${style}" is not an Excel.ChartLineStyle.`);
+    changeChart(this.#handle, () => {
+      this.#series().lineStyle = style;
+    });
+  }
+}
+
+class StandInChartSeriesCollection {
+  static readonly officeName = "Excel.ChartSeriesCollection";
+  readonly #handle: ChartHandle;
+  #items: StandInChartSeries[] | undefined;
+
+  constructor(handle: ChartHandle) {
+    this.#handle = handle;
+  }
+
+  load(names?: string | string[]): StandInChartSeriesCollection {
+    const wanted = (Array.isArray(names) ? names : (names ?? "items").split(",")).map((name) => name.trim());
+    if (wanted.some((name) => name !== "items"))
+      throw new WorkbookError(
+        "InvalidArgument",
+        `The stand-in loads only a chart's series, not '${wanted.join(",")}'.`,
+      );
+    this.#handle.batch.queue(() => {
+      const { chart } = this.#handle.resolve();
+      this.#items = chart.series.map((record) => new StandInChartSeries(this.#handle, () => record));
+    });
+    return this;
+  }
+
+  get items(): StandInChartSeries[] {
+    if (!this.#items) throw new PropertyNotLoadedError("items");
+    return Array.from(this.#items);
+  }
+
+  /** ExcelApi 1.7: a series with no data yet (not drawn until its values are set). */
+  add(name?: string): StandInChartSeries {
+    let added: ChartSeriesRecord | undefined;
+    changeChart(this.#handle, (chart) => {
+      added = { name: name ?? `Series${chart.series.length + 1}`, lineStyle: "Continuous" };
+      chart.series.push(added);
+    });
+    return new StandInChartSeries(this.#handle, () => {
+      if (!added) throw new WorkbookError("ItemNotFound", "The series does not exist.");
+      return added;
+    });
+  }
+}
+
+class StandInChart {
+  static readonly officeName = "Excel.Chart";
+  readonly #handle: ChartHandle;
+  readonly #loaded = new LoadedProperties();
+
+  constructor(handle: ChartHandle) {
+    this.#handle = handle;
+  }
+
+  get isNullObject(): boolean {
+    return this.#loaded.get("isNullObject");
+  }
+
+  set name(name: string) {
+    changeChart(this.#handle, (chart) => {
+      chart.name = String(name);
+    });
+  }
+
+  get title(): StandInChartTitle {
+    return new StandInChartTitle(this.#handle);
+  }
+
+  get axes(): StandInChartAxes {
+    return new StandInChartAxes(this.#handle);
+  }
+
+  get legend(): StandInChartLegend {
+    return new StandInChartLegend(this.#handle);
+  }
+
+  get series(): StandInChartSeriesCollection {
+    return new StandInChartSeriesCollection(this.#handle);
+  }
+
+  /** Places the chart over the cells from `startCell` to `endCell` (ExcelApi 1.1). */
+  setPosition(startCell: StandInRange, endCell?: StandInRange): void {
+    changeChart(this.#handle, (chart) => {
+      const start = referenceOf(startCell).rect;
+      const end = endCell ? referenceOf(endCell).rect : start;
+      const row = Math.min(start.row, end.row);
+      const column = Math.min(start.column, end.column);
+      chart.position = {
+        row,
+        column,
+        rowCount: Math.max(start.row, end.row + end.rowCount - 1) - row + 1,
+        columnCount: Math.max(start.column, end.column + end.columnCount - 1) - column + 1,
+      };
+    });
+  }
+
+  /** A chart proxy whose `isNullObject` is known after the next sync. */
+  static found(
+    batch: Batch,
+    sheet: StandInWorksheet,
+    find: (sheet: Sheet) => ChartRecord | undefined,
+    nullable: boolean,
+  ): StandInChart {
+    let found: { sheet: Sheet; chart: ChartRecord } | undefined;
+    const proxy = new StandInChart({
+      batch,
+      resolve: () => {
+        if (!found) throw new WorkbookError("ItemNotFound", "The chart does not exist.");
+        if (!found.sheet.charts.includes(found.chart))
+          throw new WorkbookError("ItemNotFound", "The chart was deleted.");
+        return found;
+      },
+    });
+    batch.queue(() => {
+      const model = resolveSheet(sheet);
+      const chart = find(model);
+      found = chart ? { sheet: model, chart } : undefined;
+      proxy.#loaded.set("isNullObject", chart === undefined);
+      if (!chart && !nullable) throw new WorkbookError("ItemNotFound", "The chart does not exist.");
+    });
+    return proxy;
+  }
+}
+
+/** `worksheet.charts` (ExcelApi 1.1). */
+class StandInChartCollection {
+  static readonly officeName = "Excel.ChartCollection";
+  readonly #batch: Batch;
+  readonly #sheet: StandInWorksheet;
+
+  constructor(batch: Batch, sheet: StandInWorksheet) {
+    this.#batch = batch;
+    this.#sheet = sheet;
+  }
+
+  add(type: string, sourceData: StandInRange, seriesBy: string = "Auto"): StandInChart {
+    let added: ChartRecord | undefined;
+    this.#batch.queue(() => {
+      if (!DRAWN_CHART_TYPES.has(type))
+        throw new WorkbookError(
+          "InvalidArgument",
+          `The stand-in draws ${[...DRAWN_CHART_TYPES].join(", ")} charts, not ${type}.`,
+        );
+      if (!["Auto", "Columns", "Rows"].includes(seriesBy))
+        throw new WorkbookError("InvalidArgument", `"${seriesBy}" is not an Excel.ChartSeriesBy.`);
+      const source = referenceOf(sourceData);
+      const sheet = resolveSheet(this.#sheet);
+      if (source.sheet.toUpperCase() !== sheet.name.toUpperCase())
+        throw new WorkbookError("InvalidArgument", "The stand-in adds a chart over cells of its own sheet.");
+      added = this.#batch.workbook.addChart(sheet.name, type, source.rect, seriesBy);
+    });
+    return StandInChart.found(this.#batch, this.#sheet, () => added, false);
+  }
+
+  /** ExcelApi 1.4: the first chart of that name (names may repeat), or a null object. */
+  getItemOrNullObject(name: string): StandInChart {
+    return StandInChart.found(
+      this.#batch,
+      this.#sheet,
+      (sheet) => sheet.charts.find((chart) => chart.name.toUpperCase() === name.toUpperCase()),
+      true,
+    );
+  }
+}
+
 const WORKSHEET_PROPERTIES = ["name", "visibility"] as const;
 
 class StandInWorksheet {
@@ -575,6 +939,10 @@ class StandInWorksheet {
 
   get tables(): StandInTableCollection {
     return new StandInTableCollection(this.#batch, this);
+  }
+
+  get charts(): StandInChartCollection {
+    return new StandInChartCollection(this.#batch, this);
   }
 
   getRangeByIndexes(row: number, column: number, rowCount: number, columnCount: number): StandInRange {
@@ -655,6 +1023,50 @@ class StandInWorksheetCollection {
 
   getActiveWorksheet(): StandInWorksheet {
     return new StandInWorksheet(this.#batch, () => this.#batch.workbook.activeSheet, false);
+  }
+
+  /** ExcelApi 1.8. */
+  get onCalculated(): StandInWorksheetCalculatedHandlers {
+    return new StandInWorksheetCalculatedHandlers(this.#batch);
+  }
+}
+
+/**
+ * `worksheets.onCalculated` (ExcelApi 1.8): a handler added in a batch is registered when the batch syncs and
+ * is then called after each calculation that changed what a sheet shows (formulas' new results), with the
+ * calculated sheet's id and the address of the cells it changed.
+ */
+class StandInWorksheetCalculatedHandlers {
+  static readonly officeName = "OfficeExtension.EventHandlers";
+  readonly #batch: Batch;
+
+  constructor(batch: Batch) {
+    this.#batch = batch;
+  }
+
+  add(
+    handler: (args: {
+      type: "WorksheetCalculated";
+      worksheetId: string;
+      address: string;
+    }) => Promise<unknown>,
+  ): StandInEventHandlerResult {
+    this.#batch.queue(() => {
+      const stop = this.#batch.workbook.onChange((change) => {
+        if (change.kind !== "results") return;
+        const args = {
+          type: "WorksheetCalculated" as const,
+          // The stand-in's sheets have no ids of their own: the name stands for one (the add-in reads none).
+          worksheetId: change.sheet,
+          address: rectAddress(change.rect),
+        };
+        // Excel raises the event after the calculation, not inside it.
+        setTimeout(() => void handler(args).catch(() => undefined), 0);
+      });
+      // Excel drops a reloaded page's handlers (outside a page, in Node, there is no page to leave).
+      if (typeof window !== "undefined") window.addEventListener("pagehide", stop, { once: true });
+    });
+    return new StandInEventHandlerResult();
   }
 }
 
@@ -913,6 +1325,18 @@ export const EXCEL_STAND_INS = [
   StandInWorksheet,
   StandInTableCollection,
   StandInTable,
+  StandInChartCollection,
+  StandInChart,
+  StandInChartTitle,
+  StandInChartAxes,
+  StandInChartAxis,
+  StandInChartAxisTitle,
+  StandInChartLegend,
+  StandInChartSeriesCollection,
+  StandInChartSeries,
+  StandInChartSeriesFormat,
+  StandInChartLineFormat,
+  StandInWorksheetCalculatedHandlers,
   StandInWorksheetFreezePanes,
   StandInRange,
   StandInRangeAreas,

@@ -4,6 +4,7 @@
  * a workbook opens) nothing is invoked until something recalculates.
  */
 import type { CellRect } from "../../../src/excel/a1";
+import type { ChartRecord } from "./charts";
 import type { Cell, CellComment, TableRecord, Visibility } from "./workbook";
 import { Sheet, Workbook } from "./workbook";
 
@@ -14,6 +15,8 @@ interface SheetSnapshot {
   spills: [string, CellRect][];
   tables: TableRecord[];
   frozenRows: number;
+  /** Absent in workbooks saved before the stand-in had charts. */
+  charts?: ChartRecord[];
 }
 
 interface WorkbookSnapshot {
@@ -43,6 +46,7 @@ function snapshotOf(workbook: Workbook): WorkbookSnapshot {
       cells: [...sheet.cells],
       spills: [...sheet.spills],
       tables: sheet.tables,
+      charts: sheet.charts,
       frozenRows: sheet.frozenRows,
     })),
   };
@@ -56,6 +60,7 @@ export function restoreInto(workbook: Workbook, snapshot: WorkbookSnapshot): voi
     for (const [key, cell] of saved.cells) sheet.cells.set(key, cell);
     for (const [key, rect] of saved.spills) sheet.spills.set(key, rect);
     sheet.tables.push(...saved.tables);
+    sheet.charts.push(...(saved.charts ?? []));
     sheet.frozenRows = saved.frozenRows;
     workbook.sheets.push(sheet);
   }

@@ -4,6 +4,8 @@
  * the Office API shapes (that is test/host/standin/) nor of formulas' meaning (test/host/page/calculator.ts).
  */
 import type { CellRect } from "../../../src/excel/a1";
+import type { ChartRecord } from "./charts";
+import { newAxis } from "./charts";
 
 export type CellValue = string | number | boolean;
 export type Visibility = "Visible" | "Hidden" | "VeryHidden";
@@ -83,6 +85,8 @@ export class Sheet {
   /** Anchor "row,column" -> the rectangle its array result occupies (more than one cell). */
   readonly spills = new Map<string, CellRect>();
   readonly tables: TableRecord[] = [];
+  /** Its charts, in the order they were added (the order of Worksheet.charts). */
+  readonly charts: ChartRecord[] = [];
   frozenRows = 0;
   private readonly usedRects = new Map<boolean, CellRect | undefined>();
 
@@ -158,6 +162,7 @@ export class Workbook {
   /** Comments (Excel.Comment), one thread per cell at most, as Excel allows. */
   readonly comments: CellComment[] = [];
   private commentIds = 0;
+  private chartIds = 0;
   /** Cells whose contents the add-in has read through a range's grid properties: tests compare scans by it. */
   addInCellReads = 0;
   private readonly listeners = new Set<(change: WorkbookChange) => void>();
@@ -282,6 +287,51 @@ export class Workbook {
     this.sheet(sheetName).tables.push(table);
     this.notify({ kind: "layout" });
     return table;
+  }
+
+  /**
+   * A chart over `source` (ChartCollection.add): Excel makes a series of each column of the source, or of each
+   * row (`seriesBy` "Rows"; "Auto" takes columns when the source has at least as many rows as columns). Excel
+   * also guesses names and categories from text in the source's first row or column; the stand-in does not
+   * (its series are named "Series1", ...), and says so here rather than guess differently.
+   */
+  addChart(sheetName: string, type: string, source: CellRect, seriesBy: string): ChartRecord {
+    const sheet = this.sheet(sheetName);
+    const byRows = seriesBy === "Rows" || (seriesBy === "Auto" && source.rowCount < source.columnCount);
+    const count = byRows ? source.rowCount : source.columnCount;
+    const series = Array.from({ length: count }, (_, index) => ({
+      name: `Series${index + 1}`,
+      lineStyle: "Continuous",
+      values: {
+        sheet: sheet.name,
+        rect: byRows
+          ? { row: source.row + index, column: source.column, rowCount: 1, columnCount: source.columnCount }
+          : { row: source.row, column: source.column + index, rowCount: source.rowCount, columnCount: 1 },
+      },
+    }));
+    const number = this.sheets.reduce((sum, each) => sum + each.charts.length, 0) + 1;
+    const chart: ChartRecord = {
+      id: `{chart-${Date.now()}-${++this.chartIds}}`,
+      name: `Chart ${number}`,
+      type,
+      title: "",
+      valueAxis: newAxis(),
+      categoryAxis: newAxis(),
+      legend: { visible: true, position: "Right" },
+      position: { row: 0, column: source.column + source.columnCount + 1, rowCount: 15, columnCount: 8 },
+      series,
+    };
+    sheet.charts.push(chart);
+    this.notify({ kind: "layout" });
+    return chart;
+  }
+
+  /** Changes a chart (any of its properties or series) and lets the grid draw it again. */
+  changeChart(sheetName: string, id: string, change: (chart: ChartRecord) => void): void {
+    const chart = this.sheet(sheetName).charts.find((each) => each.id === id);
+    if (!chart) throw new WorkbookError("ItemNotFound", "The chart does not exist.");
+    change(chart);
+    this.notify({ kind: "layout" });
   }
 
   freezeRows(sheetName: string, count: number): void {
@@ -417,6 +467,8 @@ export class Workbook {
     const sheet = this.findSheet(sheetName);
     const cell = sheet?.cells.get(anchor);
     if (!sheet || cell?.formula === undefined) return;
+    // The cells the old spill leaves change too: formulas that read them calculate again.
+    const before = sheet.spills.get(anchor);
     this.clearSpill(sheet, anchor);
     const { row, column } = parseCellKey(anchor);
     const rowCount = result.length;
@@ -443,11 +495,16 @@ export class Workbook {
       sheet.cells.set(anchor, shown(first));
       sheet.spills.set(anchor, { row, column, rowCount, columnCount });
     }
-    const spill = sheet.spills.get(anchor);
+    const spill = sheet.spills.get(anchor) ?? { row, column, rowCount: 1, columnCount: 1 };
     this.notify({
       kind: "results",
       sheet: sheet.name,
-      rect: spill ?? { row, column, rowCount: Math.max(rowCount, 1), columnCount: Math.max(columnCount, 1) },
+      rect: {
+        row,
+        column,
+        rowCount: Math.max(spill.rowCount, before?.rowCount ?? 1),
+        columnCount: Math.max(spill.columnCount, before?.columnCount ?? 1),
+      },
     });
   }
 
