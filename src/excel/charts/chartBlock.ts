@@ -144,6 +144,7 @@ export async function chartBlock(
     anchor: address,
     kind,
     ...(options.field === undefined ? {} : { field: options.field }),
+    ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
     drawn: drawnOf(plan),
   };
   const others = (await readRememberedCharts(context)).filter((each) => !sameChart(each, remembered));
@@ -190,7 +191,7 @@ export async function refreshBlockCharts(
     if (chart.isNullObject) continue;
     const { row, column } = parseCellAddress(entry.anchor);
     const block = await readBlock(context, sheet, entry.sheetName, row, column);
-    const asOf = options.asOf?.(entry.sheetName, entry.anchor);
+    const asOf = options.asOf?.(entry.sheetName, entry.anchor) ?? entry.asOf;
     const plan = block
       ? planChart(block, entry.kind, {
           ...(entry.field === undefined ? {} : { field: entry.field }),
@@ -207,7 +208,7 @@ export async function refreshBlockCharts(
         repointed++;
       }
     }
-    kept.push({ ...entry, drawn });
+    kept.push({ ...entry, ...(asOf === undefined ? {} : { asOf }), drawn });
   }
   const changed = JSON.stringify(kept) !== JSON.stringify(remembered);
   if (changed) {

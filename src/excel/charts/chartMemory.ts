@@ -16,6 +16,8 @@ export interface RememberedChart {
   readonly kind: ChartKind;
   /** The figure charted, when the person chose one. */
   readonly field?: string;
+  /** The as-of its title last said: kept until a new one is known (a reloaded pane knows none before a calculation). */
+  readonly asOf?: string;
   /** The cells and titles the chart was last pointed at: a recalculation that keeps them changes nothing. */
   readonly drawn?: string;
 }

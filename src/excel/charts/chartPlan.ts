@@ -14,6 +14,12 @@ export interface ChartOptions {
   readonly field?: string;
   /** What the figures are as of, in words ("as of 28 Nov 2026"): it ends the title. */
   readonly asOf?: string;
+  /**
+   * A history block in its wide layout: the block's columns (zero-based, contiguous) that are periods, one row
+   * per property with the period in the header. Which layout a block has is the history layout's to say; without
+   * this, a history block is read in its long layout.
+   */
+  readonly periodColumns?: readonly number[];
 }
 
 /** One series: the cells of its values and of its x values (dates, sizes, names), each one column. */
@@ -112,7 +118,11 @@ function historySeriesName(row: readonly unknown[], identity: readonly BlockColu
  */
 function planHistory(block: Block, columns: BlockColumn[], options: ChartOptions): ChartPlan | ChartProblem {
   const date = columns.find((column) => column.field === "date");
-  if (!date) return { problem: "This history block has no date column to chart against." };
+  if (!date)
+    return {
+      problem:
+        "This history block has no date column to chart against: a block with a column per period is not charted yet.",
+    };
   const identity = columns.filter((column) => IDENTITY_FIELDS.has(column.field));
   const figures = columns.filter((column) => column !== date && !identity.includes(column));
   const figure = pickFigure(figures, options, "figure");
@@ -137,6 +147,44 @@ function planHistory(block: Block, columns: BlockColumn[], options: ChartOptions
     title: withAsOf(`${axisTitleOf(figure)} over time`, options),
     valueAxis: { title: axisTitleOf(figure), numberFormat: axisFormatOf(figure) },
     categoryAxis: { title: "Date", numberFormat: DATE_FORMAT },
+    series,
+  };
+}
+
+/**
+ * History in its wide layout (a row per property, a column per period): one line per row, the periods (the
+ * header's cells) along a shared category axis.
+ */
+function planWideHistory(
+  block: Block,
+  columns: BlockColumn[],
+  periods: readonly number[],
+  options: ChartOptions,
+): ChartPlan | ChartProblem {
+  const first = Math.min(...periods);
+  const last = Math.max(...periods);
+  if (periods.length === 0 || last - first + 1 !== periods.length)
+    return { problem: "This history block's periods are not side by side: a series reads one run of cells." };
+  const identity = columns.filter((column) => IDENTITY_FIELDS.has(column.field));
+  const rowCells = (r: number): CellRect => ({
+    row: block.rect.row + r,
+    column: block.rect.column + first,
+    rowCount: 1,
+    columnCount: periods.length,
+  });
+  const series = block.values.slice(1).map((row, index) => ({
+    name: historySeriesName(row, identity),
+    values: rowCells(index + 1),
+    xValues: rowCells(0),
+  }));
+  if (series.length === 0) return { problem: "This history block has no rows yet." };
+  const named = options.field === undefined ? undefined : blockColumns([options.field])[0];
+  const figure = named ? axisTitleOf(named) : "Figure";
+  return {
+    type: "Line",
+    title: withAsOf(`${figure} over time`, options),
+    valueAxis: { title: figure, numberFormat: named ? axisFormatOf(named) : "#,##0" },
+    categoryAxis: { title: "Period" },
     series,
   };
 }
@@ -265,7 +313,10 @@ function planRentBySize(
 const PLANNERS: Readonly<
   Record<ChartKind, (block: Block, columns: BlockColumn[], options: ChartOptions) => ChartPlan | ChartProblem>
 > = {
-  history: planHistory,
+  history: (block, columns, options) =>
+    options.periodColumns
+      ? planWideHistory(block, columns, options.periodColumns, options)
+      : planHistory(block, columns, options),
   forecast: planForecast,
   comparison: planComparison,
   rentBySize: planRentBySize,

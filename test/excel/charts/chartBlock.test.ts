@@ -220,4 +220,25 @@ describe("charts of RENT blocks", () => {
       }),
     ).rejects.toThrow(/one row or one column/);
   });
+
+  it("keeps a chart's as-of while none is known (a reloaded pane), and changes nothing then", async () => {
+    const { workbook, enter, run } = host();
+    await enter("A1", "=RENT.MARKETS(3)");
+    await run(async (context) => {
+      const anchor = context.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(0, 0, 1, 1);
+      await chartBlock(context, anchor, "comparison", { asOf: "as of 2026-11-27" });
+    });
+    const title = () => workbook.sheet("Sheet1").charts[0]?.title;
+    expect(title()).toBe("Asking rent, avg 30 d ($) by market, as of 2026-11-27");
+    const settings = JSON.stringify([...workbook.settings]);
+    expect(await run((context) => refreshBlockCharts(context, { asOf: () => undefined }))).toEqual({
+      repointed: 0,
+      problems: 0,
+      forgotten: 0,
+    });
+    expect(title()).toBe("Asking rent, avg 30 d ($) by market, as of 2026-11-27");
+    expect(JSON.stringify([...workbook.settings])).toBe(settings);
+    await run((context) => refreshBlockCharts(context, { asOf: () => "as of 2026-11-28" }));
+    expect(title()).toBe("Asking rent, avg 30 d ($) by market, as of 2026-11-28");
+  });
 });

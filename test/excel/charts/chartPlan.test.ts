@@ -96,4 +96,27 @@ describe("planChart", () => {
       problem: "The block shows no table: it has no spilled rows to chart.",
     });
   });
+
+  it("charts a wide history (a column per period) as a line per row, when told which columns are periods", () => {
+    const block = at([
+      ["id", 46022, 46053, 46081],
+      [100001, 1500, 1510, 1520],
+      [100002, 1600, 1610, 1620],
+    ]);
+    expect(planChart(block, "history", { periodColumns: [1, 2, 3], field: "avg_rent" })).toMatchObject({
+      type: "Line",
+      title: "Avg rent ($) over time",
+      series: [
+        {
+          name: "100001",
+          values: { row: 5, column: 3, rowCount: 1, columnCount: 3 },
+          xValues: { row: 4, column: 3 },
+        },
+        { name: "100002", values: { row: 6, column: 3, rowCount: 1, columnCount: 3 } },
+      ],
+    });
+    expect(planChart(block, "history", { periodColumns: [1, 3] })).toMatchObject({
+      problem: expect.stringMatching(/not side by side/),
+    });
+  });
 });
