@@ -163,6 +163,61 @@ it("charts a floor plan history as one line per floor plan, and follows it when 
   await chartShows(after);
 });
 
+it("charts a wide floor plan history as a line per floor plan and field, and follows fewer periods", async () => {
+  const sheet = await newSheet(world.page);
+  const day = (daysAgo: number) => {
+    const date = new Date(Date.now() - daysAgo * 86_400_000);
+    return `DATE(${date.getUTCFullYear()},${date.getUTCMonth() + 1},${date.getUTCDate()})`;
+  };
+  const formula = (weeks: number) =>
+    `=RENT.FLOORPLANHISTORY(${compSetId}, "asking_rent, net_effective_rent", ${day(7 * weeks)}, ${day(1)}, ` +
+    `"week", , , "wide")`;
+  const LABELS: Record<string, string> = {
+    asking_rent: "Asking rent",
+    net_effective_rent: "Net effective rent",
+  };
+  // keys (property_id, property_name, floor_plan, bedroom_count, bathroom_count) | field | one column per week.
+  const expectedFor = async () => {
+    const { header, rows } = await block(sheet);
+    const periods = header.length - 6;
+    const point = (row: CellValue[], column: number): Point => [
+      Number(header[column]),
+      typeof row[column] === "number" ? (row[column] as number) : null,
+    ];
+    return {
+      periods,
+      series: rows.map((row) => ({
+        name: `${String(row[1])} ${String(row[2])} ${LABELS[String(row[5])] ?? String(row[5])}`,
+        count: periods,
+        first: point(row, 6),
+        last: point(row, header.length - 1),
+      })),
+    };
+  };
+  await typeInto(world.page, "A1", formula(8));
+  const before = await expectedFor();
+  expect(before.periods).toBeGreaterThan(4);
+  expect(before.series[0]?.first[1]).toEqual(expect.any(Number));
+  // Both fields kept: each floor plan's rows for asking rent, then for net effective rent.
+  expect(before.series.filter((each) => each.name.endsWith(" Net effective rent")).length).toBe(
+    before.series.length / 2,
+  );
+  expect(await chartThisBlock("H3")).toMatch(/^Charted .*!A1: a line per property over time/);
+  await chartShows(before.series);
+  const [chart] = await drawnCharts();
+  expect(chart?.title).toMatch(/^Asking rent \(\$\), Net effective rent \(\$\) over time/);
+
+  await typeInto(world.page, "A1", formula(4));
+  const after = await expectedFor();
+  expect(after.periods).toBeLessThan(before.periods);
+  await chartShows(after.series);
+
+  // The figure asked for keeps that field's rows, a line per floor plan.
+  await chartThisBlock("A1", "net_effective_rent");
+  const plans = after.series.filter((each) => each.name.endsWith(" Net effective rent"));
+  await chartShows(plans.map((each) => ({ ...each, name: each.name.replace(/ Net effective rent$/, "") })));
+});
+
 it("charts a forecast as its base line with the downside and upside dashed, and follows a shorter one", async () => {
   const sheet = await newSheet(world.page);
   const fields = "rent_growth_rate_yoy, rent_growth_rate_yoy_downside, rent_growth_rate_yoy_upside";
