@@ -6,11 +6,11 @@ import {
   isChartProblem,
   planChart,
   type Block,
+  type BlockLayouts,
   type ChartOptions,
   type ChartPlan,
   type ChartProblem,
 } from "./chartPlan";
-import { wideHistoryOf } from "./wideHistory";
 
 /** A block the pane cannot chart as asked: the message says why, in the person's words. */
 export class ChartBlockError extends Error {
@@ -71,8 +71,14 @@ async function readBlock(
  * The plan of a block's chart as it is now: a history block's layout (long, or wide with a column per period) is
  * worked out from its header every time, since a recalculation may change its periods or its layout.
  */
-function planBlock(block: ReadBlock, kind: ChartKind, options: ChartOptions): ChartPlan | ChartProblem {
-  const wideHistory = kind === "history" ? wideHistoryOf(block.formula, block.values[0] ?? []) : undefined;
+function planBlock(
+  block: ReadBlock,
+  kind: ChartKind,
+  options: ChartOptions,
+  layouts: BlockLayouts,
+): ChartPlan | ChartProblem {
+  const wideHistory =
+    kind === "history" ? layouts.wideHistoryOf?.(block.formula, block.values[0] ?? []) : undefined;
   return planChart(block, kind, wideHistory ? { ...options, wideHistory } : options);
 }
 
@@ -146,6 +152,7 @@ export async function chartBlock(
   anchor: Excel.Range,
   kind: ChartKind,
   options: ChartOptions = {},
+  layouts: BlockLayouts = {},
 ): Promise<Excel.Chart> {
   const sheet = anchor.worksheet;
   sheet.load("name");
@@ -154,7 +161,7 @@ export async function chartBlock(
   const address = cellAddress(anchor.rowIndex, anchor.columnIndex);
   const block = await readBlock(context, sheet, sheet.name, anchor.rowIndex, anchor.columnIndex);
   if (!block) throw new ChartBlockError(`${address} shows no table to chart: it has spilled no rows.`);
-  const plan = planBlock(block, kind, options);
+  const plan = planBlock(block, kind, options, layouts);
   if (isChartProblem(plan)) throw new ChartBlockError(plan.problem);
   const name = blockChartName(kind, address);
   let chart = sheet.charts.getItemOrNullObject(name);
@@ -185,7 +192,7 @@ export async function chartBlock(
   return chart;
 }
 
-export interface RefreshChartsOptions {
+export interface RefreshChartsOptions extends BlockLayouts {
   /** What a block's figures are as of, in words, for its chart's title. */
   readonly asOf?: (sheetName: string, anchor: string) => string | undefined;
 }
@@ -225,10 +232,15 @@ export async function refreshBlockCharts(
     const block = await readBlock(context, sheet, entry.sheetName, row, column);
     const asOf = options.asOf?.(entry.sheetName, entry.anchor) ?? entry.asOf;
     const plan = block
-      ? planBlock(block, entry.kind, {
-          ...(entry.field === undefined ? {} : { field: entry.field }),
-          ...(asOf ? { asOf } : {}),
-        })
+      ? planBlock(
+          block,
+          entry.kind,
+          {
+            ...(entry.field === undefined ? {} : { field: entry.field }),
+            ...(asOf ? { asOf } : {}),
+          },
+          options,
+        )
       : { problem: `No chart: ${entry.anchor} shows no table now.` };
     const drawn = isChartProblem(plan) ? `problem: ${plan.problem}` : drawnOf(plan);
     if (drawn !== entry.drawn) {

@@ -2,13 +2,38 @@ import type { CellRect } from "../a1";
 import { labelOf } from "../../api/fieldFacts";
 import { axisFormatOf, axisTitleOf, blockColumns, unitOf, type BlockColumn } from "./blockColumns";
 import type { ChartKind } from "./blockKind";
-import type { WideHistory } from "./wideHistory";
 
 /** A block as the workbook shows it: where its spill is (header row included) and what its cells hold. */
 export interface Block {
   readonly sheetName: string;
   readonly rect: CellRect;
   readonly values: readonly (readonly unknown[])[];
+}
+
+/**
+ * Where a history block in its wide layout (`keys... | field | period...`) holds what, as a chart reads it. Which
+ * layout a block has is the history functions' to say: `BlockLayouts.wideHistoryOf` tells the chart module.
+ */
+export interface WideHistory {
+  /** The columns naming the property or floor plan, with the key each holds ("id", "property_name"). */
+  readonly keyColumns: readonly { readonly index: number; readonly key: string }[];
+  /** The column naming each row's field. */
+  readonly fieldColumn: number;
+  /** One column per period, in order, headed by the period's date. */
+  readonly periodColumns: readonly number[];
+}
+
+/**
+ * How blocks are laid out where the chart module cannot tell by itself: given by the caller (the pane hands the
+ * history functions' own reader; src/excel/ does not import src/functions/). Without it, every history block is
+ * read in its long layout.
+ */
+export interface BlockLayouts {
+  /** A history block's wide layout from its formula and header row; undefined when it is long (or no history). */
+  readonly wideHistoryOf?: (
+    formula: string | undefined,
+    header: readonly unknown[],
+  ) => WideHistory | undefined;
 }
 
 export interface ChartOptions {
@@ -266,6 +291,18 @@ function planForecast(block: Block, columns: BlockColumn[], options: ChartOption
   };
 }
 
+/** The metric a market comparison's bars show: the one asked for, or the block's first. */
+export function comparisonFigure(
+  columns: readonly BlockColumn[],
+  options: Pick<ChartOptions, "field">,
+): BlockColumn | ChartProblem {
+  return pickFigure(
+    columns.filter((column) => !IDENTITY_FIELDS.has(column.field)),
+    options,
+    "metric",
+  );
+}
+
 /** Markets side by side: one bar per market in the block's order (its sort), the first at the top. */
 function planComparison(
   block: Block,
@@ -274,8 +311,7 @@ function planComparison(
 ): ChartPlan | ChartProblem {
   const name = columns.find((column) => column.field === "name") ?? columns.find((c) => c.field === "id");
   if (!name) return { problem: "This market block has no name column to label its bars." };
-  const figures = columns.filter((column) => !IDENTITY_FIELDS.has(column.field));
-  const figure = pickFigure(figures, options, "metric");
+  const figure = comparisonFigure(columns, options);
   if (isProblem(figure)) return figure;
   if (block.values.length < 2) return { problem: "This market block has no markets yet." };
   const last = block.values.length - 1;

@@ -4,6 +4,7 @@
  */
 import { chartBlock, followBlockCharts, refreshBlockCharts } from "../../../src/excel/charts";
 import { ChartBlockError } from "../../../src/excel/charts/chartBlock";
+import { CHART_LAYOUTS } from "../../../src/taskpane/chartLayouts";
 import { Calculator } from "../../host/page/calculator";
 import { HOST_PROFILES } from "../../host/profiles";
 import { excelNamespace, type StandInRequestContext } from "../../host/standin/excelApi";
@@ -101,7 +102,7 @@ function host() {
       const anchor = context.workbook.worksheets
         .getItem("Sheet1")
         .getRangeByIndexes(Number(cell.slice(1)) - 1, column, 1, 1);
-      await chartBlock(context, anchor, kind, field === undefined ? {} : { field });
+      await chartBlock(context, anchor, kind, field === undefined ? {} : { field }, CHART_LAYOUTS);
     });
   /** What each series of the sheet's only chart reads now: its name, point count, first and last values. */
   const drawn = (chart: ChartRecord | undefined = workbook.sheet("Sheet1").charts[0]) => {
@@ -186,7 +187,9 @@ describe("charts of RENT blocks", () => {
 
     // More periods and rows: the columns are worked out from the new header.
     await enter("A1", '=RENT.HISTORY(3, 5, "wide")');
-    expect(await run((context) => refreshBlockCharts(context))).toMatchObject({ repointed: 1 });
+    expect(await run((context) => refreshBlockCharts(context, CHART_LAYOUTS))).toMatchObject({
+      repointed: 1,
+    });
     expect(drawn()).toEqual([
       { name: "100001", count: 5, first: [46023, 1500], last: [46143, 1504] },
       { name: "100002", count: 5, first: [46023, 1600], last: [46143, 1604] },
@@ -195,11 +198,11 @@ describe("charts of RENT blocks", () => {
 
     // Turned long, the same chart reads the long layout (a scatter of dates); turned wide again, lines again.
     await enter("A1", "=RENT.HISTORY(1, 2)");
-    await run((context) => refreshBlockCharts(context));
+    await run((context) => refreshBlockCharts(context, CHART_LAYOUTS));
     expect(workbook.sheet("Sheet1").charts[0]?.type).toBe("XYScatterLinesNoMarkers");
     expect(drawn()).toEqual([{ name: "100001", count: 2, first: [46023, 1500], last: [46053, 1501] }]);
     await enter("A1", '=RENT.HISTORY(1, 4, "wide")');
-    await run((context) => refreshBlockCharts(context));
+    await run((context) => refreshBlockCharts(context, CHART_LAYOUTS));
     expect(drawn()).toEqual([{ name: "100001", count: 4, first: [46023, 1500], last: [46113, 1503] }]);
     expect(workbook.sheet("Sheet1").charts.map((each) => each.type)).toEqual(["Line"]);
   });

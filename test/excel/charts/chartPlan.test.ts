@@ -1,6 +1,6 @@
 /** The chart a block makes, from its header and rows alone: blocks headed by ids or by readable names. */
 import { planChart, type Block } from "../../../src/excel/charts";
-import { wideHistoryOf } from "../../../src/excel/charts/wideHistory";
+import { wideHistoryOf } from "../../../src/taskpane/chartLayouts";
 import { wideSpillFromTable } from "../../../src/functions/shape/historyGrid";
 import { isoToSerial } from "../../../src/tables/excelDates";
 import { shapeTable } from "../../../src/tables/tableData";

@@ -1,23 +1,15 @@
+/**
+ * How the pane's charts read a block's layout: a history block's is the functions' to say (historyLayout.ts),
+ * and src/excel/ does not import src/functions/, so the pane hands this reader to the chart module, which asks
+ * it each time a block is charted or followed (a recalculation may add periods, rows, or turn the block long).
+ */
+import type { BlockLayouts, WideHistory } from "../excel/charts";
+import { rentFunctionsIn } from "../excel/rentFormulas";
 import {
   HISTORY_KEY_COLUMNS,
   historyBlockLayout,
   type HistoryFunction,
-} from "../../functions/shape/historyLayout";
-import { rentFunctionsIn } from "../rentFormulas";
-
-/**
- * Where a history block in its wide layout (`keys... | field | period...`) holds what, as a chart reads it. Which
- * layout a block has is the history layout's to say (historyLayout.ts), read from the block's header each time
- * the block is charted or followed: a recalculation may add periods, rows, or turn the block long.
- */
-export interface WideHistory {
-  /** The columns naming the property or floor plan, with the key each holds ("id", "property_name"). */
-  readonly keyColumns: readonly { readonly index: number; readonly key: string }[];
-  /** The column naming each row's field. */
-  readonly fieldColumn: number;
-  /** One column per period, in order, headed by the period's date. */
-  readonly periodColumns: readonly number[];
-}
+} from "../functions/shape/historyLayout";
 
 const HISTORY_FUNCTIONS = Object.keys(HISTORY_KEY_COLUMNS) as HistoryFunction[];
 
@@ -41,3 +33,6 @@ export function wideHistoryOf(
     periodColumns: layout.periodColumns,
   };
 }
+
+/** The layouts the pane's charts read blocks by. */
+export const CHART_LAYOUTS: BlockLayouts = { wideHistoryOf };
