@@ -339,6 +339,33 @@ it("sorts a comparison's bars by sorting its block: RENT.MARKETS' ranking rewrit
   expect((await drawnCharts()).map((chart) => chart.name)).toEqual(["RENT comparison A1"]);
 });
 
+it("says when sorting by another figure may list other markets: a block as long as its limit", async () => {
+  const sheet = await newSheet(world.page);
+  await typeInto(world.page, "A1", '=RENT.MARKETS("rent_avg_t30, leased_percent_avg_t30", "limit=5")');
+  expect((await block(sheet)).rows).toHaveLength(5);
+  const said = await chartThisBlock("A1", "leased_percent_avg_t30", "largest");
+  expect(said).toContain(
+    "returns the first 5 (the formula's limit): the block lists the 5 with the largest Leased",
+  );
+  expect(said).toContain("which may be other markets than before");
+  // Whatever markets the ranking lists, the bars are the block's, largest first.
+  const deadline = Date.now() + CELL_TIMEOUT_MS;
+  const leased = (rows: CellValue[][]) => rows.map((row) => row[4] as number);
+  let after = await block(sheet);
+  while (
+    JSON.stringify(leased(after.rows)) !== JSON.stringify([...leased(after.rows)].sort((a, b) => b - a)) &&
+    Date.now() < deadline
+  ) {
+    await world.page.waitForTimeout(100);
+    after = await block(sheet);
+  }
+  expect(leased(after.rows)).toEqual([...leased(after.rows)].sort((a, b) => b - a));
+  const expected = after.rows.map((row) => [row[1], row[4]]);
+  while (JSON.stringify(await drawnPoints()) !== JSON.stringify(expected) && Date.now() < deadline)
+    await world.page.waitForTimeout(100);
+  expect(await drawnPoints()).toEqual(expected);
+});
+
 it("says what to set when a market block's options come from cells, and sorts nothing", async () => {
   const sheet = await newSheet(world.page);
   await typeInto(world.page, "H1", "limit");
@@ -375,6 +402,11 @@ it("charts a comp set's units as rent against size with the subject marked, and 
     all.reduce((sum, series) => sum + series.count, 0),
   );
   await chartShows(fewer);
+  // Sorting is a comparison's: a comp set's units are charted in their own order, and the formula is left alone.
+  await expect(chartThisBlock("A1", "", "largest")).rejects.toThrow(
+    /Sorting is for a market comparison's bars/,
+  );
+  expect(await formulaAt(sheet, "A1")).toBe(`=RENT.UNITS(${compSetId}, 1)`);
 });
 
 it("says why when the selected cell is no block a chart shows, and adds no chart", async () => {
