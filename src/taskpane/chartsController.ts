@@ -5,10 +5,15 @@ import {
   chartBlock,
   chartKindOf,
   followBlockCharts,
+  planMarketsSort,
   refreshBlockCharts,
+  type BarOrder,
   type ChartKind,
+  type MarketsSort,
 } from "../excel/charts";
+import { axisTitleOf } from "../excel/charts/blockColumns";
 import { readSelectedFormula } from "../excel/selectedFormula";
+import { CHART_LAYOUTS } from "./chartLayouts";
 import type { ExcelRunner } from "./excelRunner";
 import { PaneInputError } from "./paneInputError";
 
@@ -32,12 +37,37 @@ export function chartAsOf(sheetName: string, anchor: string): string | undefined
   return `as of ${new Date(fetched).toISOString().slice(0, 10)}`;
 }
 
+const ORDER_WORDS: Readonly<Record<Exclude<BarOrder, "block">, string>> = {
+  largest: "largest",
+  smallest: "smallest",
+};
+
+/** What sorting the bars did to the block, truthfully: the formula's new ranking, and whether the markets may change. */
+function sortWords(sort: MarketsSort, order: Exclude<BarOrder, "block">): string {
+  const figure = axisTitleOf(sort.figure);
+  if (!sort.changed)
+    return `The block already ranks its markets ${ORDER_WORDS[order]} first by ${figure} (${sort.ranking}); its formula is unchanged.`;
+  const which =
+    sort.markets < sort.limit
+      ? `All ${sort.markets} markets that match are listed, so these are the same markets, reordered.`
+      : `The service ranks every market that matches and returns the first ${sort.limit} (the formula's limit): ` +
+        `the block lists the ${sort.limit} with the ${ORDER_WORDS[order]} ${figure}, which may be other markets than before.`;
+  return (
+    `Bars ${ORDER_WORDS[order]} first by ${figure}: they read the block's cells in order, so the block is sorted — ` +
+    `its formula now asks RENT.MARKETS for "${sort.ranking}". ${which}`
+  );
+}
+
 /** "Chart this block": a native Excel chart of the selected RENT block, which follows the block from then on. */
 export class ChartsController {
   constructor(private readonly runExcel: ExcelRunner) {}
 
-  /** Charts the block of the selected cell; `field` picks the figure (the block's first when empty). */
-  async chartSelected(field: string): Promise<string> {
+  /**
+   * Charts the block of the selected cell; `field` picks the figure (the block's first when empty). `order` sorts a
+   * market comparison's bars by that figure: the bars read the block's cells in order, so the block is sorted, by
+   * rewriting its RENT.MARKETS ranking options (sort, direction), once the chart is made.
+   */
+  async chartSelected(field: string, order: BarOrder = "block"): Promise<string> {
     return this.runExcel(async (context) => {
       const selected = await readSelectedFormula(context);
       const where = `${selected.sheetName}!${selected.address}`;
@@ -51,18 +81,36 @@ export class ChartsController {
       const anchor = context.workbook.worksheets
         .getItem(selected.sheetName)
         .getRangeByIndexes(row, column, 1, 1);
+      const figure = field.trim() === "" ? undefined : field.trim();
+      if (order !== "block" && kind !== "comparison")
+        throw new PaneInputError(
+          `Sorting is for a market comparison's bars (RENT.MARKETS); ${where} is a ${kind} block, charted in its ` +
+            `own order: choose "as in the block".`,
+        );
+      const sort = order === "block" ? undefined : await planMarketsSort(context, anchor, figure, order);
       const asOf = chartAsOf(selected.sheetName, selected.address);
-      await chartBlock(context, anchor, kind, {
-        ...(field.trim() === "" ? {} : { field: field.trim() }),
-        ...(asOf ? { asOf } : {}),
-      });
-      return `Charted ${where}: ${KIND_WORDS[kind]}, beside the block. It follows the block when it recalculates.`;
+      await chartBlock(
+        context,
+        anchor,
+        kind,
+        { ...(figure === undefined ? {} : { field: figure }), ...(asOf ? { asOf } : {}) },
+        CHART_LAYOUTS,
+      );
+      const charted = `Charted ${where}: ${KIND_WORDS[kind]}, beside the block.`;
+      const follows = "It follows the block when it recalculates.";
+      if (!sort || order === "block") return `${charted} ${follows}`;
+      if (sort.changed) {
+        anchor.formulas = [[sort.formula]];
+        await context.sync();
+      }
+      return `${charted} ${sortWords(sort, order)} ${follows}`;
     });
   }
 
   /** Follows the workbook's block charts: once now (a block may have changed while the pane was closed), then after each calculation. */
   async follow(onError: (error: unknown) => void): Promise<void> {
-    await this.runExcel((context) => refreshBlockCharts(context, { asOf: chartAsOf }));
-    await this.runExcel((context) => followBlockCharts(context, this.runExcel, { asOf: chartAsOf, onError }));
+    const options = { ...CHART_LAYOUTS, asOf: chartAsOf };
+    await this.runExcel((context) => refreshBlockCharts(context, options));
+    await this.runExcel((context) => followBlockCharts(context, this.runExcel, { ...options, onError }));
   }
 }

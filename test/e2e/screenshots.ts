@@ -117,6 +117,10 @@ const CHARTED_BLOCKS: { name: string; formula: string }[] = [
     formula: '=RENT.FLOORPLANHISTORY({compSet}, "asking_rent", {weeksAgo8}, {yesterday}, "week")',
   },
   {
+    name: "history-wide",
+    formula: '=RENT.FLOORPLANHISTORY({compSet}, "asking_rent", {weeksAgo8}, {yesterday}, "week", , , "wide")',
+  },
+  {
     name: "forecast",
     formula:
       '=RENT.FORECAST({property}, "rent_growth_rate_yoy, rent_growth_rate_yoy_downside, rent_growth_rate_yoy_upside", "avg", "quarter")',

@@ -2,7 +2,15 @@ import { cellAddress, parseCellAddress, type CellRect } from "../a1";
 import { RECT_PROPERTIES, rectOf } from "../rentFormulas";
 import type { ChartKind } from "./blockKind";
 import { keepRememberedCharts, readRememberedCharts, sameChart, type RememberedChart } from "./chartMemory";
-import { isChartProblem, planChart, type Block, type ChartOptions, type ChartPlan } from "./chartPlan";
+import {
+  isChartProblem,
+  planChart,
+  type Block,
+  type BlockLayouts,
+  type ChartOptions,
+  type ChartPlan,
+  type ChartProblem,
+} from "./chartPlan";
 
 /** A block the pane cannot chart as asked: the message says why, in the person's words. */
 export class ChartBlockError extends Error {
@@ -28,6 +36,11 @@ export function blockChartName(kind: ChartKind, anchor: string): string {
 const CHART_COLUMNS = 8;
 const CHART_ROWS = 16;
 
+/** A block as read from the sheet, with the formula that spills it (which says how its columns are laid out). */
+interface ReadBlock extends Block {
+  readonly formula: string | undefined;
+}
+
 /**
  * The block whose anchor is `row`, `column` of `sheet`: its spill's cells and what they hold; undefined when the
  * cell spills nothing (an error, one value, a formula still calculating).
@@ -38,12 +51,35 @@ async function readBlock(
   sheetName: string,
   row: number,
   column: number,
-): Promise<Block | undefined> {
-  const spill = sheet.getRangeByIndexes(row, column, 1, 1).getSpillingToRangeOrNullObject();
+): Promise<ReadBlock | undefined> {
+  const anchor = sheet.getRangeByIndexes(row, column, 1, 1);
+  anchor.load("formulas");
+  const spill = anchor.getSpillingToRangeOrNullObject();
   spill.load([...RECT_PROPERTIES, "values"]);
   await context.sync();
   if (spill.isNullObject) return undefined;
-  return { sheetName, rect: rectOf(spill), values: spill.values };
+  const formula: unknown = anchor.formulas[0]?.[0];
+  return {
+    sheetName,
+    rect: rectOf(spill),
+    values: spill.values,
+    formula: typeof formula === "string" ? formula : undefined,
+  };
+}
+
+/**
+ * The plan of a block's chart as it is now: a history block's layout (long, or wide with a column per period) is
+ * worked out from its header every time, since a recalculation may change its periods or its layout.
+ */
+function planBlock(
+  block: ReadBlock,
+  kind: ChartKind,
+  options: ChartOptions,
+  layouts: BlockLayouts,
+): ChartPlan | ChartProblem {
+  const wideHistory =
+    kind === "history" ? layouts.wideHistoryOf?.(block.formula, block.values[0] ?? []) : undefined;
+  return planChart(block, kind, wideHistory ? { ...options, wideHistory } : options);
 }
 
 /** What a plan points the chart at, to tell whether a recalculation changed any of it. */
@@ -57,7 +93,8 @@ const rangeOf = (sheet: Excel.Worksheet, rect: CellRect): Excel.Range =>
 /**
  * Points the chart at the plan's cells and titles: the series it has are reused in order, missing ones added,
  * extra ones deleted (ChartSeriesCollection.add, ChartSeries.setValues/setXAxisValues/delete: ExcelApi 1.7;
- * ChartAxis.numberFormat: 1.8).
+ * ChartAxis.numberFormat: 1.8). The type is set too (Chart.chartType, 1.7): a history block turned from long to
+ * wide is charted as lines over shared periods, not as a scatter.
  */
 async function applyPlan(
   context: Excel.RequestContext,
@@ -65,6 +102,7 @@ async function applyPlan(
   chart: Excel.Chart,
   plan: ChartPlan,
 ): Promise<void> {
+  chart.chartType = plan.type;
   chart.title.text = plan.title;
   chart.axes.valueAxis.title.text = plan.valueAxis.title;
   chart.axes.valueAxis.numberFormat = plan.valueAxis.numberFormat;
@@ -114,6 +152,7 @@ export async function chartBlock(
   anchor: Excel.Range,
   kind: ChartKind,
   options: ChartOptions = {},
+  layouts: BlockLayouts = {},
 ): Promise<Excel.Chart> {
   const sheet = anchor.worksheet;
   sheet.load("name");
@@ -122,7 +161,7 @@ export async function chartBlock(
   const address = cellAddress(anchor.rowIndex, anchor.columnIndex);
   const block = await readBlock(context, sheet, sheet.name, anchor.rowIndex, anchor.columnIndex);
   if (!block) throw new ChartBlockError(`${address} shows no table to chart: it has spilled no rows.`);
-  const plan = planChart(block, kind, options);
+  const plan = planBlock(block, kind, options, layouts);
   if (isChartProblem(plan)) throw new ChartBlockError(plan.problem);
   const name = blockChartName(kind, address);
   let chart = sheet.charts.getItemOrNullObject(name);
@@ -153,7 +192,7 @@ export async function chartBlock(
   return chart;
 }
 
-export interface RefreshChartsOptions {
+export interface RefreshChartsOptions extends BlockLayouts {
   /** What a block's figures are as of, in words, for its chart's title. */
   readonly asOf?: (sheetName: string, anchor: string) => string | undefined;
 }
@@ -193,10 +232,15 @@ export async function refreshBlockCharts(
     const block = await readBlock(context, sheet, entry.sheetName, row, column);
     const asOf = options.asOf?.(entry.sheetName, entry.anchor) ?? entry.asOf;
     const plan = block
-      ? planChart(block, entry.kind, {
-          ...(entry.field === undefined ? {} : { field: entry.field }),
-          ...(asOf ? { asOf } : {}),
-        })
+      ? planBlock(
+          block,
+          entry.kind,
+          {
+            ...(entry.field === undefined ? {} : { field: entry.field }),
+            ...(asOf ? { asOf } : {}),
+          },
+          options,
+        )
       : { problem: `No chart: ${entry.anchor} shows no table now.` };
     const drawn = isChartProblem(plan) ? `problem: ${plan.problem}` : drawnOf(plan);
     if (drawn !== entry.drawn) {

@@ -1,5 +1,6 @@
 import type { CellRect } from "../a1";
-import { axisFormatOf, axisTitleOf, blockColumns, type BlockColumn } from "./blockColumns";
+import { labelOf } from "../../api/fieldFacts";
+import { axisFormatOf, axisTitleOf, blockColumns, unitOf, type BlockColumn } from "./blockColumns";
 import type { ChartKind } from "./blockKind";
 
 /** A block as the workbook shows it: where its spill is (header row included) and what its cells hold. */
@@ -9,20 +10,46 @@ export interface Block {
   readonly values: readonly (readonly unknown[])[];
 }
 
+/**
+ * Where a history block in its wide layout (`keys... | field | period...`) holds what, as a chart reads it. Which
+ * layout a block has is the history functions' to say: `BlockLayouts.wideHistoryOf` tells the chart module.
+ */
+export interface WideHistory {
+  /** The columns naming the property or floor plan, with the key each holds ("id", "property_name"). */
+  readonly keyColumns: readonly { readonly index: number; readonly key: string }[];
+  /** The column naming each row's field. */
+  readonly fieldColumn: number;
+  /** One column per period, in order, headed by the period's date. */
+  readonly periodColumns: readonly number[];
+}
+
+/**
+ * How blocks are laid out where the chart module cannot tell by itself: given by the caller (the pane hands the
+ * history functions' own reader; src/excel/ does not import src/functions/). Without it, every history block is
+ * read in its long layout.
+ */
+export interface BlockLayouts {
+  /** A history block's wide layout from its formula and header row; undefined when it is long (or no history). */
+  readonly wideHistoryOf?: (
+    formula: string | undefined,
+    header: readonly unknown[],
+  ) => WideHistory | undefined;
+}
+
 export interface ChartOptions {
   /** The figure to chart (a field id or the header as shown); the block's first figure when omitted. */
   readonly field?: string;
   /** What the figures are as of, in words ("as of 28 Nov 2026"): it ends the title. */
   readonly asOf?: string;
   /**
-   * A history block in its wide layout: the block's columns (zero-based, contiguous) that are periods, one row
-   * per property with the period in the header. Which layout a block has is the history layout's to say; without
-   * this, a history block is read in its long layout.
+   * A history block in its wide layout: which of its columns are keys, field and periods (wideHistoryOf, from the
+   * block's header). Which layout a block has is the history layout's to say; without this, a history block is
+   * read in its long layout.
    */
-  readonly periodColumns?: readonly number[];
+  readonly wideHistory?: WideHistory;
 }
 
-/** One series: the cells of its values and of its x values (dates, sizes, names), each one column. */
+/** One series: the cells of its values and of its x values (dates, sizes, names), each one column or one row. */
 export interface SeriesPlan {
   readonly name: string;
   readonly values: CellRect;
@@ -121,7 +148,7 @@ function planHistory(block: Block, columns: BlockColumn[], options: ChartOptions
   if (!date)
     return {
       problem:
-        "This history block has no date column to chart against: a block with a column per period is not charted yet.",
+        "This history block has no date column to chart against, and its header is not a wide history's (a column per period).",
     };
   const identity = columns.filter((column) => IDENTITY_FIELDS.has(column.field));
   const figures = columns.filter((column) => column !== date && !identity.includes(column));
@@ -151,40 +178,74 @@ function planHistory(block: Block, columns: BlockColumn[], options: ChartOptions
   };
 }
 
+/** A wide history row's name: its floor plan's property and plan, or its property id, from the key columns. */
+function wideRowName(row: readonly unknown[], wide: WideHistory): string {
+  const key = (name: string) => wide.keyColumns.find((column) => column.key === name);
+  const parts = [key("property_name") ?? key("id") ?? key("property_id"), key("floor_plan")]
+    .filter((column) => column !== undefined)
+    .map((column) => String(row[column.index] ?? ""));
+  return parts.join(" ").trim() || "Series";
+}
+
 /**
- * History in its wide layout (a row per property, a column per period): one line per row, the periods (the
- * header's cells) along a shared category axis.
+ * History in its wide layout (`keys... | field | period...`, a row per field and property, a column per period):
+ * one line per row, the periods' dates (the header's cells) along the shared category axis. With several fields
+ * each row is its own line, named by its property and field; a field asked for in Figure keeps that field's rows.
+ * Fields in different units share no value axis, so those ask for one instead of drawing one scale for both.
  */
-function planWideHistory(
-  block: Block,
-  columns: BlockColumn[],
-  periods: readonly number[],
-  options: ChartOptions,
-): ChartPlan | ChartProblem {
+function planWideHistory(block: Block, wide: WideHistory, options: ChartOptions): ChartPlan | ChartProblem {
+  const periods = wide.periodColumns;
   const first = Math.min(...periods);
   const last = Math.max(...periods);
   if (periods.length === 0 || last - first + 1 !== periods.length)
     return { problem: "This history block's periods are not side by side: a series reads one run of cells." };
-  const identity = columns.filter((column) => IDENTITY_FIELDS.has(column.field));
-  const rowCells = (r: number): CellRect => ({
-    row: block.rect.row + r,
+  const rows = block.values.slice(1).map((row, index) => ({
+    row,
+    at: index + 1,
+    field: blockColumns([row[wide.fieldColumn]])[0] as BlockColumn,
+  }));
+  if (rows.length === 0) return { problem: "This history block has no rows yet." };
+  const fields = [...new Map(rows.map(({ field }) => [field.field, field])).values()];
+  let charted = fields;
+  if (options.field !== undefined) {
+    const wanted = options.field.trim().toLowerCase();
+    const named = (blockColumns([options.field])[0] as BlockColumn).field.toLowerCase();
+    charted = fields.filter(
+      (field) => field.field.toLowerCase() === named || field.header.toLowerCase() === wanted,
+    );
+    if (charted.length === 0)
+      return {
+        problem: `This block has no figure "${options.field}"; it has ${fields.map((f) => f.header).join(", ")}.`,
+      };
+  }
+  const units = new Set(charted.map(unitOf));
+  if (units.size > 1)
+    return {
+      problem:
+        `This history block holds figures in different units (${charted.map(axisTitleOf).join(", ")}), ` +
+        "which share no axis: name one in Figure to chart it.",
+    };
+  const several = charted.length > 1;
+  const cellsOfRow = (at: number): CellRect => ({
+    row: block.rect.row + at,
     column: block.rect.column + first,
     rowCount: 1,
     columnCount: periods.length,
   });
-  const series = block.values.slice(1).map((row, index) => ({
-    name: historySeriesName(row, identity),
-    values: rowCells(index + 1),
-    xValues: rowCells(0),
-  }));
-  if (series.length === 0) return { problem: "This history block has no rows yet." };
-  const named = options.field === undefined ? undefined : blockColumns([options.field])[0];
-  const figure = named ? axisTitleOf(named) : "Figure";
+  const series = rows
+    .filter(({ field }) => charted.some((each) => each.field === field.field))
+    .map(({ row, at, field }) => ({
+      name: several ? `${wideRowName(row, wide)} ${labelOf(field.field)}` : wideRowName(row, wide),
+      values: cellsOfRow(at),
+      xValues: cellsOfRow(0),
+    }));
+  const figure = charted[0] as BlockColumn;
+  const title = charted.map(axisTitleOf).join(", ");
   return {
     type: "Line",
-    title: withAsOf(`${figure} over time`, options),
-    valueAxis: { title: figure, numberFormat: named ? axisFormatOf(named) : "#,##0" },
-    categoryAxis: { title: "Period" },
+    title: withAsOf(`${title} over time`, options),
+    valueAxis: { title, numberFormat: axisFormatOf(figure) },
+    categoryAxis: { title: "Period ending", numberFormat: DATE_FORMAT },
     series,
   };
 }
@@ -230,6 +291,18 @@ function planForecast(block: Block, columns: BlockColumn[], options: ChartOption
   };
 }
 
+/** The metric a market comparison's bars show: the one asked for, or the block's first. */
+export function comparisonFigure(
+  columns: readonly BlockColumn[],
+  options: Pick<ChartOptions, "field">,
+): BlockColumn | ChartProblem {
+  return pickFigure(
+    columns.filter((column) => !IDENTITY_FIELDS.has(column.field)),
+    options,
+    "metric",
+  );
+}
+
 /** Markets side by side: one bar per market in the block's order (its sort), the first at the top. */
 function planComparison(
   block: Block,
@@ -238,8 +311,7 @@ function planComparison(
 ): ChartPlan | ChartProblem {
   const name = columns.find((column) => column.field === "name") ?? columns.find((c) => c.field === "id");
   if (!name) return { problem: "This market block has no name column to label its bars." };
-  const figures = columns.filter((column) => !IDENTITY_FIELDS.has(column.field));
-  const figure = pickFigure(figures, options, "metric");
+  const figure = comparisonFigure(columns, options);
   if (isProblem(figure)) return figure;
   if (block.values.length < 2) return { problem: "This market block has no markets yet." };
   const last = block.values.length - 1;
@@ -314,8 +386,8 @@ const PLANNERS: Readonly<
   Record<ChartKind, (block: Block, columns: BlockColumn[], options: ChartOptions) => ChartPlan | ChartProblem>
 > = {
   history: (block, columns, options) =>
-    options.periodColumns
-      ? planWideHistory(block, columns, options.periodColumns, options)
+    options.wideHistory
+      ? planWideHistory(block, options.wideHistory, options)
       : planHistory(block, columns, options),
   forecast: planForecast,
   comparison: planComparison,

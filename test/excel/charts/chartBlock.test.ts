@@ -4,6 +4,7 @@
  */
 import { chartBlock, followBlockCharts, refreshBlockCharts } from "../../../src/excel/charts";
 import { ChartBlockError } from "../../../src/excel/charts/chartBlock";
+import { CHART_LAYOUTS } from "../../../src/taskpane/chartLayouts";
 import { Calculator } from "../../host/page/calculator";
 import { HOST_PROFILES } from "../../host/profiles";
 import { excelNamespace, type StandInRequestContext } from "../../host/standin/excelApi";
@@ -20,6 +21,20 @@ function history(properties: number, months: number): unknown[][] {
   return rows;
 }
 
+/** The same history wide: id | field | one column per month headed by its date, a row per property. */
+function wideHistory(properties: number, months: number): unknown[][] {
+  const long = history(properties, months).slice(1);
+  const dates = long.slice(0, months).map((row) => row[0]);
+  return [
+    ["id", "field", ...dates],
+    ...Array.from({ length: properties }, (_, p) => [
+      100001 + p,
+      "avg_rent",
+      ...long.slice(p * months, (p + 1) * months).map((row) => row[2]),
+    ]),
+  ];
+}
+
 function host() {
   const profile = HOST_PROFILES["m365-windows"];
   const workbook = new Workbook();
@@ -27,7 +42,11 @@ function host() {
     workbook,
     "RENT",
     [
-      { id: "HISTORY", name: "HISTORY", parameters: [{ name: "properties" }, { name: "months" }] },
+      {
+        id: "HISTORY",
+        name: "HISTORY",
+        parameters: [{ name: "properties" }, { name: "months" }, { name: "layout", optional: true }],
+      },
       { id: "FORECAST", name: "FORECAST", parameters: [{ name: "months" }] },
       { id: "MARKETS", name: "MARKETS", parameters: [{ name: "count" }] },
       { id: "UNITS", name: "UNITS", parameters: [{ name: "count" }] },
@@ -35,8 +54,8 @@ function host() {
     ],
     profile,
   );
-  calculator.registerFunction("HISTORY", async (properties, months) =>
-    history(Number(properties), Number(months)),
+  calculator.registerFunction("HISTORY", async (properties, months, layout) =>
+    (layout === "wide" ? wideHistory : history)(Number(properties), Number(months)),
   );
   calculator.registerFunction("FORECAST", async (months) => [
     ["date", "rent_growth_rate_yoy", "rent_growth_rate_yoy_downside", "rent_growth_rate_yoy_upside"],
@@ -83,7 +102,7 @@ function host() {
       const anchor = context.workbook.worksheets
         .getItem("Sheet1")
         .getRangeByIndexes(Number(cell.slice(1)) - 1, column, 1, 1);
-      await chartBlock(context, anchor, kind, field === undefined ? {} : { field });
+      await chartBlock(context, anchor, kind, field === undefined ? {} : { field }, CHART_LAYOUTS);
     });
   /** What each series of the sheet's only chart reads now: its name, point count, first and last values. */
   const drawn = (chart: ChartRecord | undefined = workbook.sheet("Sheet1").charts[0]) => {
@@ -152,6 +171,40 @@ describe("charts of RENT blocks", () => {
       problems: 0,
       forgotten: 0,
     });
+  });
+
+  it("charts a wide history as a line per property over its period columns, and follows periods and rows", async () => {
+    const { workbook, enter, chartAt, drawn, run } = host();
+    await enter("A1", '=RENT.HISTORY(2, 3, "wide")');
+    await chartAt("A1", "history");
+    const chart = workbook.sheet("Sheet1").charts[0];
+    expect(chart?.type).toBe("Line");
+    expect(chart?.title).toBe("Avg rent ($) over time");
+    expect(drawn()).toEqual([
+      { name: "100001", count: 3, first: [46023, 1500], last: [46083, 1502] },
+      { name: "100002", count: 3, first: [46023, 1600], last: [46083, 1602] },
+    ]);
+
+    // More periods and rows: the columns are worked out from the new header.
+    await enter("A1", '=RENT.HISTORY(3, 5, "wide")');
+    expect(await run((context) => refreshBlockCharts(context, CHART_LAYOUTS))).toMatchObject({
+      repointed: 1,
+    });
+    expect(drawn()).toEqual([
+      { name: "100001", count: 5, first: [46023, 1500], last: [46143, 1504] },
+      { name: "100002", count: 5, first: [46023, 1600], last: [46143, 1604] },
+      { name: "100003", count: 5, first: [46023, 1700], last: [46143, 1704] },
+    ]);
+
+    // Turned long, the same chart reads the long layout (a scatter of dates); turned wide again, lines again.
+    await enter("A1", "=RENT.HISTORY(1, 2)");
+    await run((context) => refreshBlockCharts(context, CHART_LAYOUTS));
+    expect(workbook.sheet("Sheet1").charts[0]?.type).toBe("XYScatterLinesNoMarkers");
+    expect(drawn()).toEqual([{ name: "100001", count: 2, first: [46023, 1500], last: [46053, 1501] }]);
+    await enter("A1", '=RENT.HISTORY(1, 4, "wide")');
+    await run((context) => refreshBlockCharts(context, CHART_LAYOUTS));
+    expect(drawn()).toEqual([{ name: "100001", count: 4, first: [46023, 1500], last: [46113, 1503] }]);
+    expect(workbook.sheet("Sheet1").charts.map((each) => each.type)).toEqual(["Line"]);
   });
 
   it("follows recalculations by itself once following (worksheets.onCalculated)", async () => {

@@ -780,6 +780,18 @@ class StandInChart {
     });
   }
 
+  /** ExcelApi 1.7: the chart's type changes, its series kept. */
+  set chartType(type: string) {
+    changeChart(this.#handle, (chart) => {
+      if (!DRAWN_CHART_TYPES.has(type))
+        throw new WorkbookError(
+          "InvalidArgument",
+          `The stand-in draws ${[...DRAWN_CHART_TYPES].join(", ")} charts, not ${type}.`,
+        );
+      chart.type = type;
+    });
+  }
+
   get title(): StandInChartTitle {
     return new StandInChartTitle(this.#handle);
   }

@@ -30,8 +30,8 @@ export interface ChartRecord {
   /** Excel's id for the chart: unique and unchanging, where the name is the person's (and may repeat). */
   readonly id: string;
   name: string;
-  /** The Excel.ChartType the chart was added as. */
-  readonly type: string;
+  /** The Excel.ChartType the chart was added as, or last set to (Chart.chartType). */
+  type: string;
   title: string;
   valueAxis: ChartAxisRecord;
   categoryAxis: ChartAxisRecord;
