@@ -6,6 +6,7 @@
  * can check every request against Excel's 5 MB limit.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import "./officeAppOnly";
 import { OfficeMockObject } from "office-addin-mock";
 import { isValidError } from "office-addin-mock/lib/possibleErrors";
 import { parseCellAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
