@@ -14,7 +14,12 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const ts = require("typescript");
+/**
+ * The TypeScript parser, loaded by the first reading: jest loads this module with its config on every run, and
+ * a run whose weights are cached (classifyTestsCached) never needs the parser, whose loading alone takes about
+ * 0.3 s.
+ */
+let ts;
 
 /** Heaviest last. */
 const WEIGHTS = ["nothing", "in-process sandbox", "port or process", "redis", "browser"];
@@ -62,6 +67,7 @@ const PROJECT_ROOT = path.resolve(__dirname, "../..");
  * the tests' helpers (test/) and the scripts tests run (scripts/, the generators).
  */
 function createReader(root) {
+  ts ??= require("typescript");
   const FOLLOWED = [path.join(root, "test"), path.join(root, "scripts")];
   const modules = new Map();
 

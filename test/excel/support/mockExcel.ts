@@ -5,6 +5,8 @@
  * `context.sync()` that applies the queued writes and measures each request's serialized payload, so tests
  * can check every request against Excel's 5 MB limit.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import "./officeAppOnly";
 import { OfficeMockObject } from "office-addin-mock";
 import { isValidError } from "office-addin-mock/lib/possibleErrors";
 import { parseCellAddress, rectAddress, type CellRect } from "../../../src/excel/a1";
@@ -44,6 +46,7 @@ export interface MockExcelOptions {
 }
 
 type MockObject = OfficeMockObject & Record<string, unknown>;
+type Tracked = { mock: MockObject; onSync: () => void }[];
 
 const key = (row: number, column: number) => `${row},${column}`;
 const READABLE_RANGE_PROPERTIES = ["values", "formulas", "numberFormat"] as const;
@@ -75,7 +78,14 @@ export class MockExcel {
   selection: { sheet: string; rect: CellRect } | undefined;
   activeSheet: string | undefined;
 
-  private readonly tracked: { mock: MockObject; onSync: () => void }[] = [];
+  /**
+   * The proxy objects a batch made, which its `context.sync()` applies and loads: those of the `excel.run` the
+   * code runs in (each run has its own, as each Excel.run has its own RequestContext, and they end with it), or
+   * those made on `context` outside any run. Without the scope every sync would go over every object any
+   * earlier batch made, which costs a long test quadratic time.
+   */
+  private readonly runScope = new AsyncLocalStorage<Tracked>();
+  private readonly outsideRuns: Tracked = [];
   private pending: RequestRecord = { bytes: 0, operations: [] };
   private readonly afterSync: (() => void)[] = [];
   private readonly evaluate: MockExcelOptions["evaluate"];
@@ -101,7 +111,7 @@ export class MockExcel {
       sync: () => this.sync(),
     });
     this.context = contextMock as unknown as Excel.RequestContext;
-    this.excel = { run: (batch) => batch(this.context) };
+    this.excel = { run: (batch) => this.runScope.run([], () => batch(this.context)) };
   }
 
   addSheet(name: string, visibility = "Visible"): SheetState {
@@ -163,8 +173,12 @@ export class MockExcel {
   // ---- the object model -------------------------------------------------------------------------------
 
   private track(mock: MockObject, onSync: () => void = () => undefined): MockObject {
-    this.tracked.push({ mock, onSync });
+    this.tracked().push({ mock, onSync });
     return mock;
+  }
+
+  private tracked(): Tracked {
+    return this.runScope.getStore() ?? this.outsideRuns;
   }
 
   private operation(description: string, payload?: unknown): void {
@@ -477,10 +491,11 @@ export class MockExcel {
   // ---- sync -------------------------------------------------------------------------------------------
 
   private async sync(): Promise<void> {
-    for (const { onSync } of this.tracked) onSync();
+    const tracked = this.tracked();
+    for (const { onSync } of tracked) onSync();
     this.requests.push(this.pending);
     this.pending = { bytes: 0, operations: [] };
-    for (const { mock } of this.tracked) await mock.sync();
+    for (const { mock } of tracked) await mock.sync();
     // office-addin-mock settles loaded properties in callbacks it does not await.
     await new Promise((resolve) => setImmediate(resolve));
     for (const hook of this.afterSync) hook();
