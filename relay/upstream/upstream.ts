@@ -7,6 +7,7 @@ import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
 import { currentClientSignal } from "./clientSignal";
+import { DATA_LAYER_GATE } from "./dataLayerGate";
 import { bindInterests, Interests } from "./interests";
 import { REAL_CLOCK, type RelayClock } from "./relayClock";
 
@@ -33,15 +34,6 @@ export const PASSED_HEADERS = [
   "x-ratelimit-reset-after",
   "x-ratelimit-reset",
 ];
-
-/** The data layer's own pacing stays out of the way: the team gate inside `fetch` paces every request. */
-const UNPACED = { limit: 1_000_000_000, windowMs: 1000, burst: 1_000_000_000 };
-
-/**
- * No limit on the data layer's own in-flight requests: every call goes straight on to the team gate, which
- * lets them out per person in turn (a first-come queue here would put one person's backlog before everyone).
- */
-const UNBOUNDED_IN_FLIGHT = Number.MAX_SAFE_INTEGER;
 
 /**
  * What a person is told when the service refuses the relay's own credentials (after one renewal): not a 401,
@@ -118,8 +110,7 @@ export class Upstream {
       client: this.client,
       caller: credentials.clientId,
       cache,
-      pacing: UNPACED,
-      maxInFlight: UNBOUNDED_IN_FLIGHT,
+      gate: DATA_LAYER_GATE,
       // One retry policy, the add-in's at the edge: retries here would spend the team's budget twice over
       // and hold the person past their own bound; a 429 goes back to them with its wait.
       retry: { maxAttempts: 1, maxRateLimitWaits: 0 },
