@@ -106,6 +106,7 @@ async function accountOperation(
   request: OperationRequest,
   reply: FastifyReply,
   accountId: number,
+  user: UserRecord,
 ): Promise<FastifyReply> {
   const { operation } = request;
   if (operation.batch === "bulk_details" && bulkDetailsIds(request) === "both")
@@ -114,7 +115,7 @@ async function accountOperation(
   if (batched)
     return sendBatched(
       reply,
-      await batchedRead(parts.upstream.data, parts.stats, { ...request, accountId }, batched),
+      await batchedRead(parts.upstream, parts.stats, user.name, { ...request, accountId }, batched),
     );
   if (operation.cacheKind) {
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
@@ -168,7 +169,7 @@ async function dispatch(
           "account_id is required: the team relay answers only for accounts it gives you.",
         );
       if (!mayUse(user, accountId)) return sendRelayError(reply, 403, "Forbidden", refusal(user, accountId));
-      return accountOperation(parts, request, reply, accountId);
+      return accountOperation(parts, request, reply, accountId, user);
     }
   }
 }

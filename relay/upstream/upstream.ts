@@ -8,7 +8,7 @@ import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
 import { currentClientSignal } from "./clientSignal";
 import { DATA_LAYER_GATE } from "./dataLayerGate";
-import { bindInterests, Interests } from "./interests";
+import { Interests } from "./interests";
 import { REAL_CLOCK, type RelayClock } from "./relayClock";
 
 /** The relay's own credentials at the service: read from the environment or a file, never sent anywhere else. */
@@ -120,7 +120,6 @@ export class Upstream {
       sleep: clock.sleep,
     });
     this.interests = interests;
-    bindInterests(this.data, interests);
   }
 
   /**
