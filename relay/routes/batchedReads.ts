@@ -3,7 +3,6 @@ import type { OperationRequest } from "../../src/api/operations";
 import type { BatchedEndpoint } from "../../src/data/batchedEndpoints";
 import type { Fetched } from "../../src/data/fetched";
 import type { RelayStats } from "../status/relayStats";
-import { currentClientSignal } from "../upstream/clientSignal";
 import { carried } from "../upstream/interests";
 import type { Upstream } from "../upstream/upstream";
 
@@ -46,17 +45,18 @@ export async function batchedRead<P, I, V>(
   upstream: Pick<Upstream, "data" | "interests">,
   stats: RelayStats,
   person: string,
+  /** Their client's: the read stops waiting when they have gone (the batch goes on while others wait). */
+  signal: AbortSignal | undefined,
   request: OperationRequest & { accountId: number },
   read: { row: BatchedEndpoint<P, I, V>; params: P; items: I[] },
 ): Promise<BatchedAnswer> {
   const { row, params, items } = read;
   const { accountId } = request;
-  const reading = (signal: AbortSignal | undefined) =>
-    upstream.data.readMany(row, params, items, { accountId, signal });
+  const reading = () => upstream.data.readMany(row, params, items, { accountId, signal });
   const wanted = carried(request);
   const { records, quotaAdded } = wanted
-    ? await upstream.interests.during(person, wanted, () => reading(currentClientSignal()))
-    : await reading(currentClientSignal());
+    ? await upstream.interests.during(person, wanted, reading)
+    : await reading();
   await Promise.all([
     row.operation.spendsPropertyQuota ? stats.quotaUsed(accountId, quotaAdded) : undefined,
     countLookups(stats, records.values()),

@@ -6,7 +6,6 @@ import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/a
 import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
-import { currentClientSignal } from "./clientSignal";
 import { DATA_LAYER_GATE } from "./dataLayerGate";
 import { Interests } from "./interests";
 import { REAL_CLOCK, type RelayClock } from "./relayClock";
@@ -128,29 +127,29 @@ export class Upstream {
    */
   send(
     request: OperationRequest,
+    signal: AbortSignal | undefined,
     redirect: RequestRedirect = "manual",
-    signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     return this.forward(
       request.operation.method,
       `${API_BASE_PATH}${upstreamTarget(request)}`,
       upstreamBody(request),
-      redirect,
       signal,
+      redirect,
     );
   }
 
   /**
    * The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once (the
    * add-in's own loop, `sendAuthorized`), and a second is answered in the relay's words. It stops when
-   * `signal` fires, by default when the client of the request being handled goes away.
+   * `signal` fires: the signal of the client it is sent for (`request.clientSignal`), which goes away.
    */
   async forward(
     method: string,
     pathAndQuery: string,
     body: string | undefined,
+    signal: AbortSignal | undefined,
     redirect: RequestRedirect = "manual",
-    signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     const url = `${this.config.serviceUrl}${pathAndQuery}`;
     const send = async (authorization: string) => {
