@@ -73,7 +73,12 @@ async function holdsEveryRelayAccount(parts: ApiRouteParts, user: UserRecord): P
  * already at hand are looked at first, and only then are the others asked for, so a comp set the pane has
  * just listed costs no request to check.
  */
-async function mayUseCompSet(parts: ApiRouteParts, user: UserRecord, compSetId: number): Promise<boolean> {
+async function mayUseCompSet(
+  parts: ApiRouteParts,
+  user: UserRecord,
+  compSetId: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   if (await holdsEveryRelayAccount(parts, user)) return true;
   const listCompSets = operationById("listCompSets");
   const names = (answer: UpstreamAnswer | undefined) =>
@@ -85,7 +90,7 @@ async function mayUseCompSet(parts: ApiRouteParts, user: UserRecord, compSetId: 
     if (names(cached)) return true;
     if (!cached) unread.push(list);
   }
-  for (const list of unread) if (names(await parts.reads.read(list))) return true;
+  for (const list of unread) if (names(await parts.reads.read(list, signal))) return true;
   return false;
 }
 
@@ -106,21 +111,23 @@ async function accountOperation(
   request: OperationRequest,
   reply: FastifyReply,
   accountId: number,
+  user: UserRecord,
 ): Promise<FastifyReply> {
   const { operation } = request;
+  const signal = reply.request.clientSignal;
   if (operation.batch === "bulk_details" && bulkDetailsIds(request) === "both")
     return sendRelayError(reply, 400, "Invalid parameter", "Give property_ids or property_ids[], not both.");
   const batched = splitByRow(request);
   if (batched)
     return sendBatched(
       reply,
-      await batchedRead(parts.upstream.data, parts.stats, { ...request, accountId }, batched),
+      await batchedRead(parts.upstream, parts.stats, user.name, signal, { ...request, accountId }, batched),
     );
   if (operation.cacheKind) {
     const onFetched = operation.spendsPropertyQuota ? quotaCounter(parts, accountId) : undefined;
-    return sendUpstream(reply, await parts.reads.read(request, onFetched));
+    return sendUpstream(reply, await parts.reads.read(request, signal, onFetched));
   }
-  return sendUpstream(reply, await parts.upstream.send(request));
+  return sendUpstream(reply, await parts.upstream.send(request, signal));
 }
 
 const jobPartsOf = (parts: ApiRouteParts): JobRouteParts => ({
@@ -137,6 +144,7 @@ async function dispatch(
   user: UserRecord,
 ): Promise<FastifyReply> {
   const { reach } = request.operation;
+  const signal = reply.request.clientSignal;
   switch (reach.kind) {
     case "own_accounts":
       return reply
@@ -148,15 +156,15 @@ async function dispatch(
       return handleJobOperation(jobPartsOf(parts), request, reply, user);
     case "comp_set": {
       const compSetId = request.values.comp_set_id as number;
-      if (!(await mayUseCompSet(parts, user, compSetId)))
+      if (!(await mayUseCompSet(parts, user, compSetId, signal)))
         return sendRelayError(
           reply,
           403,
           "Forbidden",
           `Comp set ${compSetId} belongs to none of the accounts the team relay gives ${user.name}.`,
         );
-      if (request.operation.cacheKind) return sendUpstream(reply, await parts.reads.read(request));
-      return sendUpstream(reply, await parts.upstream.send(request));
+      if (request.operation.cacheKind) return sendUpstream(reply, await parts.reads.read(request, signal));
+      return sendUpstream(reply, await parts.upstream.send(request, signal));
     }
     case "account": {
       const accountId = request.accountId;
@@ -168,7 +176,7 @@ async function dispatch(
           "account_id is required: the team relay answers only for accounts it gives you.",
         );
       if (!mayUse(user, accountId)) return sendRelayError(reply, 403, "Forbidden", refusal(user, accountId));
-      return accountOperation(parts, request, reply, accountId);
+      return accountOperation(parts, request, reply, accountId, user);
     }
   }
 }

@@ -1,12 +1,10 @@
 import { ApiError } from "../../src/api/errors";
 import type { OperationRequest } from "../../src/api/operations";
 import type { BatchedEndpoint } from "../../src/data/batchedEndpoints";
-import type { DataLayer } from "../../src/data/dataLayer";
 import type { Fetched } from "../../src/data/fetched";
-import { currentUser } from "../requestContext";
 import type { RelayStats } from "../status/relayStats";
-import { currentClientSignal } from "../upstream/clientSignal";
-import { carried, interestsOf } from "../upstream/interests";
+import { carried } from "../upstream/interests";
+import type { Upstream } from "../upstream/upstream";
 
 /**
  * Every batched read of everyone (bulk details, market metrics, forecasts) goes through the add-in's own batched
@@ -39,21 +37,26 @@ async function countLookups(stats: RelayStats, values: Iterable<Fetched<unknown>
   await stats.cacheLookups(hits, misses);
 }
 
-/** A person's request that `row` split into `params` and `items`, answered through the row. */
+/**
+ * A request of `person`'s that `row` split into `params` and `items`, answered through the row of the relay's
+ * data layer, known to the upstream's interests as waiting for its items.
+ */
 export async function batchedRead<P, I, V>(
-  data: DataLayer,
+  upstream: Pick<Upstream, "data" | "interests">,
   stats: RelayStats,
+  person: string,
+  /** Their client's: the read stops waiting when they have gone (the batch goes on while others wait). */
+  signal: AbortSignal | undefined,
   request: OperationRequest & { accountId: number },
   read: { row: BatchedEndpoint<P, I, V>; params: P; items: I[] },
 ): Promise<BatchedAnswer> {
   const { row, params, items } = read;
   const { accountId } = request;
-  const reading = (signal: AbortSignal | undefined) =>
-    data.readMany(row, params, items, { accountId, signal });
+  const reading = () => upstream.data.readMany(row, params, items, { accountId, signal });
   const wanted = carried(request);
   const { records, quotaAdded } = wanted
-    ? await interestsOf(data).during(currentUser(), wanted, () => reading(currentClientSignal()))
-    : await reading(currentClientSignal());
+    ? await upstream.interests.during(person, wanted, reading)
+    : await reading();
   await Promise.all([
     row.operation.spendsPropertyQuota ? stats.quotaUsed(accountId, quotaAdded) : undefined,
     countLookups(stats, records.values()),

@@ -2,7 +2,6 @@ import { ApiError } from "../../src/api/errors";
 import type { QueryIdentity, QueryRunner } from "../../src/data/queryRunner";
 import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import type { RelayStats } from "../status/relayStats";
-import { currentClientSignal } from "../upstream/clientSignal";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
 
 /** A cached service answer: enough to send it again as it came. */
@@ -118,10 +117,12 @@ export class CachedReads {
 
   async read(
     request: OperationRequest,
+    /** The client's (`request.clientSignal`): the read stops when the last of those waiting for it has gone. */
+    clientSignal: AbortSignal | undefined,
     onFetched?: (answer: UpstreamAnswer) => Promise<void>,
   ): Promise<UpstreamAnswer> {
     const load = async (signal: AbortSignal): Promise<CachedAnswer> => {
-      const answer = await this.upstream.send(request, "manual", signal);
+      const answer = await this.upstream.send(request, signal);
       if (!isCacheableAnswer(request, answer)) throw notFoundOf(answer) ?? new PassedOn(answer);
       await onFetched?.(answer);
       return {
@@ -133,7 +134,7 @@ export class CachedReads {
     try {
       // The read goes on while any of the people waiting for it is still there; the last to leave ends it.
       const fetched = await this.runner.queryWith(this.identityOf(request), load, {
-        signal: currentClientSignal(),
+        signal: clientSignal,
       });
       const fromService = fetched.source === "network";
       await this.stats.cacheLookups(fromService ? 0 : 1, fromService ? 1 : 0);

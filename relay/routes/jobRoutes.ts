@@ -103,12 +103,13 @@ async function createJob(
   reply: FastifyReply,
   user: UserRecord,
 ) {
-  const answer = await parts.upstream.send(request);
+  const signal = reply.request.clientSignal;
+  const answer = await parts.upstream.send(request, signal);
   const jobId = answer.status < 300 ? parse(answer.body)?.job_id : undefined;
   if (typeof jobId !== "string") return sendUpstream(reply, answer);
   if (!(await recordOwner(parts.owners, jobId, user))) {
     await parts.upstream
-      .send({ operation: operationById("cancelBulkJob"), values: { job_id: jobId } })
+      .send({ operation: operationById("cancelBulkJob"), values: { job_id: jobId } }, signal)
       .catch(() => undefined);
     return sendRelayError(
       reply,
@@ -135,10 +136,10 @@ async function listJobs(
   const perPage = (request.values.per_page ?? parameterDefault(LIST_JOBS.operationId, "per_page")) as number;
   const mine: unknown[] = [];
   for (let upstreamPage = 1; upstreamPage <= MAX_UPSTREAM_PAGES; upstreamPage++) {
-    const answer = await parts.upstream.send({
-      operation: request.operation,
-      values: { page: upstreamPage, per_page: UPSTREAM_PAGE },
-    });
+    const answer = await parts.upstream.send(
+      { operation: request.operation, values: { page: upstreamPage, per_page: UPSTREAM_PAGE } },
+      reply.request.clientSignal,
+    );
     const parsed = answer.status === 200 ? parse(answer.body) : undefined;
     if (!parsed || !Array.isArray(parsed.jobs)) return sendUpstream(reply, answer);
     for (const job of parsed.jobs as Json[])
@@ -233,7 +234,7 @@ export async function handleJobOperation(
   if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
   if (operationId === "createBulkJob") return createJob(parts, request, reply, user);
   if (operationId === "listBulkJobs") return listJobs(parts, request, reply, user);
-  const answer = await parts.upstream.send(request);
+  const answer = await parts.upstream.send(request, reply.request.clientSignal);
   if (operationId === "getBulkJobResults") return linkResults(parts, answer, reply, user);
   return sendUpstream(reply, answer);
 }
@@ -268,7 +269,7 @@ export async function mintBrowserLink(
   }
   const refusal = await jobRefusal(parts, user, jobId);
   if (refusal) return sendRelayError(reply, 403, "Forbidden", refusal);
-  const answer = await parts.upstream.send(results);
+  const answer = await parts.upstream.send(results, reply.request.clientSignal);
   const signed = signedUrlOf(parts, answer);
   if (!signed) return sendUpstream(reply, answer);
   if ("foreign" in signed) return sendForeignDownload(reply, signed.foreign);

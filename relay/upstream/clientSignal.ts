@@ -1,11 +1,15 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 
-/**
- * Whether the person who asked is still there. A request whose client has disconnected should leave the team
- * gate without spending the budget, and its upstream call should stop: nobody will read the answer.
- */
-const clientSignals = new AsyncLocalStorage<AbortSignal>();
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * Fires when the client goes away before its answer has been sent. A request whose client has disconnected
+     * should leave the team gate without spending the budget, and its upstream call should stop: nobody will
+     * read the answer. Its handler hands it to the upstream calls it makes.
+     */
+    clientSignal?: AbortSignal;
+  }
+}
 
 /** A signal that fires when the client goes away before its answer has been sent. */
 export function signalOfClient(request: FastifyRequest, reply: FastifyReply): AbortSignal {
@@ -17,20 +21,11 @@ export function signalOfClient(request: FastifyRequest, reply: FastifyReply): Ab
   return controller.signal;
 }
 
-/** The signal of the client of the request being handled here, if any. */
-export function currentClientSignal(): AbortSignal | undefined {
-  return clientSignals.getStore();
-}
-
-/**
- * An `onRoute` hook: every route's handler runs with its client's signal at hand (`currentClientSignal`), so
- * that the upstream calls it makes, however deep, stop when the client goes.
- */
+/** An `onRoute` hook: every route's request carries its client's signal (`request.clientSignal`). */
 export function withClientSignal(route: RouteOptions): void {
   const handler = route.handler;
   route.handler = function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
-    return clientSignals.run(signalOfClient(request, reply), () =>
-      handler.call(this as never, request, reply),
-    );
+    request.clientSignal = signalOfClient(request, reply);
+    return handler.call(this as never, request, reply);
   };
 }

@@ -91,20 +91,3 @@ export class Interests {
     return () => this.calls.delete(entry);
   }
 }
-
-const interestsOfData = new WeakMap<object, Interests>();
-
-/** Ties a data layer to the interests its upstream fetch reads (batched reads are handed the data layer alone). */
-export function bindInterests(data: object, interests: Interests): void {
-  interestsOfData.set(data, interests);
-}
-
-/** The interests bound to a data layer (a fresh set, that no gate reads, for one never bound). */
-export function interestsOf(data: object): Interests {
-  let interests = interestsOfData.get(data);
-  if (!interests) {
-    interests = new Interests();
-    interestsOfData.set(data, interests);
-  }
-  return interests;
-}

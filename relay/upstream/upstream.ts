@@ -6,8 +6,8 @@ import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/a
 import { TokenManager } from "../../src/api/tokens";
 import { DataLayer } from "../../src/data/dataLayer";
 import { ResponseCache } from "../../src/data/responseCache";
-import { currentClientSignal } from "./clientSignal";
-import { bindInterests, Interests } from "./interests";
+import { DATA_LAYER_GATE } from "./dataLayerGate";
+import { Interests } from "./interests";
 import { REAL_CLOCK, type RelayClock } from "./relayClock";
 
 /** The relay's own credentials at the service: read from the environment or a file, never sent anywhere else. */
@@ -33,15 +33,6 @@ export const PASSED_HEADERS = [
   "x-ratelimit-reset-after",
   "x-ratelimit-reset",
 ];
-
-/** The data layer's own pacing stays out of the way: the team gate inside `fetch` paces every request. */
-const UNPACED = { limit: 1_000_000_000, windowMs: 1000, burst: 1_000_000_000 };
-
-/**
- * No limit on the data layer's own in-flight requests: every call goes straight on to the team gate, which
- * lets them out per person in turn (a first-come queue here would put one person's backlog before everyone).
- */
-const UNBOUNDED_IN_FLIGHT = Number.MAX_SAFE_INTEGER;
 
 /**
  * What a person is told when the service refuses the relay's own credentials (after one renewal): not a 401,
@@ -118,8 +109,7 @@ export class Upstream {
       client: this.client,
       caller: credentials.clientId,
       cache,
-      pacing: UNPACED,
-      maxInFlight: UNBOUNDED_IN_FLIGHT,
+      gate: DATA_LAYER_GATE,
       // One retry policy, the add-in's at the edge: retries here would spend the team's budget twice over
       // and hold the person past their own bound; a 429 goes back to them with its wait.
       retry: { maxAttempts: 1, maxRateLimitWaits: 0 },
@@ -129,7 +119,6 @@ export class Upstream {
       sleep: clock.sleep,
     });
     this.interests = interests;
-    bindInterests(this.data, interests);
   }
 
   /**
@@ -138,29 +127,29 @@ export class Upstream {
    */
   send(
     request: OperationRequest,
+    signal: AbortSignal | undefined,
     redirect: RequestRedirect = "manual",
-    signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     return this.forward(
       request.operation.method,
       `${API_BASE_PATH}${upstreamTarget(request)}`,
       upstreamBody(request),
-      redirect,
       signal,
+      redirect,
     );
   }
 
   /**
    * The path `/v1/...` with its query string, sent with the team's token; a 401 renews the token once (the
    * add-in's own loop, `sendAuthorized`), and a second is answered in the relay's words. It stops when
-   * `signal` fires, by default when the client of the request being handled goes away.
+   * `signal` fires: the signal of the client it is sent for (`request.clientSignal`), which goes away.
    */
   async forward(
     method: string,
     pathAndQuery: string,
     body: string | undefined,
+    signal: AbortSignal | undefined,
     redirect: RequestRedirect = "manual",
-    signal: AbortSignal | undefined = currentClientSignal(),
   ): Promise<UpstreamAnswer> {
     const url = `${this.config.serviceUrl}${pathAndQuery}`;
     const send = async (authorization: string) => {

@@ -15,6 +15,7 @@ import type { BatchSchedule } from "./keyedBatcher";
 import { openPersistentStore, removeDatabases } from "./persistentStore";
 import { BulkExportQuotaGuard, type QuotaGuardSettings } from "./quotaGuard";
 import { QueryRunner } from "./queryRunner";
+import type { Gate } from "./gate";
 import { RequestExecutor } from "./requestExecutor";
 import { RequestGate, type GateLimit, type PacingProgress } from "./requestGate";
 import { ResponseCache, type CacheStats, type ResponseCacheOptions } from "./responseCache";
@@ -53,6 +54,11 @@ export interface DataLayerOptions {
   cache?: ResponseCache;
   databaseName?: string;
   cacheOptions?: Omit<ResponseCacheOptions, "store">;
+  /**
+   * The door every request goes through (the team relay's team gate). Without it, the add-in's own pacing
+   * (`RequestGate`, set by the next three options), whose progress the pane shows.
+   */
+  gate?: Gate;
   /** Client-side pacing; defaults to the live limit (100 requests / 5 min, bursts of 50). */
   pacing?: PacingOptions;
   maxInFlight?: number;
@@ -114,7 +120,8 @@ export const RETIRED_DATABASE_NAMES = ["rent-market-cache"] as const;
  */
 export class DataLayer {
   readonly cache: ResponseCache;
-  private readonly gate: RequestGate;
+  /** The add-in's own pacing, when the requests go through it (not when another gate was given). */
+  private readonly pacing: RequestGate | undefined;
   private readonly executor: RequestExecutor;
   private readonly runner: QueryRunner;
   private readonly batched: BatchedReads;
@@ -139,16 +146,20 @@ export class DataLayer {
         preload: true,
         owns: (key) => isKeyOf(key, options.caller),
       });
-    this.gate = new RequestGate({
-      pacing: options.pacing,
-      maxInFlight: options.maxInFlight,
-      longestWaitMs: options.longestRateLimitWaitMs,
-      now: this.now,
-      sleep: options.sleep,
-    });
-    options.client.onAnnouncedLimit((limit) => this.gate.adopt(limit));
+    let gate = options.gate;
+    if (!gate) {
+      const pacing = new RequestGate({
+        pacing: options.pacing,
+        maxInFlight: options.maxInFlight,
+        longestWaitMs: options.longestRateLimitWaitMs,
+        now: this.now,
+        sleep: options.sleep,
+      });
+      options.client.onAnnouncedLimit((limit) => pacing.adopt(limit));
+      this.pacing = gate = pacing;
+    }
     this.executor = new RequestExecutor(
-      this.gate,
+      gate,
       { ...DEFAULT_RETRY, ...options.retry },
       options.sleep,
       options.random,
@@ -357,7 +368,7 @@ export class DataLayer {
     sinceLastGrantMs: number;
     sinceLastAnswerMs: number;
   } {
-    const { pending, waiting, lastGrantAtMs, lastReleaseAtMs } = this.gate.backlog;
+    const { pending, waiting, lastGrantAtMs, lastReleaseAtMs } = this.ownPacing().backlog;
     return {
       pending,
       onTheWire: pending - waiting,
@@ -371,7 +382,7 @@ export class DataLayer {
    * the export jobs followed for cells.
    */
   progress(): WorkUnderWay {
-    return { requests: this.gate.progress, exportJobs: this.exportJobs.state };
+    return { requests: this.ownPacing().progress, exportJobs: this.exportJobs.state };
   }
 
   /**
@@ -379,7 +390,7 @@ export class DataLayer {
    * job starts or ends (the pane's progress strip and usage lines follow it); returns the function that stops it.
    */
   onProgressChange(listener: () => void): () => void {
-    const stops = [this.gate.onChange(listener), this.exportJobs.onChange(listener)];
+    const stops = [this.ownPacing().onChange(listener), this.exportJobs.onChange(listener)];
     return () => stops.forEach((stop) => stop());
   }
 
@@ -392,22 +403,32 @@ export class DataLayer {
     return this.cache.close();
   }
 
+  /**
+   * The add-in's pacing, whose progress the pane shows. A data layer given another gate (the team relay's)
+   * has none: what waits there is that gate's to tell, and these views are never asked of it.
+   */
+  private ownPacing(): RequestGate {
+    if (!this.pacing) throw new Error("This data layer's requests are paced by the gate it was given.");
+    return this.pacing;
+  }
+
   /** Forgets cached answers: all, or one kind (e.g. "property"). */
   clearCache(kind?: CacheKind): Promise<void> {
     return this.cache.clear(kind);
   }
 
   async stats(): Promise<DataLayerStats> {
+    const pacing = this.ownPacing();
     return {
       cache: await this.cache.stats(),
       requests: {
         ...this.executor.stats,
-        pacedWaits: this.gate.pacedWaits,
-        gatePauses: this.gate.pauses,
+        pacedWaits: pacing.pacedWaits,
+        gatePauses: pacing.pauses,
         coalesced: this.runner.coalesced,
-        limit: this.gate.limit,
-        rateLimitedUntilMs: this.gate.refusingUntilMs,
-        pacing: this.gate.progress,
+        limit: pacing.limit,
+        rateLimitedUntilMs: pacing.refusingUntilMs,
+        pacing: pacing.progress,
       },
       bulkExportUsage: this.quota.usage(),
     };

@@ -1,7 +1,7 @@
 import { ApiError } from "../api/errors";
 import { abortableSleep, abortReason, type Sleep } from "./abortableSleep";
 import { watchAbort } from "./abortWatch";
-import type { RequestGate } from "./requestGate";
+import type { Gate } from "./gate";
 import {
   backoffDelayMs,
   DEFAULT_RETRY,
@@ -35,7 +35,7 @@ export class RequestExecutor {
   readonly stats: ExecutorStats = { attempts: 0, retries: 0, rateLimitWaits: 0 };
 
   constructor(
-    private readonly gate: RequestGate,
+    private readonly gate: Gate,
     private readonly retry: RetryOptions = DEFAULT_RETRY,
     private readonly sleep: Sleep = abortableSleep,
     private readonly random: () => number = Math.random,

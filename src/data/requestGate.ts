@@ -1,6 +1,7 @@
 import type { AnnouncedLimit } from "../api/rateLimitHeaders";
 import { abortableSleep, abortReason, type Sleep } from "./abortableSleep";
 import { watchAbort } from "./abortWatch";
+import type { Gate, ReleaseSlot } from "./gate";
 import { rateLimitedUntil } from "./rateLimitedUntil";
 import { LIVE_PACING, TokenBucket, type PacingOptions } from "./tokenBucket";
 
@@ -55,8 +56,7 @@ export interface PacingProgress {
   limit: GateLimit;
 }
 
-/** Gives back the slot of a request once its answer (or failure) has arrived. */
-export type ReleaseSlot = () => void;
+export type { ReleaseSlot } from "./gate";
 
 interface Waiter {
   grant: (release: ReleaseSlot) => void;
@@ -80,7 +80,7 @@ function pacingFor(limit: number, windowMs: number): PacingOptions {
  * token bucket at the service's limit (the documented one until the service announces its own), and caps how
  * many are on the wire at once.
  */
-export class RequestGate {
+export class RequestGate implements Gate {
   private readonly queue: Waiter[] = [];
   private readonly bucket: TokenBucket;
   private readonly maxInFlight: number;
