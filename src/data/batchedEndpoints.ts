@@ -28,6 +28,7 @@ import {
 } from "../api/schema";
 import { canonicalJson } from "./cacheKey";
 import type { BodyOf, RequestOf } from "./endpoints";
+import { serviceMonthOf } from "./freshnessSchedule";
 
 export interface BatchedEndpoint<P, I, V> {
   readonly operation: Operation;
@@ -279,7 +280,7 @@ function forecastRow<Op extends "getPropertyForecasts" | "getGeoBoundaryForecast
       ...options,
       aggregation: aggregationId(aggregation),
     }),
-    period: (now) => new Date(now).toISOString().slice(0, 7),
+    period: serviceMonthOf,
     reader: forecastReader(operationId),
     request: (params, aggregations, accountId) => ({
       params: path(params.id),
