@@ -34,6 +34,8 @@ export function sendRelayError(
 export function sendApiError(reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = error instanceof ApiError ? error : new ApiError("server", "The relay failed to answer.");
   const upstreamStatus = apiError.details.status;
+  if (upstreamStatus !== undefined && upstreamStatus >= 300 && upstreamStatus < 400)
+    return sendRedirectRefusal(reply, upstreamStatus);
   const status =
     apiError.kind === "unauthorized" || upstreamStatus === undefined
       ? STATUS_OF_KIND[apiError.kind]
@@ -55,13 +57,7 @@ export function sendApiError(reply: FastifyReply, error: unknown): FastifyReply 
  * answered as the relay's 502 and no `Location` passes (the results redirect has its own route, jobRoutes.ts).
  */
 export function sendUpstream(reply: FastifyReply, answer: UpstreamAnswer): FastifyReply {
-  if (answer.status >= 300 && answer.status < 400)
-    return sendRelayError(
-      reply,
-      502,
-      "Bad Gateway",
-      `The service answered with a redirect (HTTP ${answer.status}), which the team relay does not pass on. Ask your relay admin to look at the relay's log.`,
-    );
+  if (answer.status >= 300 && answer.status < 400) return sendRedirectRefusal(reply, answer.status);
   for (const name of PASSED_HEADERS) {
     if (name === "location") continue;
     const value = answer.headers.get(name);
@@ -81,4 +77,14 @@ export function pageOf<T>(items: readonly T[], page: number, perPage: number) {
       per_page: perPage,
     },
   };
+}
+
+/** A redirect of the service's, answered as the relay's 502 with no `Location` (see sendUpstream). */
+function sendRedirectRefusal(reply: FastifyReply, status: number): FastifyReply {
+  return sendRelayError(
+    reply,
+    502,
+    "Bad Gateway",
+    `The service answered with a redirect (HTTP ${status}), which the team relay does not pass on. Ask your relay admin to look at the relay's log.`,
+  );
 }

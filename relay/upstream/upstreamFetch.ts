@@ -236,7 +236,9 @@ export function createUpstreamFetch(parts: UpstreamFetchParts): typeof fetch {
       headers,
       body: body === "" ? undefined : body,
       signal: init?.signal ?? request?.signal,
-      redirect: init?.redirect ?? "follow",
+      // The service's redirects are never followed for a read (the one it documents, a job's results, has its own
+      // route): a 3xx reaches the caller as the service's answer, and nothing is fetched from where it points.
+      redirect: init?.redirect ?? "manual",
     };
     const sent = sentOperation(method, url, parts.apiBase, body);
     if (!sharesAnswer(sent)) return send(url, forward, sent);

@@ -158,6 +158,23 @@ test("a redirect the service answers to a forwarded request is not passed on: 50
   expect(strayRequests).toBe(0);
 });
 
+test("a redirect the service answers to a read the relay makes itself is not followed", async () => {
+  // Bulk details go through the relay's own data layer (a batched read), not the forwarding path above.
+  tamper = (path, answer) => {
+    if (path.startsWith("/v1/properties/bulk_details")) {
+      answer.status = 302;
+      answer.headers.set("location", `${elsewhere}/collect`);
+    }
+  };
+  const id = (sandbox.dataset().properties[0] as { id: number }).id;
+  const answer = await relay.api(key, `/v1/properties/bulk_details?account_id=100&property_ids=${id}`);
+  const text = await answer.text();
+  expect(answer.status).toBe(502);
+  expect(answer.headers.get("location")).toBeNull();
+  expect(text).toMatch(/redirect/);
+  expect(strayRequests).toBe(0);
+});
+
 test("an export on the service's download host is linked and streamed as before", async () => {
   const jobId = await succeededJob();
   const linked = await results(jobId);
