@@ -3,7 +3,6 @@ import type { QueryIdentity, QueryRunner } from "../../src/data/queryRunner";
 import { upstreamBody, upstreamTarget, type OperationRequest } from "../../src/api/operations";
 import type { RelayStats } from "../status/relayStats";
 import type { Upstream, UpstreamAnswer } from "../upstream/upstream";
-import { serviceMonthOf } from "../../src/data/freshnessSchedule";
 
 /** A cached service answer: enough to send it again as it came. */
 interface CachedAnswer {
@@ -103,7 +102,7 @@ export class CachedReads {
       endpoint: operation.operationId,
       params: { target: upstreamTarget(request), body: upstreamBody(request) ?? null },
       // A forecast's window starts at the current month: a new month is a new question.
-      period: kind === "forecast" ? serviceMonthOf(this.now()) : undefined,
+      period: kind === "forecast" ? new Date(this.now()).toISOString().slice(0, 7) : undefined,
     };
   }
 

@@ -28,7 +28,6 @@ import {
 } from "../api/schema";
 import { canonicalJson } from "./cacheKey";
 import type { BodyOf, RequestOf } from "./endpoints";
-import { serviceMonthOf } from "./freshnessSchedule";
 
 export interface BatchedEndpoint<P, I, V> {
   readonly operation: Operation;
@@ -280,7 +279,7 @@ function forecastRow<Op extends "getPropertyForecasts" | "getGeoBoundaryForecast
       ...options,
       aggregation: aggregationId(aggregation),
     }),
-    period: serviceMonthOf,
+    period: (now) => new Date(now).toISOString().slice(0, 7),
     reader: forecastReader(operationId),
     request: (params, aggregations, accountId) => ({
       params: path(params.id),

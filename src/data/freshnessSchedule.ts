@@ -44,12 +44,6 @@ function wallTimeAt(epochMs: number): WallTime {
   return parts as unknown as WallTime;
 }
 
-/** "YYYY-MM" of the service's month at this instant: a forecast's window starts at the month US Eastern is in. */
-export function serviceMonthOf(epochMs: number): string {
-  const { year, month } = wallTimeAt(epochMs);
-  return `${year}-${String(month).padStart(2, "0")}`;
-}
-
 /** How far the zone's wall clock is ahead of UTC at `epochMs` (negative in the Americas). */
 function offsetAt(epochMs: number): number {
   const wall = wallTimeAt(epochMs);

@@ -4,8 +4,7 @@
  * history days that never change.
  */
 import { FRESHNESS_BY_KIND } from "../../src/data/cachePolicy";
-import { FreshnessSchedule, parsePostingTime, serviceMonthOf } from "../../src/data/freshnessSchedule";
-import { BOUNDARY_FORECAST, PROPERTY_FORECAST } from "../../src/data/batchedEndpoints";
+import { FreshnessSchedule, parsePostingTime } from "../../src/data/freshnessSchedule";
 import { ResponseCache } from "../../src/data/responseCache";
 import { requestKey } from "../../src/data/cacheKey";
 
@@ -78,23 +77,5 @@ describe("what could have changed", () => {
     expect((await cache.get(key))?.fresh).toBe(true);
     now = at("2026-07-16T13:00:00Z");
     expect((await cache.get(key))?.fresh).toBe(false);
-  });
-});
-
-describe("the service's month, the period of a forecast's key", () => {
-  it("is the month US Eastern is in, not UTC's: 21:00 EST on 30 November is still November", () => {
-    expect(serviceMonthOf(at("2026-12-01T02:00:00Z"))).toBe("2026-11");
-    expect(serviceMonthOf(at("2026-12-01T04:59:59Z"))).toBe("2026-11");
-    expect(serviceMonthOf(at("2026-12-01T05:00:00Z"))).toBe("2026-12");
-    // Daylight saving time: midnight EDT is 04:00 UTC.
-    expect(serviceMonthOf(at("2026-07-01T03:59:59Z"))).toBe("2026-06");
-    expect(serviceMonthOf(at("2026-07-01T04:00:00Z"))).toBe("2026-07");
-  });
-
-  it("keys the property and boundary forecasts' batched reads by it", () => {
-    for (const row of [PROPERTY_FORECAST, BOUNDARY_FORECAST]) {
-      expect(row.period?.(at("2026-12-01T02:00:00Z"))).toBe("2026-11");
-      expect(row.period?.(at("2026-12-01T05:00:00Z"))).toBe("2026-12");
-    }
   });
 });
