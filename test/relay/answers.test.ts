@@ -6,7 +6,7 @@
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
 import { DOWNLOAD_LINK_TTL_MS } from "../../relay/routes/jobRoutes";
 import { FreshnessSchedule } from "../../src/data/freshnessSchedule";
-import { RELAY_CLIENT, startTestRelay, type TestRelay } from "./support/relayHarness";
+import { RELAY_CLIENT, startTestRelay, type TestRelay, succeededJob } from "./support/relayHarness";
 
 const MINE = 100;
 
@@ -183,26 +183,10 @@ test("an explore markets body as the add-in's batcher sends it is answered per m
   expect(sandbox.counters.get(EXPLORE)).toBe(before + 2);
 });
 
-async function succeededJob(key: string): Promise<string> {
-  const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
-    report_type: "property",
-    output_format: "csv",
-    start_date: "2026-10-01",
-    end_date: "2026-10-01",
-    property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
-  });
-  expect(submitted.status).toBeLessThan(300);
-  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
-  for (let poll = 0; poll < 600; poll++) {
-    const job = (await (await relay.api(key, `/v1/bulk_api/jobs/${jobId}`)).json()) as { status: string };
-    if (job.status === "succeeded") return jobId;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the job did not finish");
-}
+const jobOf = (key: string) => succeededJob(relay, sandbox, key);
 
 test("a download link works for its owner's key only, for a short while, and never appears in the log", async () => {
-  const jobId = await succeededJob(me);
+  const jobId = await jobOf(me);
   const results = await fetch(`${relay.url}/api/v1/bulk_api/jobs/${jobId}/results`, {
     headers: { Authorization: `Bearer ${me}` },
     redirect: "manual",
@@ -243,7 +227,7 @@ async function browserLink(key: string | undefined, jobId: unknown) {
 const inBrowser = (link: string) => fetch(link, { credentials: "omit" });
 
 test("the job's owner gets a link the browser opens without a key, once, and the log never shows it", async () => {
-  const jobId = await succeededJob(me);
+  const jobId = await jobOf(me);
   const { made, link } = await browserLink(me, jobId);
   expect(made.status).toBe(201);
   const linkId = (link as string).slice((link as string).lastIndexOf("/") + 1);
@@ -260,7 +244,7 @@ test("the job's owner gets a link the browser opens without a key, once, and the
 });
 
 test("a browser link lapses within two minutes of being made", async () => {
-  const jobId = await succeededJob(me);
+  const jobId = await jobOf(me);
   const early = (await browserLink(me, jobId)).link as string;
   const late = (await browserLink(me, jobId)).link as string;
   // A browser that takes half a minute to start still gets the file.
@@ -271,7 +255,7 @@ test("a browser link lapses within two minutes of being made", async () => {
 });
 
 test("only the job's owner can make a browser link, and only with their key", async () => {
-  const jobId = await succeededJob(me);
+  const jobId = await jobOf(me);
   const results = () => sandbox.counters.get("/v1/bulk_api/jobs/:job_id/results");
   const before = results();
   expect((await browserLink(colleague, jobId)).made.status).toBe(403);
@@ -283,8 +267,8 @@ test("only the job's owner can make a browser link, and only with their key", as
 
 test("a person's job list counts and pages their own jobs only", async () => {
   const pager = await relay.addUser("pager", [MINE]);
-  const own = [await succeededJob(pager), await succeededJob(pager), await succeededJob(pager)];
-  await succeededJob(colleague);
+  const own = [await jobOf(pager), await jobOf(pager), await jobOf(pager)];
+  await jobOf(colleague);
   const first = (await (await relay.api(pager, "/v1/bulk_api/jobs?page=1&per_page=2")).json()) as {
     jobs: { job_id: string }[];
     pagination: { total_count: number; total_pages: number; current_page: number };

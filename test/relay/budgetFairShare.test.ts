@@ -3,9 +3,9 @@
  * moves: one person's backlog of batched forecasts delays a colleague's next request, batched or forwarded, by
  * at most one turn; and a person's queue has a bound, past which they are told to come back (429).
  */
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import type { RunningSandbox } from "../../sandbox/server";
 import { until } from "./support/movingClock";
-import { startLiveBudgetRelay, type LiveBudgetRelay } from "./support/liveBudgetRelay";
+import { startLiveBudgetRelay, startRecordingSandbox, type LiveBudgetRelay } from "./support/liveBudgetRelay";
 
 const BURST = 50;
 const QUEUE_BOUND = 50;
@@ -18,19 +18,7 @@ const arrived: string[] = [];
 const gone = new AbortController();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    rateLimit: 1_000_000,
-    logger: {
-      stream: {
-        write: (line: string) => {
-          const entry = JSON.parse(line) as { msg?: string; req?: { url?: string } };
-          if (entry.msg === "incoming request" && entry.req?.url?.startsWith("/v1/"))
-            arrived.push(entry.req.url);
-        },
-      },
-    },
-  });
+  sandbox = await startRecordingSandbox(arrived);
   relay = await startLiveBudgetRelay(sandbox, { maxQueuedPerPerson: QUEUE_BOUND });
 });
 

@@ -4,9 +4,9 @@
  * colleague's work, not theirs. They never wait in the person's queue, nor stay there once the person's own read
  * has its answer, so the person's next read goes out within one turn of the colleague's backlog.
  */
-import { startSandbox, type RunningSandbox } from "../../sandbox/server";
+import type { RunningSandbox } from "../../sandbox/server";
 import { until } from "./support/movingClock";
-import { startLiveBudgetRelay, type LiveBudgetRelay } from "./support/liveBudgetRelay";
+import { startLiveBudgetRelay, startRecordingSandbox, type LiveBudgetRelay } from "./support/liveBudgetRelay";
 
 const BURST = 50;
 const QUEUE_BOUND = 50;
@@ -20,19 +20,7 @@ const arrived: string[] = [];
 const gone = new AbortController();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    rateLimit: 1_000_000,
-    logger: {
-      stream: {
-        write: (line: string) => {
-          const entry = JSON.parse(line) as { msg?: string; req?: { url?: string } };
-          if (entry.msg === "incoming request" && entry.req?.url?.startsWith("/v1/"))
-            arrived.push(entry.req.url);
-        },
-      },
-    },
-  });
+  sandbox = await startRecordingSandbox(arrived);
   relay = await startLiveBudgetRelay(sandbox, { maxQueuedPerPerson: QUEUE_BOUND });
 });
 

@@ -4,7 +4,7 @@
  * the code: a link made to last longer fails this test.
  */
 import { startSandbox, type RunningSandbox } from "../../sandbox/server";
-import { startTestRelay, type TestRelay } from "./support/relayHarness";
+import { startTestRelay, type TestRelay, succeededJob } from "./support/relayHarness";
 
 /** What relay/README.md promises a download link: valid 2 minutes. */
 const PROMISED_LIFETIME_MS = 2 * 60_000;
@@ -25,26 +25,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function succeededJob(): Promise<string> {
-  const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
-    report_type: "property",
-    output_format: "csv",
-    start_date: "2026-10-01",
-    end_date: "2026-10-01",
-    property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
-  });
-  expect(submitted.status).toBeLessThan(300);
-  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
-  for (let poll = 0; poll < 600; poll++) {
-    const job = (await (await relay.api(key, `/v1/bulk_api/jobs/${jobId}`)).json()) as { status: string };
-    if (job.status === "succeeded") return jobId;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the job did not finish");
-}
+const jobOf = () => succeededJob(relay, sandbox, key);
 
 test("a download link opens within its two minutes and is refused after them", async () => {
-  const jobId = await succeededJob();
+  const jobId = await jobOf();
   const results = await fetch(`${relay.url}/api/v1/bulk_api/jobs/${jobId}/results`, {
     headers: { Authorization: `Bearer ${key}` },
     redirect: "manual",

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunningSandbox } from "../../sandbox/server";
-import { startTestRelay, startTestSandbox, type TestRelay } from "./support/relayHarness";
+import { startTestRelay, startTestSandbox, type TestRelay, succeededJob } from "./support/relayHarness";
 
 /** A server on 127.0.0.1 answering with `handle`; its URL once listening. */
 async function serve(
@@ -105,23 +105,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function succeededJob(): Promise<string> {
-  const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
-    report_type: "property",
-    output_format: "csv",
-    start_date: "2026-10-01",
-    end_date: "2026-10-01",
-    property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
-  });
-  expect(submitted.status).toBeLessThan(300);
-  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
-  for (let poll = 0; poll < 600; poll++) {
-    const job = (await (await relay.api(key, `/v1/bulk_api/jobs/${jobId}`)).json()) as { status: string };
-    if (job.status === "succeeded") return jobId;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the job did not finish");
-}
+const jobOf = () => succeededJob(relay, sandbox, key);
 
 const results = (jobId: string) =>
   fetch(`${relay.url}/api/v1/bulk_api/jobs/${jobId}/results`, {
@@ -141,7 +125,7 @@ const pointDownloadsAt = (origin: string) => {
 };
 
 test("a redirect the service answers to a forwarded request is not passed on: 502, no Location", async () => {
-  const jobId = await succeededJob();
+  const jobId = await jobOf();
   tamper = (path, answer) => {
     if (path === `/v1/bulk_api/jobs/${jobId}`) {
       answer.status = 302;
@@ -176,7 +160,7 @@ test("a redirect the service answers to a read the relay makes itself is not fol
 });
 
 test("an export on the service's download host is linked and streamed as before", async () => {
-  const jobId = await succeededJob();
+  const jobId = await jobOf();
   const linked = await results(jobId);
   expect(linked.status).toBe(302);
   const link = new URL(linked.headers.get("location") as string, linked.url).href;
@@ -187,7 +171,7 @@ test("an export on the service's download host is linked and streamed as before"
 });
 
 test("a results redirect to a host that is not a download host is neither fetched nor passed on", async () => {
-  const jobId = await succeededJob();
+  const jobId = await jobOf();
   pointDownloadsAt(elsewhere);
   const linked = await results(jobId);
   expect(linked.status).toBe(502);
@@ -203,7 +187,7 @@ test("a results redirect to a host that is not a download host is neither fetche
 });
 
 test("a download host's own redirect is not followed", async () => {
-  const jobId = await succeededJob();
+  const jobId = await jobOf();
   pointDownloadsAt(bouncer);
   const linked = await results(jobId);
   expect(linked.status).toBe(302);

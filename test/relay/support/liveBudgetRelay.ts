@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { RunningSandbox } from "../../../sandbox/server";
+import { startSandbox, type RunningSandbox } from "../../../sandbox/server";
 import { startRelay, type RunningRelay } from "../../../relay/server";
 import { addUser } from "../../../relay/users/userAdmin";
 import { LIVE_PACING } from "../../../src/data/tokenBucket";
@@ -86,4 +86,24 @@ export async function startLiveBudgetRelay(
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A sandbox that does not limit the relay (the relay's live budget is under test) and appends the path of
+ * every API request that reaches it to `arrived`, in order.
+ */
+export function startRecordingSandbox(arrived: string[]): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    rateLimit: 1_000_000,
+    logger: {
+      stream: {
+        write: (line: string) => {
+          const entry = JSON.parse(line) as { msg?: string; req?: { url?: string } };
+          if (entry.msg === "incoming request" && entry.req?.url?.startsWith("/v1/"))
+            arrived.push(entry.req.url);
+        },
+      },
+    },
+  });
 }

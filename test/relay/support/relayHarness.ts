@@ -110,3 +110,22 @@ export async function startTestRelay(
 export function startTestSandbox(): Promise<RunningSandbox> {
   return startSandbox({ port: 0, rateLimit: 1_000_000 });
 }
+
+/** An export of the sandbox's first property submitted through the relay with `key`, once it has succeeded. */
+export async function succeededJob(relay: TestRelay, sandbox: RunningSandbox, key: string): Promise<string> {
+  const submitted = await relay.api(key, "/v1/bulk_api/jobs", {
+    report_type: "property",
+    output_format: "csv",
+    start_date: "2026-10-01",
+    end_date: "2026-10-01",
+    property_ids: [(sandbox.dataset().properties[0] as { id: number }).id],
+  });
+  if (submitted.status >= 300) throw new Error(`the export was refused: HTTP ${submitted.status}`);
+  const { job_id: jobId } = (await submitted.json()) as { job_id: string };
+  for (let poll = 0; poll < 600; poll++) {
+    const job = (await (await relay.api(key, `/v1/bulk_api/jobs/${jobId}`)).json()) as { status: string };
+    if (job.status === "succeeded") return jobId;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the job did not finish");
+}
