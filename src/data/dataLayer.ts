@@ -403,6 +403,11 @@ export class DataLayer {
     return this.cache.close();
   }
 
+  /** Aborted when this data layer closes (sign-out), its reason saying so: the end of anything that follows a job. */
+  get closed(): AbortSignal {
+    return this.runner.closed;
+  }
+
   /**
    * The add-in's pacing, whose progress the pane shows. A data layer given another gate (the team relay's)
    * has none: what waits there is that gate's to tell, and these views are never asked of it.

@@ -1,5 +1,6 @@
 import type { ServiceClient, TypedSend } from "../api/client";
 import { ApiError } from "../api/errors";
+import { abortReason } from "./abortableSleep";
 import { dataDateOf } from "./answerTrail";
 import { kindOfKey, requestKey, type RequestIdentity } from "./cacheKey";
 import {
@@ -25,7 +26,7 @@ export type QueryIdentity = Omit<RequestIdentity, "caller">;
  */
 export class QueryRunner {
   private readonly coalescer = new RequestCoalescer();
-  private closed = false;
+  private readonly ending = new AbortController();
 
   constructor(
     readonly client: ServiceClient,
@@ -46,7 +47,15 @@ export class QueryRunner {
 
   /** After sign-out: a request still waiting for its turn is refused rather than sent with the ended sign-in's token. */
   close(): void {
-    this.closed = true;
+    if (!this.closed.aborted) this.ending.abort(new ApiError("unauthorized", SIGNED_OUT));
+  }
+
+  /**
+   * Aborted at sign-out, with "signed out" as its reason: what follows something for this sign-in over minutes
+   * (an export job's polls) ends then, instead of waking later only to be refused.
+   */
+  get closed(): AbortSignal {
+    return this.ending.signal;
   }
 
   /** One network request through the gate with retries; `idempotent: false` for job submission. */
@@ -55,7 +64,7 @@ export class QueryRunner {
       {
         idempotent,
         send: (attemptSignal) => {
-          if (this.closed) return Promise.reject(new ApiError("unauthorized", SIGNED_OUT));
+          if (this.closed.aborted) return Promise.reject(abortReason(this.closed));
           return this.client.call(send, attemptSignal);
         },
       },

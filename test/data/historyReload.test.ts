@@ -11,6 +11,7 @@ import { history } from "../../src/functions/historyFunctions";
 import { useHistoryOptions } from "../../src/functions/historyExportsOf";
 import { session } from "../../src/session/session";
 import { UNPACED } from "../support/signedInSandbox";
+import { MovingClock, settle } from "../relay/support/movingClock";
 
 const PRO = DEMO_CLIENTS.find((client) => client.clientId === "demo-pro")!;
 const JOBS = "/v1/bulk_api/jobs";
@@ -109,5 +110,27 @@ describe("a reloaded pane and a job left running", () => {
 
     expect(table[0]).toEqual(["date", "id", "avg_rent"]);
     expect(sandbox.counters.get(JOBS) - jobsBefore).toBe(2);
+  });
+});
+
+describe("a sign-out while a job runs", () => {
+  it("ends the job's polls at once: no wait left on the clock, no look sent later", async () => {
+    const clock = new MovingClock(sandbox.clock.now());
+    await signIn(`history-reload-${++databaseCounter}`, clock.sleep);
+    const cell = januaryCell(100053);
+    for (let tries = 0; clock.sleeping === 0 && tries < 400; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(String(cell.shown.at(-1))).toMatch(/^export running/);
+    expect(clock.sleeping).toBe(1);
+    const requestsBefore = sandbox.counters.total();
+
+    await session.signOut();
+    await settle();
+    expect(clock.sleeping).toBe(0);
+    const shown = (await cell.final) as { code?: string; message?: string };
+    expect(shown).toBeInstanceOf(CustomFunctions.Error);
+    expect(shown.message).toMatch(/^Signed out/);
+    await clock.advance(60 * 60_000);
+    expect(sandbox.counters.total()).toBe(requestsBefore);
   });
 });

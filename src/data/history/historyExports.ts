@@ -413,7 +413,13 @@ export class HistoryExports {
           ? { status: "submitted" as const, error_message: null }
           : await this.data.send(JOB, pending.jobId, signal),
       (seen) => seen.status !== "submitted" || this.now() >= deadline,
-      { ...this.settings.poll, sleep: this.sleep, onUpdate: () => this.notify(job) },
+      // Sign-out ends the polls at once, rather than a poll waking minutes later only to be refused.
+      {
+        ...this.settings.poll,
+        sleep: this.sleep,
+        signal: this.data.closed,
+        onUpdate: () => this.notify(job),
+      },
     );
     const forget = () => this.savePending((jobs) => jobs.filter((other) => other.jobId !== pending.jobId));
     const name = `Export job ${pending.jobId.slice(0, 8)}`;
