@@ -477,6 +477,9 @@ export interface RedisStoreOptions {
  * in one Redis. Commands fail at once while Redis is away (no offline queue), so a dead Redis costs a
  * warning and the shared parts, never a hung request.
  */
+/** How long a closing connection may take to end before its socket is destroyed (ioredis' default: 2 s). */
+const DISCONNECT_BOUND_MS = 250;
+
 export async function openRedisStore(options: RedisStoreOptions): Promise<RelayStore> {
   const now = options.now ?? Date.now;
   const degrade = new Degrader(options.warn, now);
@@ -487,6 +490,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
     maxRetriesPerRequest: 0,
     commandTimeout: 1000,
     retryStrategy: (times: number) => (closing ? null : Math.min(times * 200, 2000)),
+    // At close, how long a socket may take to end before it is destroyed. ioredis' timer for it stays even
+    // when the socket had already gone (Redis down), so it is kept short: nothing waits on a closed relay.
+    disconnectTimeout: DISCONNECT_BOUND_MS,
   };
   const redis = new Redis(options.url, connectionOptions);
   redis.on("error", (error: unknown) => degrade.note(error));
@@ -534,8 +540,26 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RelayS
     close: async () => {
       closing = true;
       jobOwners.stop();
-      redis.disconnect();
-      revocations.disconnect();
+      await Promise.all([disconnected(redis), disconnected(revocations)]);
     },
   };
+}
+
+/**
+ * Ends a connection and resolves once it has closed, so the relay's `close` leaves nothing behind (ioredis keeps
+ * a timer until the socket closes). A connection already down (reconnecting) may never say "end": the wait is
+ * bounded by a timer that keeps nothing alive.
+ */
+function disconnected(client: Redis): Promise<void> {
+  if (client.status === "end") return Promise.resolve();
+  const ended = new Promise<void>((resolve) => {
+    const bound = setTimeout(resolve, DISCONNECT_BOUND_MS);
+    bound.unref();
+    client.once("end", () => {
+      clearTimeout(bound);
+      resolve();
+    });
+  });
+  client.disconnect();
+  return ended;
 }

@@ -15,6 +15,7 @@ import { workerContracts, workerDatasets, workerResources } from "./workerScope"
 export default class WorkerEnvironment extends TestEnvironment {
   private readonly unit: boolean;
   private restore: (() => void) | undefined;
+  private readonly timers = new LeftTimers();
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -25,6 +26,7 @@ export default class WorkerEnvironment extends TestEnvironment {
       sandboxContracts: workerContracts,
       workerResources,
     });
+    this.timers.watch(this.global);
   }
 
   override async setup(): Promise<void> {
@@ -34,7 +36,59 @@ export default class WorkerEnvironment extends TestEnvironment {
 
   override async teardown(): Promise<void> {
     this.restore?.();
+    const left = this.timers.stopLeft();
     await super.teardown();
+    if (left.length > 0)
+      throw new Error(
+        `This test file left ${left.length} timer(s) running, which would keep the jest worker alive after its ` +
+          `last file (jest then waits its workerGracefulExitTimeout): end what started them (sign out, close, ` +
+          `abort). Started at:\n${left.join("\n\n")}`,
+      );
+  }
+}
+
+/** A timer this long or longer, still due when its file ends, is reported; shorter ones end on their own. */
+const LONG_TIMER_MS = 1_000;
+
+/**
+ * The timers a test file starts that would outlive it: every interval, and timeouts of LONG_TIMER_MS or more,
+ * with where each was started. Timers that are unref'd keep nothing alive and are not reported.
+ */
+class LeftTimers {
+  private readonly started = new Map<NodeJS.Timeout, string>();
+
+  watch(global: Pick<typeof globalThis, "setTimeout" | "setInterval">): void {
+    const { setTimeout: timeout, setInterval: interval } = global;
+    const note = (timer: NodeJS.Timeout, kind: string, ms: unknown) => {
+      const where = (new Error().stack ?? "").split("\n").slice(3, 9).join("\n");
+      this.started.set(timer, `${kind} of ${String(ms)} ms\n${where}`);
+    };
+    global.setTimeout = Object.assign(
+      (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+        const timer = timeout(callback, ms, ...args);
+        if (typeof ms === "number" && ms >= LONG_TIMER_MS) note(timer, "setTimeout", ms);
+        return timer;
+      },
+      timeout,
+    ) as typeof setTimeout;
+    global.setInterval = Object.assign(
+      (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+        const timer = interval(callback, ms, ...args);
+        note(timer, "setInterval", ms);
+        return timer;
+      },
+      interval,
+    ) as typeof setInterval;
+  }
+
+  /** Clears the timers still due and keeping the process alive, and says where each was started. */
+  stopLeft(): string[] {
+    const left = [...this.started].filter(
+      ([timer]) => !(timer as unknown as { _destroyed: boolean })._destroyed && timer.hasRef(),
+    );
+    for (const [timer] of left) clearTimeout(timer);
+    this.started.clear();
+    return left.map(([, where]) => where);
   }
 }
 
