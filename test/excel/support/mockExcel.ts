@@ -86,6 +86,7 @@ export class MockExcel {
    */
   private readonly runScope = new AsyncLocalStorage<Tracked>();
   private readonly outsideRuns: Tracked = [];
+  private runsUnderWay = 0;
   private pending: RequestRecord = { bytes: 0, operations: [] };
   private readonly afterSync: (() => void)[] = [];
   private readonly evaluate: MockExcelOptions["evaluate"];
@@ -111,7 +112,7 @@ export class MockExcel {
       sync: () => this.sync(),
     });
     this.context = contextMock as unknown as Excel.RequestContext;
-    this.excel = { run: (batch) => this.runScope.run([], () => batch(this.context)) };
+    this.excel = { run: (batch) => this.inRunScope(() => batch(this.context)) };
   }
 
   addSheet(name: string, visibility = "Visible"): SheetState {
@@ -175,6 +176,21 @@ export class MockExcel {
   private track(mock: MockObject, onSync: () => void = () => undefined): MockObject {
     this.tracked().push({ mock, onSync });
     return mock;
+  }
+
+  /**
+   * Runs a batch in its own scope. While any scope is in use, Node 20 runs the async-hook of every
+   * AsyncLocalStorage on each promise the process makes (seconds over a test run), so the storage is disabled
+   * whenever no batch is running and enabled again by the next one.
+   */
+  private async inRunScope<T>(batch: () => Promise<T>): Promise<T> {
+    this.runsUnderWay += 1;
+    try {
+      return await this.runScope.run([], batch);
+    } finally {
+      this.runsUnderWay -= 1;
+      if (this.runsUnderWay === 0) this.runScope.disable();
+    }
   }
 
   private tracked(): Tracked {
