@@ -41,8 +41,8 @@ const shared = {
   transformIgnorePatterns: [
     "/node_modules/(?!(?:.*/node_modules/)?(?:strip-bom|uuid|hyparquet|hyparquet-writer|idb-keyval|openapi-fetch|marked|cookie)/)",
   ],
-  // `npm run test:relay:lts` runs the relay's tests on the container's Node with better-sqlite3 built for it in a
-  // copy (the native addon of node_modules is built for the Node that installed it).
+  // scripts/jest.sh runs jest on the relay container's Node with better-sqlite3 built for it in a copy (the native
+  // addon of node_modules is built for the Node that installed it).
   ...(process.env.RELAY_SQLITE_PACKAGE
     ? { moduleNameMapper: { "^better-sqlite3$": process.env.RELAY_SQLITE_PACKAGE } }
     : {}),
