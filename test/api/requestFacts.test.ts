@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
 import { bodyDefaults, bodyRange, parameterDefault, parameterMaximum } from "../../src/api/requestFacts";
 import { FORECAST_WINDOW_MONTHS } from "../../src/api/contractLimits";
+import { parsedContract } from "../support/parsedContract";
 
-/** The contract read here on its own, not through the generators, so a stale or wrong generated row shows. */
-const contract = parse(readFileSync(join(__dirname, "..", "..", "src", "api", "openapi.yaml"), "utf8"));
+/** The contract as parsed from its YAML, not through the generators, so a stale or wrong generated row shows. */
+const contract = parsedContract();
 const schemas = contract.components.schemas;
 
 const defaultsOf = (properties: Record<string, { default?: unknown }>) =>

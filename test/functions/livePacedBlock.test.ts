@@ -18,7 +18,8 @@ const EARLIER = Array.from({ length: LIVE_PACING.burst }, (_, index) => 110_001 
 const BULK = "/v1/properties/bulk_details";
 const LIVE_LIMIT = 100;
 const LIVE_WINDOW_SECONDS = 300;
-const STEP_MS = 1_000;
+/** The clock's step: the pacing's interval between two requests (3 s), so each step releases about one. */
+const STEP_MS = LIVE_PACING.windowMs / LIVE_PACING.limit;
 /** The account's bulk export quota, named to the add-in as the pane's setting would. */
 const QUOTA = 20_000;
 

@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
 import { PROPERTY_FILTER_OPTIONS, readPropertyFilters } from "../../src/functions/args/propertyFilters";
+import { parsedContract } from "../support/parsedContract";
 
-/** The contract read here on its own, so the options are checked against it and not against the generated lists. */
-const contract = parse(readFileSync(join(__dirname, "..", "..", "src", "api", "openapi.yaml"), "utf8"));
+/** The contract as parsed from its YAML, so the options are checked against it and not against the generated lists. */
+const contract = parsedContract();
 const schemas = contract.components.schemas;
 type Member = { type: string; items?: { $ref: string } };
 const members = Object.entries(schemas.PropertyFilters.properties as Record<string, Member>);

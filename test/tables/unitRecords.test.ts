@@ -1,8 +1,6 @@
 import { unitsToTable, type UnitEnvelope } from "../../src/tables/unitRecords";
 import { isoDateToSerial, isoTimestampToSerial } from "../../src/tables/excelDates";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
+import { parsedContract } from "../support/parsedContract";
 
 const unit: UnitEnvelope = {
   id: "99030676_021621",
@@ -81,7 +79,7 @@ describe("unitsToTable", () => {
   });
 
   it("orders a unit's columns as the contract orders UnitAttributes, whatever order the answer sent", () => {
-    const contract = parse(readFileSync(join(__dirname, "..", "..", "src", "api", "openapi.yaml"), "utf8"));
+    const contract = parsedContract();
     const contractFields = Object.keys(contract.components.schemas.UnitAttributes.properties as object);
     const reversed: UnitEnvelope = {
       id: "2_2",

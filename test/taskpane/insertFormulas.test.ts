@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
 import {
   BOUNDARY_FORECAST_FIELDS,
   MARKET_METRICS,
@@ -23,8 +20,9 @@ import {
   MARKETS_RANKING_OPTIONS,
 } from "../../src/functions/args/marketsOptions";
 import { PaneInputError } from "../../src/taskpane/paneInputError";
+import { parsedContract } from "../support/parsedContract";
 
-const contract = parse(readFileSync(join(__dirname, "../../src/api/openapi.yaml"), "utf8")) as {
+const contract = parsedContract() as {
   components: { schemas: Record<string, { properties: Record<string, unknown> }> };
 };
 const schemaFields = (name: string) => Object.keys(contract.components.schemas[name]?.properties ?? {});
