@@ -55,14 +55,13 @@ const LONG_TIMER_MS = 1_000;
  * with where each was started. Timers that are unref'd keep nothing alive and are not reported.
  */
 class LeftTimers {
-  private readonly started = new Map<NodeJS.Timeout, string>();
+  /** Each timer with what it was and an error made where it started (its stack is read only if it is left). */
+  private readonly started = new Map<NodeJS.Timeout, { what: string; where: Error }>();
 
   watch(global: Pick<typeof globalThis, "setTimeout" | "setInterval">): void {
     const { setTimeout: timeout, setInterval: interval } = global;
-    const note = (timer: NodeJS.Timeout, kind: string, ms: unknown) => {
-      const where = (new Error().stack ?? "").split("\n").slice(3, 9).join("\n");
-      this.started.set(timer, `${kind} of ${String(ms)} ms\n${where}`);
-    };
+    const note = (timer: NodeJS.Timeout, kind: string, ms: unknown) =>
+      this.started.set(timer, { what: `${kind} of ${String(ms)} ms`, where: new Error() });
     global.setTimeout = Object.assign(
       (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
         const timer = timeout(callback, ms, ...args);
@@ -88,7 +87,9 @@ class LeftTimers {
     );
     for (const [timer] of left) clearTimeout(timer);
     this.started.clear();
-    return left.map(([, where]) => where);
+    return left.map(
+      ([, { what, where }]) => `${what}\n${(where.stack ?? "").split("\n").slice(3, 9).join("\n")}`,
+    );
   }
 }
 
