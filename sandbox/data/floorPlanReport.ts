@@ -40,6 +40,29 @@ function planRent(
   );
 }
 
+/** A property's listed units on a day (units.ts's `listedUnits`, perhaps kept from an earlier call). */
+export type ListingsOn = (property: PropertyCore, day: number) => ListedUnit[];
+
+/**
+ * Listed units for a report that goes over its days oldest first: each day's listing is also the lookback of the
+ * day a week later, so it is made once instead of twice (the floor plan report's main cost over a year of days).
+ * Only the lookback's days are kept.
+ */
+export function listingsOverDays(dataset: Dataset, today: number): ListingsOn {
+  const kept = new Map<number, Map<number, ListedUnit[]>>();
+  return (property, day) => {
+    let byDay = kept.get(property.id);
+    if (!byDay) kept.set(property.id, (byDay = new Map()));
+    let listed = byDay.get(day);
+    if (!listed) {
+      listed = listedUnits(dataset, property, day, today);
+      byDay.set(day, listed);
+      for (const earlier of byDay.keys()) if (earlier < day - CHANGE_LOOKBACK_DAYS) byDay.delete(earlier);
+    }
+    return listed;
+  };
+}
+
 /**
  * One row per floor plan of a property on a collection day. With an availability filter the
  * figures cover the matching available units only, and plans without one are left out.
@@ -51,13 +74,14 @@ export function floorPlanRows(
   day: number,
   today: number,
   availability?: (dateAvailable: string) => boolean,
+  listedOn: ListingsOn = (onProperty, onDay) => listedUnits(dataset, onProperty, onDay, today),
 ): FloorPlanRow[] {
   const { plans } = unitsOfProperty(dataset, property);
   const totalUnits = plans.reduce((sum, plan) => sum + plan.unitCount, 0);
   const fees = requiredMonthlyFees(feesOf(dataset, property));
-  const listed = listedUnits(dataset, property, day, today);
+  const listed = listedOn(property, day);
   const previousDay = day - CHANGE_LOOKBACK_DAYS;
-  const listedBefore = listedUnits(dataset, property, previousDay, today);
+  const listedBefore = listedOn(property, previousDay);
   const rows: FloorPlanRow[] = [];
   for (const plan of plans) {
     const units = listed.filter(

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { inputOf, type OperationHandlers, type SandboxContext } from "../context";
 import { compSetsOf, type CompSet } from "../data/compSets";
-import { bucketPlans, floorPlanRows, planEntries, type FloorPlanRow } from "../data/floorPlanReport";
+import {
+  bucketPlans,
+  floorPlanRows,
+  listingsOverDays,
+  planEntries,
+  type FloorPlanRow,
+} from "../data/floorPlanReport";
 import { marketSurvey } from "../data/marketSurvey";
 import { dayNumber, isoDate } from "../data/propertyRecord";
 import { unitEnvelope, unitTextsOf } from "../data/unitRecord";
@@ -202,6 +208,7 @@ export function compSetHandlers(
       const dataset = context.dataset();
       const days: number[] = [];
       for (let day = first; day <= last; day++) days.push(day);
+      const listedOn = listingsOverDays(dataset, today);
       const rows: FloorPlanRow[] = days.flatMap((day) =>
         propertiesOf(compSet).flatMap((property) =>
           floorPlanRows(
@@ -211,6 +218,7 @@ export function compSetHandlers(
             day,
             today,
             availability,
+            listedOn,
           ),
         ),
       );
