@@ -273,7 +273,11 @@ const SETTLE_MS = 300;
 export async function followBlockCharts(
   context: Excel.RequestContext,
   run: <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
-  options: RefreshChartsOptions & { readonly onError?: (error: unknown) => void } = {},
+  options: RefreshChartsOptions & {
+    readonly onError?: (error: unknown) => void;
+    /** How long calculations must be quiet first (SETTLE_MS unless told). */
+    readonly settleMs?: number;
+  } = {},
 ): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -284,7 +288,7 @@ export async function followBlockCharts(
   };
   context.workbook.worksheets.onCalculated.add(async () => {
     clearTimeout(timer);
-    timer = setTimeout(pass, SETTLE_MS);
+    timer = setTimeout(pass, options.settleMs ?? SETTLE_MS);
     return Promise.resolve();
   });
   await context.sync();
