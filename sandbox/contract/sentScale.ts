@@ -28,17 +28,18 @@ const inPoints = (fraction: number) => Math.round(fraction * 10_000) / 100;
 /**
  * A record the sandbox holds with every percent as a fraction (its truth, which the narratives also state),
  * written as the contract says the service writes each field: fractions as they are, points times 100, and
- * fields of open scale (`either`) in the variant's scale.
+ * fields of open scale (`either`) in the variant's scale. The record itself when nothing changes.
  */
 export function inSentScale<T extends Attributes>(schema: string, attributes: T, variantScale: Scale): T {
-  const sent: Attributes = { ...attributes };
+  // A copy only when a field changes: most records of most variants are sent as held.
+  let sent: Attributes | undefined;
   for (const [field, sentAs] of percentFields(schema)) {
-    const value = sent[field];
+    const value = attributes[field];
     if (typeof value !== "number") continue;
     const scale = sentAs === "either" ? variantScale : sentAs;
-    if (scale === "points") sent[field] = inPoints(value);
+    if (scale === "points") (sent ??= { ...attributes })[field] = inPoints(value);
   }
-  return sent as T;
+  return (sent ?? attributes) as T;
 }
 
 const tieredBySchema = new Map<string, Map<string, Tier>>();

@@ -97,8 +97,11 @@ export class Random {
   }
 }
 
+/** 10 to the power of a few decimals: `round` runs for every figure of every listed unit of every day. */
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
+
 export function round(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
+  const factor = POWERS_OF_TEN[decimals] ?? 10 ** decimals;
   return Math.round(value * factor) / factor;
 }
 
