@@ -11,6 +11,9 @@ import { workerContracts, workerDatasets, workerResources } from "./workerScope"
  * With `testEnvironmentOptions.unit: true` (the unit project) it also holds the unit tests to their rule: a
  * test file that starts a server or another program (a browser, apt-get, redis-server) fails at once, naming
  * where such a test belongs, instead of quietly slowing the fast loop down.
+ *
+ * In every project, a file that ends with a timer still running (an interval, or a timeout of a second or more)
+ * fails, naming where the timer started: something it began outlived it (see LeftTimers).
  */
 export default class WorkerEnvironment extends TestEnvironment {
   private readonly unit: boolean;
