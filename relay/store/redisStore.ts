@@ -472,14 +472,14 @@ export interface RedisStoreOptions {
   now?: () => number;
 }
 
+/** How long a closing connection may take to end before its socket is destroyed (ioredis' default: 2 s). */
+const DISCONNECT_BOUND_MS = 250;
+
 /**
  * The store of several instances behind one load balancer: users, cache, budget, single-flight and counters
  * in one Redis. Commands fail at once while Redis is away (no offline queue), so a dead Redis costs a
  * warning and the shared parts, never a hung request.
  */
-/** How long a closing connection may take to end before its socket is destroyed (ioredis' default: 2 s). */
-const DISCONNECT_BOUND_MS = 250;
-
 export async function openRedisStore(options: RedisStoreOptions): Promise<RelayStore> {
   const now = options.now ?? Date.now;
   const degrade = new Degrader(options.warn, now);

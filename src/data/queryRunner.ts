@@ -47,7 +47,7 @@ export class QueryRunner {
 
   /** After sign-out: a request still waiting for its turn is refused rather than sent with the ended sign-in's token. */
   close(): void {
-    if (!this.closed.aborted) this.ending.abort(new ApiError("unauthorized", SIGNED_OUT));
+    this.ending.abort(new ApiError("unauthorized", SIGNED_OUT));
   }
 
   /**

@@ -179,7 +179,7 @@ export class MockExcel {
   }
 
   /**
-   * Runs a batch in its own scope. While any scope is in use, Node 20 runs the async-hook of every
+   * Runs a batch in its own scope. While any scope is in use, Node before 24 runs the async hook of every
    * AsyncLocalStorage on each promise the process makes (seconds over a test run), so the storage is disabled
    * whenever no batch is running and enabled again by the next one.
    */
