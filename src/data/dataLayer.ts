@@ -46,6 +46,9 @@ export type RowCallOptions = CallOptions & { accountId?: number };
 
 const JOB_RESULTS = operationById("getBulkJobResults");
 
+/** How long a batch waits for more cells' requests to join it, unless told (`batchWindowMs`). */
+export const DEFAULT_BATCH_WINDOW_MS = 10;
+
 export interface DataLayerOptions {
   client: ServiceClient;
   /** Who signed in (the client id): part of every cache key, since tiers see different fields. */
@@ -165,7 +168,7 @@ export class DataLayer {
       options.random,
     );
     this.runner = new QueryRunner(options.client, this.cache, this.executor, options.caller);
-    const windowMs = options.batchWindowMs ?? 10;
+    const windowMs = options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
     const schedule: BatchSchedule = options.batchSchedule ?? ((dispatch) => setTimeout(dispatch, windowMs));
     this.batched = new BatchedReads(this.runner, { schedule, quota: this.quota, now: this.now });
   }

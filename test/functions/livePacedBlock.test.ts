@@ -6,12 +6,13 @@ import { DEFAULT_CELL_TIMEOUT_MS, setCellClock, setCellTimeout } from "../../src
 import { property } from "../../src/functions/propertyFunctions";
 import { session } from "../../src/session/session";
 import { fakeInvocation } from "../support/invocation";
-import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
+import { cellClockOn, MovingClock } from "../relay/support/movingClock";
+import { dataOptionsOn, untilAnswered } from "../support/addinOnMovingClock";
 
 // The issue's block: RENT.PROPERTY over 10,000 ids, 50 bulk details requests, under the live service's own
 // budget (100 requests per 300 s, enforced by the sandbox) and the add-in's live pacing, with cells bound to
-// 60 s. Every clock (the sandbox's budget window, the add-in's pacing, the cells' bounds) reads one clock that
-// the test moves, so minutes of pacing cost no real time and nothing is scaled down.
+// 60 s. Every clock (the sandbox's budget window, the add-in's pacing and batch window, the cells' bounds) reads
+// one clock that the test moves, so minutes of pacing cost no real time and nothing is scaled down.
 const IDS = Array.from({ length: 10_000 }, (_, index) => 100_001 + index);
 /** Earlier cells of the workbook, one request each, which spend the pacing's burst before the block. */
 const EARLIER = Array.from({ length: LIVE_PACING.burst }, (_, index) => 110_001 + index);
@@ -30,7 +31,7 @@ const clock = new MovingClock(Date.parse("2026-11-02T09:00:00Z"));
 const movingCellClock = cellClockOn(clock);
 
 /**
- * Moves every clock one step, then lets the requests that step released cross the sockets and waits for their
+ * Moves every clock one step, then lets the requests that step released reach the sandbox and waits for their
  * answers before the next step: the clock stands still while the sandbox works, however slow the machine, so
  * only the pacing's waits pass on it.
  */
@@ -38,12 +39,6 @@ async function step(): Promise<void> {
   await clock.advance(STEP_MS);
   sandbox.clock.set(clock.now());
   await untilAnswered();
-}
-
-/** Until no request is on the wire (real time: the sandbox's work, which the moving clock does not count). */
-async function untilAnswered(): Promise<void> {
-  await realTurns();
-  while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await realTurns();
 }
 
 type Outcome = { value: unknown } | { error: unknown } | undefined;
@@ -69,7 +64,7 @@ beforeAll(async () => {
     bulkExportQuota: QUOTA,
     now: clock.now(),
   });
-  session.useDataOptions({ now: clock.now, sleep: clock.sleep });
+  session.useDataOptions(dataOptionsOn(clock));
   setCellClock(movingCellClock);
   await session.signIn(
     { serviceUrl: sandbox.url, tokenUrl: `${sandbox.url}/oauth/token` },

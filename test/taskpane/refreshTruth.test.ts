@@ -7,8 +7,9 @@
  * re-entered formulas a moment after they were written. Sixty rows, one request each, take the pacing's burst
  * and then one request per 6 s: a refresh of over a minute, longer than any fixed window of freshness.
  *
- * Every clock (the sandbox's budget window, the add-in's pacing, the cells' bounds, the pane's looks, and Date,
- * which the add-in reads for its stamp) is one clock that the test moves, so minutes cost no real time.
+ * Every clock (the sandbox's budget window, the add-in's pacing and batch window, the cells' bounds, the pane's
+ * looks, and Date, which the add-in reads for its stamp) is one clock that the test moves, so minutes cost no
+ * real time.
  */
 import { type RunningSandbox } from "../../sandbox/server";
 import { startInProcessSandbox } from "../support/inProcessSandbox";
@@ -22,7 +23,8 @@ import { refreshedText } from "../../src/taskpane/asOfText";
 import { RefreshController, type RefreshOutcome } from "../../src/taskpane/refreshController";
 import { MockExcel, type MockCellValue } from "../excel/support/mockExcel";
 import { fakeInvocation } from "../support/invocation";
-import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
+import { cellClockOn, MovingClock } from "../relay/support/movingClock";
+import { dataOptionsOn, untilAnswered } from "../support/addinOnMovingClock";
 
 const ROWS = 60;
 const IDS = Array.from({ length: ROWS }, (_, index) => 100_101 + index);
@@ -42,12 +44,6 @@ const clock = new MovingClock(OPENED);
 let sandbox: RunningSandbox;
 let excel: MockExcel;
 let controller: RefreshController;
-
-/** Until no request is on the wire (real time: the sandbox's work, which the moving clock does not count). */
-async function untilAnswered(): Promise<void> {
-  await realTurns();
-  while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await realTurns();
-}
 
 async function moveTo(instant: number): Promise<void> {
   await clock.advance(instant - clock.now());
@@ -159,8 +155,7 @@ beforeAll(async () => {
   });
   sandbox = await startInProcessSandbox({ rateLimit: 100, rateLimitWindowSeconds: 300, now: OPENED });
   session.useDataOptions({
-    now: clock.now,
-    sleep: clock.sleep,
+    ...dataOptionsOn(clock),
     databaseName: `refresh-truth-${process.pid}`,
   });
   setCellClock(cellClockOn(clock));
