@@ -5,7 +5,6 @@
  * `context.sync()` that applies the queued writes and measures each request's serialized payload, so tests
  * can check every request against Excel's 5 MB limit.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import "./officeAppOnly";
 import { OfficeMockObject } from "office-addin-mock";
 import { isValidError } from "office-addin-mock/lib/possibleErrors";
@@ -46,7 +45,17 @@ export interface MockExcelOptions {
 }
 
 type MockObject = OfficeMockObject & Record<string, unknown>;
-type Tracked = { mock: MockObject; onSync: () => void }[];
+
+/**
+ * One RequestContext, as each Excel.run has its own: the proxy objects made through it, which its `sync()`
+ * applies and loads, and what its syncs hand its collections. Without it every sync would go over every object
+ * any earlier batch made, which costs a long test quadratic time.
+ */
+interface Batch {
+  readonly tracked: { mock: MockObject; onSync: () => void }[];
+  readonly afterSync: (() => void)[];
+  readonly context: Excel.RequestContext;
+}
 
 const key = (row: number, column: number) => `${row},${column}`;
 const READABLE_RANGE_PROPERTIES = ["values", "formulas", "numberFormat"] as const;
@@ -78,26 +87,32 @@ export class MockExcel {
   selection: { sheet: string; rect: CellRect } | undefined;
   activeSheet: string | undefined;
 
-  /**
-   * The proxy objects a batch made, which its `context.sync()` applies and loads: those of the `excel.run` the
-   * code runs in (each run has its own, as each Excel.run has its own RequestContext, and they end with it), or
-   * those made on `context` outside any run. Without the scope every sync would go over every object any
-   * earlier batch made, which costs a long test quadratic time.
-   */
-  private readonly runScope = new AsyncLocalStorage<Tracked>();
-  private readonly outsideRuns: Tracked = [];
-  private runsUnderWay = 0;
   private pending: RequestRecord = { bytes: 0, operations: [] };
-  private readonly afterSync: (() => void)[] = [];
   private readonly evaluate: MockExcelOptions["evaluate"];
 
   constructor(options: MockExcelOptions = {}) {
     this.evaluate = options.evaluate;
-    const contextMock = new OfficeMockObject({
+    this.context = this.newContext();
+    // Each Excel.run has its own RequestContext, as in Excel; `context` is one for code a test calls directly.
+    this.excel = { run: async (batch) => batch(this.newContext()) };
+  }
+
+  private newContext(): Excel.RequestContext {
+    const tracked: Batch["tracked"] = [];
+    const afterSync: Batch["afterSync"] = [];
+    const batch: Batch = {
+      tracked,
+      afterSync,
+      // Read only by the batch's own syncs, which run after it is made.
+      get context() {
+        return context;
+      },
+    };
+    const context = new OfficeMockObject({
       workbook: {
-        worksheets: this.worksheetsSeed(),
-        comments: this.commentsSeed(),
-        settings: this.settingsSeed(),
+        worksheets: this.worksheetsSeed(batch),
+        comments: this.commentsSeed(batch),
+        settings: this.settingsSeed(batch),
         application: {
           calculate: (type: string) => {
             this.operation(`calculate ${type}`);
@@ -106,13 +121,12 @@ export class MockExcel {
         },
         getSelectedRange: () => {
           if (!this.selection) throw new Error("No selection");
-          return this.rangeMock(this.sheet(this.selection.sheet), this.selection.rect);
+          return this.rangeMock(this.sheet(this.selection.sheet), this.selection.rect, batch);
         },
       },
-      sync: () => this.sync(),
-    });
-    this.context = contextMock as unknown as Excel.RequestContext;
-    this.excel = { run: (batch) => this.inRunScope(() => batch(this.context)) };
+      sync: () => this.sync(batch),
+    }) as unknown as Excel.RequestContext;
+    return context;
   }
 
   addSheet(name: string, visibility = "Visible"): SheetState {
@@ -173,28 +187,9 @@ export class MockExcel {
 
   // ---- the object model -------------------------------------------------------------------------------
 
-  private track(mock: MockObject, onSync: () => void = () => undefined): MockObject {
-    this.tracked().push({ mock, onSync });
+  private track(batch: Batch, mock: MockObject, onSync: () => void = () => undefined): MockObject {
+    batch.tracked.push({ mock, onSync });
     return mock;
-  }
-
-  /**
-   * Runs a batch in its own scope. While any scope is in use, Node before 24 runs the async hook of every
-   * AsyncLocalStorage on each promise the process makes (seconds over a test run), so the storage is disabled
-   * whenever no batch is running and enabled again by the next one.
-   */
-  private async inRunScope<T>(batch: () => Promise<T>): Promise<T> {
-    this.runsUnderWay += 1;
-    try {
-      return await this.runScope.run([], batch);
-    } finally {
-      this.runsUnderWay -= 1;
-      if (this.runsUnderWay === 0) this.runScope.disable();
-    }
-  }
-
-  private tracked(): Tracked {
-    return this.runScope.getStore() ?? this.outsideRuns;
   }
 
   private operation(description: string, payload?: unknown): void {
@@ -202,34 +197,36 @@ export class MockExcel {
     this.pending.bytes += jsonByteLength(description) + (payload === undefined ? 0 : jsonByteLength(payload));
   }
 
-  private worksheetsSeed(): Record<string, unknown> {
+  private worksheetsSeed(batch: Batch): Record<string, unknown> {
     let loadedItems: MockObject[] | undefined;
     const collection: Record<string, unknown> = {
       add: (name: string) => {
         this.operation("worksheets.add", name);
-        return this.sheetMock(this.addSheet(name));
+        return this.sheetMock(this.addSheet(name), batch);
       },
-      getItem: (name: string) => this.sheetMock(this.sheet(name)),
+      getItem: (name: string) => this.sheetMock(this.sheet(name), batch),
       getItemOrNullObject: (name: string) => {
         const sheet = this.findSheet(name);
-        if (sheet) return this.sheetMock(sheet);
+        if (sheet) return this.sheetMock(sheet, batch);
         const nullSheet = new OfficeMockObject({ name: undefined }) as MockObject;
         nullSheet.isNullObject = true;
         return nullSheet;
       },
-      getActiveWorksheet: () => this.sheetMock(this.sheet(this.activeSheet ?? "")),
+      getActiveWorksheet: () => this.sheetMock(this.sheet(this.activeSheet ?? ""), batch),
       // Collections: office-addin-mock has none, so `load` snapshots the items and `sync` hands them over.
       load: (argument: unknown) => {
         const names = propertyNames(argument).map((name) => name.replace(/^items\//, ""));
         loadedItems = this.sheets.map((sheet) => {
-          const item = this.sheetMock(sheet);
+          const item = this.sheetMock(sheet, batch);
           item.load(names.filter((name) => name !== "items"));
           return item;
         });
       },
     };
-    this.afterSync.push(() => {
-      if (loadedItems) (this.contextWorksheets() as Record<string, unknown>).items = loadedItems;
+    batch.afterSync.push(() => {
+      const worksheets = (batch.context as unknown as { workbook: { worksheets: Record<string, unknown> } })
+        .workbook.worksheets;
+      if (loadedItems) worksheets.items = loadedItems;
       loadedItems = undefined;
     });
     return collection;
@@ -239,7 +236,7 @@ export class MockExcel {
   readonly comments: { address: string; content: string }[] = [];
   readonly settings = new Map<string, unknown>();
 
-  private commentsSeed(): Record<string, unknown> {
+  private commentsSeed(batch: Batch): Record<string, unknown> {
     let loadedItems: unknown[] | undefined;
     const collection: Record<string, unknown> = {
       // Excel takes the cell as a Range or as its address.
@@ -260,8 +257,8 @@ export class MockExcel {
         }));
       },
     };
-    this.afterSync.push(() => {
-      const comments = (this.context as unknown as { workbook: { comments: Record<string, unknown> } })
+    batch.afterSync.push(() => {
+      const comments = (batch.context as unknown as { workbook: { comments: Record<string, unknown> } })
         .workbook.comments;
       if (loadedItems) comments.items = loadedItems;
       loadedItems = undefined;
@@ -269,7 +266,7 @@ export class MockExcel {
     return collection;
   }
 
-  private settingsSeed(): Record<string, unknown> {
+  private settingsSeed(batch: Batch): Record<string, unknown> {
     return {
       add: (key: string, value: unknown) => {
         this.operation("settings.add", key);
@@ -278,24 +275,20 @@ export class MockExcel {
       getItemOrNullObject: (key: string) => {
         const setting = new OfficeMockObject({ value: this.settings.get(key) }) as MockObject;
         setting.isNullObject = !this.settings.has(key);
-        return this.track(setting);
+        return this.track(batch, setting);
       },
     };
   }
 
-  private contextWorksheets(): unknown {
-    return (this.context as unknown as { workbook: { worksheets: unknown } }).workbook.worksheets;
-  }
-
-  private sheetMock(state: SheetState): MockObject {
+  private sheetMock(state: SheetState, batch: Batch): MockObject {
     const sheetMock = new OfficeMockObject({
       name: state.name,
       visibility: state.visibility,
       getRangeByIndexes: (row: number, column: number, rowCount: number, columnCount: number) =>
-        this.rangeMock(state, { row, column, rowCount, columnCount }),
+        this.rangeMock(state, { row, column, rowCount, columnCount }, batch),
       getUsedRangeOrNullObject: () => {
         const used = this.usedRect(state);
-        return used ? this.rangeMock(state, used) : this.nullRange();
+        return used ? this.rangeMock(state, used, batch) : this.nullRange();
       },
       freezePanes: {
         freezeRows: (count: number) => {
@@ -321,7 +314,7 @@ export class MockExcel {
     }) as MockObject;
     sheetMock.isNullObject = false;
     const initialVisibility = sheetMock.visibility;
-    return this.track(sheetMock, () => {
+    return this.track(batch, sheetMock, () => {
       const visibility = sheetMock.visibility;
       if (visibility !== initialVisibility && typeof visibility === "string" && !isValidError(visibility)) {
         this.operation("worksheet.visibility", visibility);
@@ -344,7 +337,7 @@ export class MockExcel {
     return mock;
   }
 
-  private rangeMock(state: SheetState, rect: CellRect): MockObject {
+  private rangeMock(state: SheetState, rect: CellRect, batch: Batch): MockObject {
     const snapshot = (property: RangeProperty) => this.readGrid(state, rect, property);
     const seen: Partial<Record<RangeProperty, unknown>> = {};
     const mock = new OfficeMockObject({
@@ -365,7 +358,7 @@ export class MockExcel {
       getSpecialCellsOrNullObject: (cellType: string) => {
         if (cellType !== "Formulas") throw new Error(`The mock finds only formula cells, not ${cellType}.`);
         this.operation("getSpecialCells", rectAddress(rect));
-        const items = cellRuns(state.formulas.keys(), rect).map((area) => this.rangeMock(state, area));
+        const items = cellRuns(state.formulas.keys(), rect).map((area) => this.rangeMock(state, area, batch));
         const load = (names: string[]) =>
           items.forEach((item) => item.load(names.map((name) => name.replace(/^items\//, ""))));
         return { isNullObject: items.length === 0, areas: { load, items } };
@@ -373,7 +366,7 @@ export class MockExcel {
       getSpillingToRangeOrNullObject: () => {
         const spill = state.spills.get(key(rect.row, rect.column));
         return spill
-          ? this.rangeMock(state, { row: rect.row, column: rect.column, ...spill })
+          ? this.rangeMock(state, { row: rect.row, column: rect.column, ...spill }, batch)
           : this.nullRange();
       },
       clear: (applyTo?: string) => {
@@ -397,10 +390,10 @@ export class MockExcel {
     rangeAddresses.set(mock, excelAddress(state.name, rectAddress(rect)));
     // Built on first use: most ranges never ask for their sheet.
     let sheetMock: MockObject | undefined;
-    Object.defineProperty(mock, "worksheet", { get: () => (sheetMock ??= this.sheetMock(state)) });
+    Object.defineProperty(mock, "worksheet", { get: () => (sheetMock ??= this.sheetMock(state, batch)) });
     mock.isNullObject = false;
     for (const name of READABLE_RANGE_PROPERTIES) seen[name] = mock[name];
-    return this.track(mock, () => {
+    return this.track(batch, mock, () => {
       for (const name of READABLE_RANGE_PROPERTIES) {
         const current = mock[name];
         if (current === seen[name] || isValidError(current)) continue;
@@ -506,14 +499,13 @@ export class MockExcel {
 
   // ---- sync -------------------------------------------------------------------------------------------
 
-  private async sync(): Promise<void> {
-    const tracked = this.tracked();
+  private async sync({ tracked, afterSync }: Batch): Promise<void> {
     for (const { onSync } of tracked) onSync();
     this.requests.push(this.pending);
     this.pending = { bytes: 0, operations: [] };
     for (const { mock } of tracked) await mock.sync();
     // office-addin-mock settles loaded properties in callbacks it does not await.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const hook of this.afterSync) hook();
+    for (const hook of afterSync) hook();
   }
 }
