@@ -85,7 +85,7 @@ it("ends a call that Excel cancels with an error at once, not after the service 
 
 it("ends a call that outlives the time bound with #N/A saying so", async () => {
   env.sandbox.context.faults.update({ latencyMs: 3_000 });
-  setCellTimeout(300);
+  setCellTimeout(100);
   await expect(property([[116_724]], [["unit_count"]], fakeInvocation())).rejects.toMatchObject({
     code: "#N/A",
     message: expect.stringContaining("No answer within"),
