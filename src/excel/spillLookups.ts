@@ -11,7 +11,7 @@ export interface SheetCell {
  * Cells whose spill is asked per request: each lookup is a range, its spill and a load, a few hundred bytes of
  * request, so 2,000 stay far under Excel's 5 MB.
  */
-const SPILL_LOOKUPS_PER_REQUEST = 2_000;
+export const SPILL_LOOKUPS_PER_REQUEST = 2_000;
 
 /**
  * The spill of each cell (Range.getSpillingToRangeOrNullObject, ExcelApi 1.12), anchor included, or undefined

@@ -56,6 +56,26 @@ describe("TokenManager", () => {
     expect(new Set(renewed).size).toBe(1);
     expect(renewed[0]).not.toBe(first);
   });
+
+  it("keeps a token as long as the service's expires_in says, not the usual two hours", async () => {
+    const shortLived = await startInProcessSandbox({ tokenLifetimeSeconds: 600 });
+    try {
+      let now = 1_000_000;
+      const manager = new TokenManager({
+        tokenUrl: `${shortLived.url}/oauth/token`,
+        credentials: { kind: "client", clientId: "demo-pro", clientSecret: "sandbox-secret-pro" },
+        now: () => now,
+      });
+      const first = await manager.token();
+      now += 500 * 1000; // 100 s left of its 600
+      expect(await manager.token()).toBe(first);
+      now += 50 * 1000; // inside its last minute
+      expect(await manager.token()).not.toBe(first);
+      expect(manager.renewals).toBe(2);
+    } finally {
+      await shortLived.close();
+    }
+  });
 });
 
 describe("ServiceClient", () => {
