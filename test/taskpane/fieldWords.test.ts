@@ -11,6 +11,14 @@ describe("a field described from its contract name and type", () => {
     expect(meaningOf("leased_unit_count_total_mtd")).toBe("Leased unit count total, month to date");
   });
 
+  it("reads a bedroom count only where a single digit comes before bed", () => {
+    expect(meaningOf("ownership_company_1_name")).toBe("Ownership company 1 name");
+    expect(meaningOf("floor_plans_by_bed")).toBe("Floor plans by bed");
+    expect(meaningOf("population_growth_last_5_years_20_29")).toBe(
+      "Population growth last 5 years aged 20-29",
+    );
+  });
+
   it("gives the unit of the kind that formats the field's cells", () => {
     expect(unitOf("asking_rent_0_bed", "number")).toBe("dollars");
     expect(unitOf("asking_rent_psf_0_bed", "number")).toBe("$ per sq ft");

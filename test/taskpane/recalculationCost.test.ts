@@ -3,7 +3,8 @@
  * rows by the contract's most items per call, property search by pages, export jobs for history formulas, one
  * request for any other call, identical formulas sharing theirs.
  */
-import { recalculationCost } from "../../src/taskpane/recalculationCost";
+import { LIVE_PACING, TokenBucket } from "../../src/data/tokenBucket";
+import { costWords, recalculationCost } from "../../src/taskpane/recalculationCost";
 
 const block = (formula: string, rowCount: number, columnCount = 1) => ({ formula, rowCount, columnCount });
 
@@ -35,4 +36,18 @@ it("counts every call of a nested formula, an export job per history formula, an
       block("=MYRENT.UNITS(3)", 1),
     ]),
   ).toEqual({ formulas: 5, requests: 1 + 1 + 1 + 2, quotaProperties: 0, exportJobs: 1 });
+});
+
+it("says how long the pacing takes once that reaches a minute, in whole minutes rounded up", () => {
+  const words = (requests: number) =>
+    costWords({ formulas: 1, requests, quotaProperties: 0, exportJobs: 0 }, LIVE_PACING);
+  // The live pacing: its burst at once, then one request per interval.
+  const burst = LIVE_PACING.burst ?? 0;
+  const interval = new TokenBucket(LIVE_PACING, () => 0).waitFor(burst + 1);
+  const minute = burst + 60_000 / interval;
+  expect(words(minute - 1)).toBe(
+    `up to ${minute - 1} requests (the service allows 100 requests per 5 minutes). Answers still in the cache cost nothing.`,
+  );
+  expect(words(minute)).toContain(`(about 1 min at its pace: the service allows 100 requests per 5 minutes)`);
+  expect(words(minute + 1)).toContain(`(about 2 min at its pace:`);
 });
