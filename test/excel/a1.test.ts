@@ -37,6 +37,9 @@ describe("A1 addresses", () => {
     expect(parseSheetCell("'Hi!'!A1")).toEqual({ sheetName: "Hi!", row: 0, column: 0 });
     expect(parseSheetCell("Model!A1:B2")).toBeUndefined();
     expect(parseSheetCell("A1")).toBeUndefined();
+    // A one-letter sheet name is a name; an address with no name before its "!" is not a sheet's.
+    expect(parseSheetCell("Q!B2")).toEqual({ sheetName: "Q", row: 1, column: 1 });
+    expect(parseSheetCell("!B2")).toBeUndefined();
   });
 
   it("tells whether a cell lies in a rectangle", () => {

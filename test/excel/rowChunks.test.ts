@@ -1,11 +1,19 @@
 import { rowChunks } from "../../src/excel/rowChunks";
 
+/** The chunks of rows of these sizes; measuring a row the table does not have fails the test. */
 const chunks = (sizes: number[], budget: number) =>
-  [...rowChunks(sizes.length, (index) => sizes[index] ?? 0, budget)].map(({ start, end, bytes }) => [
+  [...rowChunks(sizes.length, (index) => sizeOf(sizes, index), budget)].map(({ start, end, bytes }) => [
     start,
     end,
     bytes,
   ]);
+
+function sizeOf(sizes: number[], index: number): number {
+  const size = sizes[index];
+  if (size === undefined)
+    throw new Error(`rowChunks measured row ${index} of a table of ${sizes.length} rows`);
+  return size;
+}
 
 describe("rowChunks", () => {
   it("fills a chunk up to exactly the budget, and starts the next at the row that would pass it", () => {
