@@ -20,3 +20,27 @@ it("puts the notice under the block, clear of the survey's spill", () => {
   expect(notice?.at).toBe("A13");
   expect(survey?.at).toBe("A15");
 });
+
+it("has each block formula read its own row's id and its own column's field, each title right above its formula", () => {
+  const { cells } = compSetSurvey({ compSetId: 7, propertyIds: [101, 102, 103], propertyCount: 5 });
+  const entryAt = new Map(cells.map((cell) => [cell.at, cell.entry]));
+  const formulas = cells.filter((cell) => String(cell.entry).startsWith("=RENT.PROPERTY("));
+  expect(formulas.length).toBeGreaterThan(3);
+  for (const { at, entry } of formulas) {
+    const [, column, row] = /^([A-Z]+)(\d+)$/.exec(at) ?? [];
+    const [, idRow, fieldColumn, fieldRow] =
+      /^=RENT\.PROPERTY\(\$A(\d+), ([A-Z]+)\$(\d+)\)$/.exec(String(entry)) ?? [];
+    expect([idRow, fieldColumn]).toEqual([row, column]);
+    expect(entryAt.get(`A${row}`)).toEqual(expect.any(Number));
+    // The field row: the field's name above its column, "property_id" above the ids.
+    expect(entryAt.get(`${column}${fieldRow}`)).toMatch(/^[a-z_0-9]+$/);
+    expect(entryAt.get(`A${fieldRow}`)).toBe("property_id");
+  }
+  const below = (title: string) => {
+    const [, column, row] =
+      /^([A-Z]+)(\d+)$/.exec(cells.find((cell) => cell.entry === title)?.at ?? "") ?? [];
+    return entryAt.get(`${column}${Number(row) + 1}`);
+  };
+  expect(below("Market survey")).toMatch(/^=RENT\.SURVEY\(/);
+  expect(below("Units")).toMatch(/^=RENT\.UNITS\(/);
+});
