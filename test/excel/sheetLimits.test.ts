@@ -10,6 +10,8 @@ describe("sheet limits", () => {
     expect(sheetsNeeded(2 * 1_048_575)).toBe(2);
     expect(sheetsNeeded(2 * 1_048_575 + 1)).toBe(3);
     expect(sheetsNeeded(10, 4)).toBe(4);
+    // The smallest grid there can be: a header and one row, a sheet for each row.
+    expect(sheetsNeeded(3, 2)).toBe(3);
   });
 
   it("refuses a grid that cannot hold a header and a row", () => {

@@ -1,3 +1,4 @@
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { parseCsv } from "../../src/formats/csv";
 import { exportFormatOf, parseExportFile } from "../../src/formats/exportFile";
 import { parseJsonl } from "../../src/formats/jsonl";
@@ -65,6 +66,30 @@ describe("malformed files", () => {
     );
     const truncated = new Uint8Array(unitExportParquet(ROWS.slice(0, 10))).slice(0, 200);
     await expect(parseExportFile(truncated, "parquet")).rejects.toBeInstanceOf(FormatError);
+  });
+
+  it("parquet: an int64 within a number's exact range reads as that number, one beyond it as its digits", async () => {
+    const file = parquetWriteBuffer({
+      columnData: [
+        {
+          name: "id",
+          type: "INT64",
+          data: [
+            BigInt(Number.MAX_SAFE_INTEGER),
+            BigInt(Number.MIN_SAFE_INTEGER),
+            BigInt(Number.MAX_SAFE_INTEGER) + 1n,
+            BigInt(Number.MIN_SAFE_INTEGER) - 1n,
+          ],
+        },
+      ],
+    });
+    const table = await parseExportFile(file, "parquet");
+    expect(table.rows).toEqual([
+      [Number.MAX_SAFE_INTEGER],
+      [Number.MIN_SAFE_INTEGER],
+      ["9007199254740992"],
+      ["-9007199254740992"],
+    ]);
   });
 
   it("text formats refuse bytes that are not UTF-8", async () => {
