@@ -71,6 +71,21 @@ describe("RequestGate", () => {
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it("takes 429s whose ends are within Retry-After's one-second resolution as one pause, a later end as another", () => {
+    let now = 0;
+    const gate = new RequestGate({
+      pacing: { limit: 1000, windowMs: 1000, burst: 1000 },
+      now: () => now,
+      sleep: () => new Promise<void>(() => undefined),
+    });
+    gate.pauseFor(5_000);
+    now = 10;
+    gate.pauseFor(5_990); // ends 1,000 ms after the pause in force: the same burst of 429s
+    expect(gate.pauses).toBe(1);
+    gate.pauseFor(5_991); // a millisecond later still: a new pause
+    expect(gate.pauses).toBe(2);
+  });
+
   it("holds everyone back during a pause, once, until the latest requested end", async () => {
     // A clock that stands still until the test ends a sleep: nothing can be let through by time passing.
     let now = 0;
