@@ -9,6 +9,9 @@ describe("Excel date serials", () => {
 
   it("rejects dates that do not exist and text that is not a date", () => {
     expect(isoDateToSerial("2026-02-30")).toBeUndefined();
+    // Month 13 or 0 rolls into the next or last year on the same day of the month: the month alone shows it.
+    expect(isoDateToSerial("2026-13-01")).toBeUndefined();
+    expect(isoDateToSerial("2026-00-10")).toBeUndefined();
     expect(isoDateToSerial("03/01/2026")).toBeUndefined();
     expect(isoToSerial("available")).toBeUndefined();
   });
