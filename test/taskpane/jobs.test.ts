@@ -3,6 +3,7 @@ import { parquetMetadata } from "hyparquet";
 import Papa from "papaparse";
 import type { RunningSandbox } from "../../sandbox/server";
 import { SANDBOX_VARIANTS } from "../../sandbox/variant";
+import { ApiError } from "../../src/api/errors";
 import { Session } from "../../src/session/session";
 import { DownloadBlockedError } from "../../src/taskpane/downloadBlockedError";
 import {
@@ -14,6 +15,7 @@ import {
 import { TooManyRowsForSheetError } from "../../src/taskpane/jobLoader";
 import type { JobForm } from "../../src/taskpane/jobRequest";
 import { describeError } from "../../src/taskpane/messages";
+import { PaneInputError } from "../../src/taskpane/paneInputError";
 import { SignInController } from "../../src/taskpane/signInController";
 import { MockExcel } from "../excel/support/mockExcel";
 import { browserLikeFetch, type BrowserLikeFetch } from "./support/browserLikeFetch";
@@ -208,6 +210,24 @@ describe("bulk export jobs from the pane", () => {
     );
     expect(describeError(failure)).toMatch(/Use the id: \d+\.$/);
     expect((await pane.jobs.list()).map((listed) => listed.job_id)).toEqual([job.job_id]);
+  });
+
+  it("says a name no property has is the person's to fix, and a service failure while resolving it is the service's", async () => {
+    const pane = await openPane();
+    const missing = await pane.jobs
+      .submit(form(pane.sandbox, { propertyIds: "Nowhere Such Towers" }))
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(PaneInputError);
+    expect(describeError(missing)).toMatch(/^No property named "Nowhere Such Towers"/);
+
+    pane.sandbox.faults.update({ errorRate: 1 });
+    const failed = await pane.jobs
+      .submit(form(pane.sandbox, { propertyIds: "Nowhere Such Towers, Austin" }))
+      .catch((error: unknown) => error);
+    pane.sandbox.faults.reset();
+    expect(failed).toBeInstanceOf(ApiError);
+    expect(failed).not.toBeInstanceOf(PaneInputError);
+    expect((await pane.jobs.list()).map((listed) => listed.job_id)).toEqual([]);
   });
 
   it("downloads a job's file byte for byte, with its name, for Save file", async () => {
