@@ -139,6 +139,15 @@ describe("error messages", () => {
         new ApiError("rate_limited", "The service's request limit was reached.", { retryAfterSeconds: 30 }),
       ),
     ).toBe("The service's request limit was reached. Wait 30 seconds, then try again.");
+    // Whole seconds, rounded up, and never less than one: Retry-After: 0 still means a moment's wait.
+    const waitWords = (retryAfterSeconds: number) =>
+      describeError(new ApiError("rate_limited", "Limit reached.", { retryAfterSeconds }));
+    expect([0, 0.4, 1, 1.2].map(waitWords)).toEqual([
+      "Limit reached. Wait 1 second, then try again.",
+      "Limit reached. Wait 1 second, then try again.",
+      "Limit reached. Wait 1 second, then try again.",
+      "Limit reached. Wait 2 seconds, then try again.",
+    ]);
     expect(
       describeError(
         new ApiError("quota_exceeded", "The account's bulk export quota is used up.", {
