@@ -45,6 +45,12 @@ describe("RequestExecutor", () => {
     expect(always.sent.count).toBe(3);
   });
 
+  it("tries a read six times by default before it gives up (one failure in 10,000 at a fifth failing)", async () => {
+    const always = failingWith(Array.from({ length: 10 }, () => new ApiError("server", "503")));
+    await expect(executor().run(always.request, signal())).rejects.toMatchObject({ kind: "server" });
+    expect(always.sent.count).toBe(6);
+  });
+
   it("does not retry what will fail again: invalid input, not found, quota", async () => {
     for (const kind of ["invalid_input", "not_found", "quota_exceeded", "forbidden"] as const) {
       const { sent, request } = failingWith([new ApiError(kind, kind)]);

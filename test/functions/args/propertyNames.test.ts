@@ -71,4 +71,11 @@ describe("readPropertyText", () => {
     expect(typed.isExactly(record({ property_name: "Mill Creek", address: "1200 Elm St" }))).toBe(true);
     expect(typed.isExactly(record({ property_name: "1200 Elm St", address: "12 Elm St" }))).toBe(false);
   });
+
+  it("takes a name with commas of its own whole, past a city and a state: no city or state is read from it", () => {
+    const named = "Smith, Jones & Partners Lofts, Austin, TX";
+    const typed = readPropertyText(named);
+    expect(typed.filters).toEqual({ property_name: named });
+    expect(typed.isExactly(record({ property_name: named, city: "Dallas", state: "OK" }))).toBe(true);
+  });
 });
