@@ -275,12 +275,12 @@ function planForecast(block: Block, columns: BlockColumn[], options: ChartOption
   const downside = bound("downside");
   const upside = bound("upside");
   const title = axisTitleOf(base);
+  // The title names the lines drawn: a block may carry one bound without the other.
+  const drawn = ["base", ...(downside ? ["downside"] : []), ...(upside ? ["upside"] : [])];
+  const lines = drawn.length === 1 ? "" : `: ${drawn.slice(0, -1).join(", ")} and ${drawn.at(-1) as string}`;
   return {
     type: "Line",
-    title: withAsOf(
-      downside || upside ? `${title} forecast: base, downside and upside` : `${title} forecast`,
-      options,
-    ),
+    title: withAsOf(`${title} forecast${lines}`, options),
     valueAxis: { title, numberFormat: axisFormatOf(base) },
     categoryAxis: { title: "Period starting", numberFormat: DATE_FORMAT },
     series: [

@@ -46,6 +46,7 @@ describe("planChart", () => {
     expect(names).toEqual(ids);
     expect(names).toMatchObject({
       type: "Line",
+      title: "Occupancy % forecast: base, downside and upside",
       valueAxis: { title: "Occupancy %", numberFormat: "0.0%" },
       series: [
         {
@@ -78,6 +79,17 @@ describe("planChart", () => {
         { name: "forecast rent (rent_growth_rate_yoy_upside)", dashed: true },
       ],
     });
+    // The title names the lines there are: no downside line, so no downside in it.
+    expect(plan).toMatchObject({ title: expect.stringMatching(/ forecast: base and upside$/) });
+    const baseOnly = planChart(
+      at([
+        ["date", "occupancy_percent"],
+        [46023, 0.95],
+        [46054, 0.96],
+      ]),
+      "forecast",
+    );
+    expect(baseOnly).toMatchObject({ title: "Occupancy % forecast", series: [{ dashed: false }] });
   });
 
   it("draws markets' bars top-down in the block's order, and says which metrics a block has", () => {
