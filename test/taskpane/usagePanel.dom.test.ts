@@ -100,6 +100,18 @@ it("shows a pull the quota guard held, allows it once with a click, and keeps th
   await flush();
   expect(session.requireSignedIn().data.quota.current.maxShare).toBe(0.25);
   expect(share.value).toBe("25");
+
+  // A percent from 1 to 100, both ends included; anything else is refused and changes nothing.
+  const setShare = (value: string) => {
+    share.value = value;
+    share.dispatchEvent(new Event("change"));
+    return session.requireSignedIn().data.quota.current.maxShare;
+  };
+  expect(setShare("1")).toBe(0.01);
+  expect(setShare("100")).toBe(1);
+  expect(setShare("0")).toBe(1);
+  expect(element("status").textContent).toContain("The share is a percent from 1 to 100.");
+  expect(setShare("101")).toBe(1);
 });
 
 /** Signs in and answers property details: each requested id a record, as bulk details does. */
