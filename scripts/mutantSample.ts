@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Random } from "../sandbox/data/random";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -47,17 +48,6 @@ interface Mutant {
   readonly after: string;
 }
 
-/** mulberry32: the same seed, the same sample. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    let t = (state = (state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sourceFiles(filter: RegExp | undefined): string[] {
   return (
     execFileSync("git", ["ls-files", "src"], { cwd: ROOT, encoding: "utf8" })
@@ -75,17 +65,16 @@ function sourceFiles(filter: RegExp | undefined): string[] {
 }
 
 /** One mutant at a random line of a random file, or undefined when the line offers none. */
-function pickMutant(files: readonly string[], random: () => number): Mutant | undefined {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const file = pick(files);
+function pickMutant(files: readonly string[], random: Random): Mutant | undefined {
+  const file = random.pick(files);
   const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
-  const index = Math.floor(random() * lines.length);
+  const index = random.int(0, lines.length - 1);
   const line = lines[index] ?? "";
   if (INERT_LINE.test(line)) return undefined;
-  const mutation = pick(MUTATIONS);
+  const mutation = random.pick(MUTATIONS);
   const sites = [...line.matchAll(mutation.pattern)];
   if (sites.length === 0) return undefined;
-  const site = pick(sites);
+  const site = random.pick(sites);
   const at = site.index ?? 0;
   const after = line.slice(0, at) + mutation.replace(site[0]) + line.slice(at + site[0].length);
   return { file, line: index + 1, mutation: mutation.name, before: line, after };
@@ -138,7 +127,8 @@ function main(): void {
   }
   // Ctrl+C must not end this process while a mutant is in place: the run in progress sees it and ends instead.
   process.on("SIGINT", () => undefined);
-  const random = randomFrom(Number(values.seed));
+  // The sandbox's generator: the same seed, the same sample.
+  const random = new Random(Number(values.seed));
   const count = Number(values.count);
   const tally: Record<Exclude<Verdict, "interrupted">, number> = {
     killed: 0,
