@@ -15,6 +15,7 @@ import { setCellClock } from "../../src/functions/cellCall";
 import { endRefresh, startRefresh } from "../../src/functions/freshness";
 import { session } from "../../src/session/session";
 import { cellClockOn, MovingClock, realTurns } from "../relay/support/movingClock";
+import { untilAnswered } from "../support/addinOnMovingClock";
 import { WORKBOOK_CLIENT, type Workbook } from "./referenceWorkbook";
 import { dataRequests, difference, TOKEN_PATH, watchTraffic } from "./sandboxTraffic";
 import { evaluateWorkbook } from "./workbookRunner";
@@ -74,8 +75,7 @@ export async function measureRefresh(
       () => (settled = true),
     );
     for (;;) {
-      await realTurns();
-      while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await realTurns();
+      await untilAnswered(realTurns);
       if (settled) return work;
       await moveTo(clock.now() + STEP_MS);
     }

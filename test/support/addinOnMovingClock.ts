@@ -17,10 +17,11 @@ export function dataOptionsOn(clock: MovingClock): Pick<DataLayerOptions, "now" 
 }
 
 /**
- * Until the signed-in add-in has no request on the wire: the in-process sandbox's work, which the moving clock
- * does not count. The clock stands still meanwhile, however slow the machine.
+ * Until the signed-in add-in has no request on the wire: the sandbox's work, which the moving clock does not
+ * count. The clock stands still meanwhile, however slow the machine. In process, turns of the event loop are all
+ * that work needs; over real sockets, `turn` gives it real time (realTurns).
  */
-export async function untilAnswered(): Promise<void> {
-  await settle();
-  while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await settle(1);
+export async function untilAnswered(turn: () => Promise<void> = settle): Promise<void> {
+  await turn();
+  while ((session.current?.data.pacingBacklog().onTheWire ?? 0) > 0) await turn();
 }
